@@ -1,0 +1,37 @@
+/* Errors as values: every failure in the engine is recorded in a struct
+ * err with the file, line and column it points at, and travels up to the
+ * caller. Nothing in the engine prints or exits. */
+#ifndef BOUNCE_ERROR_H
+#define BOUNCE_ERROR_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+enum err_kind {
+	ERR_NONE = 0,
+	ERR_INPUT = 2,    /* bad scenario, assembly, CPU model, file: exit status 2 */
+	ERR_INTERNAL = 3, /* out of memory, broken invariant: exit status 3 */
+};
+
+struct err {
+	enum err_kind kind;
+	char file[512]; /* "" when the error is not about a file */
+	int line, col;  /* 1-based; 0 when unknown */
+	char msg[1024];
+};
+
+/* Record an input error at file:line:col (file may be NULL). Returns -1 so
+ * callers can write `return err_set(...)`. Only the first error is kept. */
+int err_set(struct err *e, const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+int err_internal(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
+	     const char *fmt, va_list ap);
+void err_clear(struct err *e);
+static inline int err_is_set(const struct err *e) { return e->kind != ERR_NONE; }
+
+/* "file:line:col: msg" (omitting the parts that are unknown) into buf. */
+void err_format(const struct err *e, char *buf, size_t n);
+void err_print(const struct err *e, FILE *f);
+
+#endif

@@ -1,0 +1,72 @@
+/* The pre-decoded instruction format shared by the assembler (which writes
+ * it once at load time) and the core model (which interprets it with one
+ * switch). No strings survive into this form: symbols are addresses, labels
+ * are instruction indices. Owner: assembler module. */
+#ifndef BOUNCE_ISA_H
+#define BOUNCE_ISA_H
+
+#include <stdint.h>
+
+/* x86 register numbering (rax rcx rdx rbx rsp rbp rsi rdi r8..r15). */
+enum reg {
+	R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
+	R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15,
+	R_NREGS,
+	R_NONE = 0xff
+};
+
+enum opcode {
+	OP_NOP,
+	OP_MOV, OP_MOVZX, OP_MOVSX, /* movsx/movsxd: sign-extend b (size b.size) into a */
+	OP_LEA,
+	OP_ADD, OP_SUB, OP_AND, OP_OR, OP_XOR, OP_CMP, OP_TEST,
+	OP_INC, OP_DEC, OP_NEG, OP_NOT,
+	OP_SHL, OP_SHR,
+	OP_JMP, OP_JCC, OP_CALL, OP_RET, OP_PUSH, OP_POP,
+	OP_XADD, OP_CMPXCHG, OP_XCHG,
+	OP_MFENCE, OP_LFENCE, OP_SFENCE, OP_PAUSE,
+	OP_CLI, OP_STI, OP_HLT,
+	/* pseudo-instructions (SPEC §4) */
+	OP_WORK,                 /* a: immediate cycle count */
+	OP_BH_DISABLE, OP_BH_ENABLE, OP_PREEMPT_DISABLE, OP_PREEMPT_ENABLE,
+	OP_MARK,                 /* target: index into program.marks */
+	OP_NOPCODES
+};
+
+/* jcc conditions, evaluated on ZF SF CF OF. */
+enum cond {
+	CC_E, CC_NE, CC_L, CC_LE, CC_G, CC_GE, CC_B, CC_BE, CC_A, CC_AE, CC_S, CC_NS,
+	CC_NCONDS
+};
+
+enum opnd_kind {
+	OPND_NONE,
+	OPND_REG,   /* reg, accessed at `size` bytes (eax = R_RAX size 4) */
+	OPND_IMM,   /* imm */
+	OPND_CPU,   /* immediate: the executing CPU's id (SPEC §4 `CPU`) */
+	OPND_MEM,   /* [base + index*scale + imm], plus this CPU's per-CPU offset if gs */
+};
+
+struct operand {
+	uint8_t kind;    /* enum opnd_kind */
+	uint8_t size;    /* 1, 2, 4, 8: register width or memory access width */
+	uint8_t reg;     /* OPND_REG */
+	uint8_t base;    /* OPND_MEM: R_NONE when absent */
+	uint8_t index;   /* OPND_MEM: R_NONE when absent */
+	uint8_t scale;   /* OPND_MEM: 1, 2, 4, 8 */
+	uint8_t gs;      /* OPND_MEM: gs: segment (this_cpu access) */
+	int64_t imm;     /* OPND_IMM value; OPND_MEM displacement with symbols folded in */
+};
+
+/* Intel operand order: a is the destination (or the only operand). */
+struct insn {
+	uint8_t op;      /* enum opcode */
+	uint8_t cond;    /* OP_JCC: enum cond */
+	uint8_t lock;    /* lock prefix */
+	uint8_t size;    /* operation width in bytes */
+	uint32_t target; /* OP_JMP/JCC/CALL: instruction index; OP_MARK: mark index */
+	uint32_t loc;    /* index into program.locs: where it was written */
+	struct operand a, b;
+};
+
+#endif

@@ -1,0 +1,147 @@
+/* The memory system: per-core private L1D caches (set-associative, LRU,
+ * holding real data), an optional per-socket LLC, the coherence fabric (bus
+ * or directory) driving a protocol transition table (MESI/MESIF/MOESI), the
+ * backing memory image, and every memory-side statistic of SPEC §6.
+ *
+ * Timing model: each coherence transaction is atomic at the line's home. It
+ * is *performed* (states change, data moves) when the requesting core's event
+ * is processed at cycle `now`; its *latency* starts when the fabric is free
+ * for it (bus: the single bus; directory: that line's home, FIFO per line)
+ * and the call returns the cycle at which the requester has the data. Events
+ * are processed in (cycle, sequence) order, so the coherence order is the
+ * processing order and runs are deterministic.
+ *
+ * Owner: engine module (memsys.c, cache.c, coherence.c, coh_*.c). */
+#ifndef BOUNCE_MEMSYS_H
+#define BOUNCE_MEMSYS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "cpu_model.h"
+#include "error.h"
+
+#define MS_NO_CORE (-1)
+
+/* Per-cache line state. MESIF's F and MOESI's O extend MESI; a MESI table
+ * never produces them. */
+enum ms_state { MS_I = 0, MS_S, MS_E, MS_M, MS_F, MS_O, MS_NSTATES };
+
+/* What a request asks for. */
+enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_PUT, MS_NREQS };
+
+/* One performed transaction, as reported to an observer (UI, trace). */
+struct ms_txn {
+	uint64_t issued;      /* cycle the requester asked */
+	uint64_t start;       /* cycle the fabric took it (>= issued) */
+	uint64_t done;        /* cycle the requester has the data/permission */
+	uint64_t line;        /* line address (addr & ~(line_size-1)) */
+	int core;             /* requester */
+	int supplier;         /* core that supplied data, MS_NO_CORE = memory/LLC */
+	enum ms_req req;
+	enum ms_state from;   /* requester's state before */
+	enum ms_state to;     /* requester's state after */
+	enum ms_state supplier_state; /* supplier's state before (MS_I if memory) */
+	uint32_t invalidated; /* copies invalidated in other caches */
+	uint8_t bounce;       /* counted as a bounce (SPEC §6) */
+	uint8_t hitm;         /* found the line dirty (M/O) in another cache */
+	uint8_t remote;       /* supplier/home on another socket */
+	uint8_t llc_hit;      /* data came from the socket's LLC */
+	uint8_t writeback;    /* a dirty line was written back to memory */
+};
+
+typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
+
+/* Counts. The same struct serves per core (the requester's view), per line,
+ * and totals; everything is counted in exactly one place in memsys.c. */
+struct ms_stats {
+	uint64_t loads, stores, rmws;   /* accesses issued through ms_load/ms_store/ms_rmw_begin */
+	uint64_t l1_hits, l1_misses;
+	uint64_t bounces;               /* gained M/E of a line whose previous owner was another core */
+	uint64_t hitm, hitm_remote;     /* request found the line dirty in another cache */
+	uint64_t c2c_transfers;         /* data supplied cache to cache */
+	uint64_t invalidations;         /* copies invalidated in other caches */
+	uint64_t mem_reads, writebacks, llc_hits;
+	uint64_t upgrades;              /* S/F/O -> M without data */
+	uint64_t evictions;
+	uint64_t stall_cycles;          /* sum over transactions of (done - issued) */
+};
+
+/* Per-offset detail of a line that bounced, for the shared-line table
+ * (perf c2c style). Offsets are byte offsets of accesses within the line. */
+struct ms_offset_stats {
+	uint16_t offset;
+	uint8_t size;                   /* widest access seen at this offset */
+	uint64_t reads, writes, hitm, hitm_remote;
+	uint64_t *readers, *writers;    /* core bitsets, ms_bitset_words() words each */
+};
+
+struct ms_line_info {
+	uint64_t line;
+	struct ms_stats stats;
+	int owner;                      /* current M/E/O owner or MS_NO_CORE */
+	int last_owner;                 /* last core that held write ownership */
+	uint32_t n_offsets;
+	const struct ms_offset_stats *offsets; /* sorted by offset */
+};
+
+struct memsys;
+
+/* Create the memory system for m->cores cores over simulated addresses
+ * [0, mem_size). Lines default to home socket (line index % sockets). */
+struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e);
+void ms_destroy(struct memsys *ms);
+
+/* Before the run: initial memory contents and NUMA homes. */
+uint8_t *ms_memory(struct memsys *ms);  /* backing image, mem_size bytes */
+void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket);
+
+/* Accesses by core `core` at cycle `now`. size is 1, 2, 4 or 8 and the access
+ * must not cross a line (callers check alignment first: ms_crosses_line).
+ * Each returns the cycle at which the access completes (now + lat_l1_hit on
+ * a hit). ms_store is a store leaving the store buffer (it needs M).
+ * ms_rmw_begin obtains M for a locked read-modify-write and keeps the line
+ * busy at its home until ms_rmw_end(..., until): requests from other cores
+ * are serialized after `until`. The RMW's own load/store are then hits. */
+uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val);
+uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t val);
+uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr);
+void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
+
+/* Fast-path questions, no side effects and no statistics: may `core` load
+ * (store) `addr` from its own L1 without a transaction? The core model uses
+ * these to run ahead on hits. */
+int ms_can_read(const struct memsys *ms, int core, uint64_t addr);
+int ms_can_write(const struct memsys *ms, int core, uint64_t addr);
+static inline int ms_crosses_line(uint64_t addr, unsigned size, uint32_t line_size)
+{
+	return ((addr & (line_size - 1)) + size) > line_size;
+}
+
+/* The value in coherent memory now (the dirty owner's copy if there is one). */
+uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size);
+enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr);
+
+/* Statistics. */
+const struct ms_stats *ms_core_stats(const struct memsys *ms, int core);
+void ms_total_stats(const struct memsys *ms, struct ms_stats *out);
+/* Lines that were ever accessed with non-zero bounces or invalidations,
+ * sorted by address; valid until the next access. */
+size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out);
+int ms_line_info(const struct memsys *ms, uint64_t addr, struct ms_line_info *out);
+size_t ms_bitset_words(const struct memsys *ms);
+
+/* Invariants: single writer / multiple readers per line, M/E exclusive,
+ * every valid copy equals the value of the last store in coherence order.
+ * ms_set_checking(1) keeps a shadow image and checks the touched line after
+ * every transaction; ms_check_all walks every line. Both return -1 with e
+ * filled (ERR_INTERNAL) on the first violation. */
+void ms_set_checking(struct memsys *ms, int on);
+int ms_check_all(const struct memsys *ms, struct err *e);
+int ms_check_error(const struct memsys *ms, struct err *e); /* first violation seen while checking */
+
+void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx);
+
+const char *ms_state_name(enum ms_state s);
+const char *ms_req_name(enum ms_req r);
+
+#endif
