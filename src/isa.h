@@ -30,6 +30,11 @@ enum opcode {
 	OP_WORK,                 /* a: immediate cycle count */
 	OP_BH_DISABLE, OP_BH_ENABLE, OP_PREEMPT_DISABLE, OP_PREEMPT_ENABLE,
 	OP_MARK,                 /* target: index into program.marks */
+	/* Ghost instructions: zero cycles, no memory traffic. They keep the
+	 * exact value of a counter beside the simulated one so that the error
+	 * of an approximate read can be measured at the instant it happens. */
+	OP_GHOST_ADD,            /* `ghost_add NAME, src`: exact[NAME] += src; target: ghost index */
+	OP_GHOST_READ,           /* `ghost_read NAME, reg`: record reg vs exact[NAME]; target: ghost index */
 	OP_NOPCODES
 };
 

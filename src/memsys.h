@@ -107,9 +107,14 @@ uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsi
 uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr);
 void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
 
-/* Fast-path questions, no side effects and no statistics: may `core` load
- * (store) `addr` from its own L1 without a transaction? The core model uses
- * these to run ahead on hits. */
+/* The run-ahead fast path: perform the access if it hits in core's L1 with
+ * enough permission (load: any valid state; store: M or E, E becoming M
+ * silently), counting it as a hit and touching LRU, and return 1. Return 0
+ * and change nothing when it would need a transaction. */
+int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
+int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val);
+
+/* Questions with no side effects and no statistics. */
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr);
 int ms_can_write(const struct memsys *ms, int core, uint64_t addr);
 static inline int ms_crosses_line(uint64_t addr, unsigned size, uint32_t line_size)

@@ -52,6 +52,8 @@ struct program {
 	uint32_t n_locs;
 	char **marks;          /* OP_MARK names */
 	uint32_t n_marks;
+	char **ghosts;         /* OP_GHOST_* counter names (usually a data symbol's name) */
+	uint32_t n_ghosts;
 
 	int nr_cpus;
 	uint32_t line_size;
