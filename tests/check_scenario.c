@@ -1,0 +1,589 @@
+/* Unit tests of the scenario loader: JSON positions, CPU models, the SPEC §5
+ * format, and the exact file:line:col: $.path: message of each error. Test
+ * inputs are written to a fresh temporary directory. */
+#include "config.h"
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpu_json.h"
+#include "json_pos.h"
+#include "scenario.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/check_scenario.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Writes tmpdir/name and returns its path (static buffer per call site use). */
+static const char *put(const char *name, const char *text, size_t len)
+{
+	static char path[4][512];
+	static int k;
+	char *p = path[k++ % 4];
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+	return p;
+}
+#define PUT(name, text) put(name, text, strlen(text))
+
+static const char *msg(const struct err *e)
+{
+	static char buf[2048];
+	err_format(e, buf, sizeof buf);
+	/* Drop the temporary directory so expectations read like the user sees them. */
+	size_t n = strlen(tmpdir);
+	if (!strncmp(buf, tmpdir, n) && buf[n] == '/')
+		memmove(buf, buf + n + 1, strlen(buf + n + 1) + 1);
+	return buf;
+}
+
+/* A scenario around `extra` top-level keys, with one program file. */
+static const char *scen_text(const char *extra)
+{
+	static char buf[8192];
+	snprintf(buf, sizeof buf,
+		 "{\n"
+		 "  \"cpu\": \"x460-8way\",\n"
+		 "  \"program\": [\"w.s\"],\n"
+		 "  \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}]%s%s\n"
+		 "}\n", *extra ? ",\n  " : "", extra);
+	return buf;
+}
+
+static const char *load_err(const char *name, const char *text)
+{
+	struct scenario s;
+	struct err e;
+	err_clear(&e);
+	PUT("w.s", "worker:\n\thlt\n");
+	const char *p = PUT(name, text);
+	ck_assert_int_eq(scen_load(p, &s, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	scen_free(&s);
+	return msg(&e);
+}
+
+/* ---- CPU models ---- */
+
+START_TEST(cpus_all_load)
+{
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/cpus", scen_datadir());
+	DIR *dh = opendir(dir);
+	ck_assert_ptr_nonnull(dh);
+	struct dirent *de;
+	int n = 0, x460 = 0;
+	while ((de = readdir(dh))) {
+		size_t l = strlen(de->d_name);
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		char path[1200];
+		struct cpu_model m;
+		struct err e;
+		err_clear(&e);
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		ck_assert_msg(cpu_json_load(path, &m, &e) == 0, "%s", msg(&e));
+		ck_assert_int_eq(cpu_model_validate(&m, &e), 0);
+		ck_assert_msg(strlen(m.source) > 20, "%s has no source", path);
+		ck_assert_msg(!strncmp(de->d_name, m.name, l - 5) && strlen(m.name) == l - 5,
+			      "%s: name %s differs from the file name", path, m.name);
+		if (!strcmp(m.name, "x460-8way")) {
+			x460 = 1;
+			ck_assert_int_eq(m.cores, 8);
+			ck_assert_int_eq(m.fabric, FABRIC_BUS);
+			ck_assert_int_eq(m.protocol, PROTO_MESI);
+			ck_assert_uint_ge(m.lat_locked_op, 100);
+		}
+		n++;
+	}
+	closedir(dh);
+	ck_assert_int_ge(n, 4);
+	ck_assert(x460);
+	struct cpu_model m;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(scen_load_cpu("manycore-1024", &m, &e), 0);
+	ck_assert_int_eq(m.cores, 1024);
+	ck_assert_int_eq(scen_load_cpu("x640-8way", &m, &e), -1);
+	ck_assert(strstr(e.msg, "unknown CPU model \"x640-8way\""));
+}
+END_TEST
+
+static const char *cpu_text(const char *replace_key, const char *line)
+{
+	static const char *lines[] = {
+		"\"ghz\": 2.0", "\"cores\": 4", "\"cores_per_socket\": 4", "\"l1_size\": 32768",
+		"\"l1_assoc\": 8", "\"line_size\": 64", "\"lat_l1_hit\": 4", "\"lat_c2c_local\": 50",
+		"\"lat_c2c_remote\": 100", "\"lat_mem_local\": 200", "\"lat_mem_remote\": 300",
+		"\"lat_locked_op\": 20", "\"lat_mfence\": 30", "\"lat_pause\": 10", "\"lat_bus\": 8",
+		"\"sb_entries\": 16", "\"fabric\": \"bus\"", "\"protocol\": \"MESI\"",
+	};
+	static char buf[4096];
+	size_t len = (size_t)snprintf(buf, sizeof buf, "{\n");
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		const char *l = lines[i];
+		if (replace_key && !strncmp(l + 1, replace_key, strlen(replace_key)) &&
+		    l[1 + strlen(replace_key)] == '"')
+			l = line;
+		if (l)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s  %s", i ? ",\n" : "", l);
+	}
+	snprintf(buf + len, sizeof buf - len, "\n}\n");
+	return buf;
+}
+
+static const char *cpu_err(const char *key, const char *line)
+{
+	struct cpu_model m;
+	struct err e;
+	err_clear(&e);
+	const char *p = PUT("c.json", cpu_text(key, line));
+	ck_assert_int_eq(cpu_json_load(p, &m, &e), -1);
+	return msg(&e);
+}
+
+START_TEST(cpu_errors)
+{
+	struct cpu_model m;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(cpu_json_load(PUT("c.json", cpu_text(NULL, NULL)), &m, &e), 0);
+	ck_assert_str_eq(m.name, "c");
+	ck_assert_int_eq(m.threads_per_core, 1);
+	ck_assert_uint_eq(m.cpi, 1);
+	ck_assert_str_eq(cpu_err("line_size", "\"line_size\": 48"),
+			 "c.json:7:16: $.line_size: 48 is not a power of two in 16..256");
+	ck_assert_str_eq(cpu_err("fabric", "\"fabric\": \"ring\""),
+			 "c.json:18:13: $.fabric: unknown value \"ring\" (expected \"bus\" or \"directory\")");
+	ck_assert_str_eq(cpu_err("protocol", "\"protocol\": \"MSI\""),
+			 "c.json:19:15: $.protocol: unknown value \"MSI\" (expected \"MESI\" or \"MESIF\" or \"MOESI\")");
+	ck_assert_str_eq(cpu_err("cores", "\"cores\": 0"),
+			 "c.json:3:12: $.cores: 0 is out of range (expected 1..1024)");
+	ck_assert_str_eq(cpu_err("cores", "\"cores\": 100000"),
+			 "c.json:3:12: $.cores: 100000 is out of range (expected 1..1024)");
+	ck_assert_str_eq(cpu_err("ghz", "\"ghz\": \"fast\""),
+			 "c.json:2:10: $.ghz: expected a number in 0.001..99, found a string");
+	ck_assert_str_eq(cpu_err("lat_bus", "\"lat_buss\": 8"),
+			 "c.json:16:3: $.lat_buss: unknown key \"lat_buss\" (did you mean \"lat_bus\"?)");
+	ck_assert_str_eq(cpu_err("lat_bus", NULL),
+			 "c.json:1:1: $: missing key \"lat_bus\" (required when fabric is \"bus\")");
+	ck_assert_str_eq(cpu_err("l1_size", "\"l1_size\": 1000"),
+			 "c.json:5:14: $.l1_size: 1000 bytes does not make a power-of-two number of sets of 8 ways of 64-byte lines (max 64 MiB)");
+	ck_assert_str_eq(cpu_err("lat_c2c_local", "\"lat_c2c_local\": 2.5"),
+			 "c.json:9:20: $.lat_c2c_local: 2.5 is not a whole number (expected an integer in 1..100000)");
+}
+END_TEST
+
+/* ---- JSON layer ---- */
+
+static const char *json_err(const char *text, size_t len)
+{
+	struct err e;
+	err_clear(&e);
+	struct jpos_doc *d = jpos_load(put("j.json", text, len), &e);
+	ck_assert_ptr_null(d);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	return msg(&e);
+}
+#define JERR(t) json_err(t, strlen(t))
+
+START_TEST(json_syntax)
+{
+	ck_assert_str_eq(JERR("{\n  \"a\": 1,\n}\n"),
+			 "j.json:3:1: syntax error: unexpected '}' (expected a string key)");
+	ck_assert_str_eq(JERR("{\"a\": [1, 2\n"),
+			 "j.json:2:1: syntax error: unexpected end of input (expected ',' or ']')");
+	ck_assert_str_eq(JERR("{\"a\" 1}"),
+			 "j.json:1:6: syntax error: unexpected '1' (expected ':' after the key)");
+	ck_assert_str_eq(JERR("{\"a\": 01}"),
+			 "j.json:1:7: syntax error: number with a leading zero (expected a decimal number without one)");
+	ck_assert_str_eq(JERR("{\"a\": \"x\\q\"}"),
+			 "j.json:1:9: syntax error: invalid escape '\\q' (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+	ck_assert_str_eq(JERR("{} {}"),
+			 "j.json:1:4: syntax error: unexpected '{' (expected end of input after the document)");
+	ck_assert_str_eq(JERR("{\"a\": tru}"),
+			 "j.json:1:7: syntax error: unexpected 't' (expected a value (object, array, string, number, true, false or null))");
+	/* Columns count characters, not bytes. */
+	ck_assert_str_eq(JERR("{\"é\": 1,, }"),
+			 "j.json:1:9: syntax error: unexpected ',' (expected a string key)");
+}
+END_TEST
+
+START_TEST(json_limits)
+{
+	ck_assert_str_eq(json_err("", 0), "j.json: file is empty (expected a JSON document)");
+	ck_assert_str_eq(JERR(" \n\t\n"), "j.json: file is empty (expected a JSON document)");
+	ck_assert_str_eq(json_err("{\"a\": \"\xff\"}", 10),
+			 "j.json:1:8: not UTF-8: byte 0xff (expected UTF-8 text)");
+	ck_assert_str_eq(json_err("{\"a\":\n \"\xc3\x28\"}", 12),
+			 "j.json:2:3: not UTF-8: byte 0xc3 (expected UTF-8 text)");
+	ck_assert_str_eq(json_err("{\"a\": 1}\0", 9), "j.json:1:9: NUL byte 0x00 (expected UTF-8 text)");
+
+	char deep[200];
+	memset(deep, '[', 65);
+	memset(deep + 65, ']', 65);
+	deep[130] = 0;
+	ck_assert_str_eq(JERR(deep), "j.json:1:65: nesting deeper than 64 levels (expected a flatter document)");
+	deep[64] = ' ';
+	deep[65] = ' '; /* 64 levels are fine */
+	struct err e;
+	err_clear(&e);
+	struct jpos_doc *d = jpos_parse("ok", deep, strlen(deep), &e);
+	ck_assert_msg(d != NULL, "%s", msg(&e));
+	jpos_free(d);
+
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/sub", tmpdir);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	err_clear(&e);
+	ck_assert_ptr_null(jpos_load(dir, &e));
+	ck_assert_str_eq(msg(&e), "sub: is a directory (expected a JSON file)");
+	err_clear(&e);
+	snprintf(dir, sizeof dir, "%s/none.json", tmpdir);
+	ck_assert_ptr_null(jpos_load(dir, &e));
+	ck_assert_str_eq(msg(&e), "none.json: cannot open: No such file or directory");
+
+	size_t big = JPOS_MAX_BYTES + 10;
+	char *huge = malloc(big);
+	ck_assert_ptr_nonnull(huge);
+	memset(huge, ' ', big);
+	huge[0] = '1';
+	err_clear(&e);
+	ck_assert_ptr_null(jpos_parse("big.json", huge, big, &e));
+	ck_assert_str_eq(msg(&e), "big.json: file is larger than 16 MiB (expected a smaller JSON document)");
+	free(huge);
+}
+END_TEST
+
+START_TEST(json_positions)
+{
+	const char *t = "{\n  \"a\": {\"b\": [10, {\"c d\": true}]},\n  \"e\":\"\\u00e9x\", \"f\": -1.5e3\n}";
+	struct err e;
+	err_clear(&e);
+	struct jpos_doc *d = jpos_parse("p.json", t, strlen(t), &e);
+	ck_assert_ptr_nonnull(d);
+	cJSON *r = jpos_root(d);
+	cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "a"), "b");
+	cJSON *cd = cJSON_GetObjectItem(cJSON_GetArrayItem(b, 1), "c d");
+	cJSON *f = cJSON_GetObjectItem(r, "f");
+	int l, c;
+	char path[128];
+	jpos_where(d, cd, &l, &c);
+	ck_assert_int_eq(l, 2);
+	ck_assert_int_eq(c, 27);
+	jpos_key_where(d, cd, &l, &c);
+	ck_assert_int_eq(c, 20);
+	jpos_path(d, cd, path, sizeof path);
+	ck_assert_str_eq(path, "$.a.b[1][\"c d\"]");
+	jpos_where(d, f, &l, &c);
+	ck_assert_int_eq(l, 3);
+	ck_assert_int_eq(c, 23);
+	jpos_error(d, cJSON_GetArrayItem(b, 0), &e, "too small");
+	ck_assert_str_eq(msg(&e), "p.json:2:15: $.a.b[0]: too small");
+	int64_t v;
+	err_clear(&e);
+	ck_assert_int_eq(jpos_int(d, f, -10000, 10000, &v, &e), 0);
+	ck_assert_int_eq(v, -1500);
+	jpos_free(d);
+
+	err_clear(&e);
+	const char *dup = "{\"a\": 1,\n \"b\": {\"x\": 1, \"y\": 2, \"x\": 3}}";
+	ck_assert_ptr_null(jpos_parse("d.json", dup, strlen(dup), &e));
+	ck_assert_str_eq(msg(&e), "d.json:2:24: $.b.x: duplicate key \"x\" (first at line 2, column 8)");
+
+	/* 64-bit integers are exact. */
+	const char *big = "[9007199254740993, 9223372036854775808]";
+	err_clear(&e);
+	d = jpos_parse("i.json", big, strlen(big), &e);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(jpos_int(d, cJSON_GetArrayItem(jpos_root(d), 0), 0, INT64_MAX, &v, &e), 0);
+	ck_assert_int_eq(v, 9007199254740993LL);
+	ck_assert_int_eq(jpos_int(d, cJSON_GetArrayItem(jpos_root(d), 1), 0, INT64_MAX, &v, &e), -1);
+	ck_assert_str_eq(msg(&e), "i.json:1:20: $[1]: 9223372036854775808 is out of range (expected 0..9223372036854775807)");
+	jpos_free(d);
+}
+END_TEST
+
+/* ---- scenarios ---- */
+
+START_TEST(scen_errors)
+{
+	ck_assert_str_eq(load_err("s.json", scen_text("\"cores\": 0")),
+			 "s.json:5:12: $.cores: 0 is out of range (expected 1..1024)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"cores\": 100000")),
+			 "s.json:5:12: $.cores: 100000 is out of range (expected 1..1024)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"cores\": \"8\"")),
+			 "s.json:5:12: $.cores: expected an integer in 1..1024, found a string");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"sead\": 1")),
+			 "s.json:5:3: $.sead: unknown key \"sead\" (did you mean \"seed\"?)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"seed\": 1, \"seed\": 2")),
+			 "s.json:5:14: $.seed: duplicate key \"seed\" (first at line 5, column 3)");
+	ck_assert_str_eq(load_err("s.json",
+				  "{\"cpu\": \"x460-8way\",\n \"program\": [\"w.s\", \"nope.s\"],\n \"threads\": []}"),
+			 "s.json:2:21: $.program[1]: program file \"nope.s\" not found (expected it next to the scenario or in " BOUNCE_DATADIR "/scenarios)");
+	const char *m = load_err("s.json", "{\"cpu\": \"x461\", \"program\": \"w.s\", \"threads\": []}");
+	const char *want = "s.json:1:9: $.cpu: unknown CPU model \"x461\" (no file " BOUNCE_DATADIR "/cpus/x461.json; known: ";
+	ck_assert_msg(!strncmp(m, want, strlen(want)) && strstr(m, "x460-8way"), "%s", m);
+}
+END_TEST
+
+START_TEST(scen_errors2)
+{
+	const char *m;
+	m = load_err("s.json", scen_text("\"cpu\": {\"ghz\": 1}"));
+	ck_assert_str_eq(m, "s.json:5:3: $.cpu: duplicate key \"cpu\" (first at line 2, column 3)");
+	ck_assert_str_eq(load_err("s.json", "{\"cpu\": {\"line_size\": 48}, \"program\": \"w.s\", \"threads\": []}"),
+			 "s.json:1:9: $.cpu: missing key \"ghz\" (every CPU model sets it)");
+	ck_assert_str_eq(load_err("s.json", "{\"program\": \"w.s\",\n \"threads\": [{\"cpus\": \"0-3\", \"entry\": \"w\"},\n"
+				  "  {\"cpus\": [3, 4], \"entry\": \"w\"}], \"cpu\": \"x460-8way\"}"),
+			 "s.json:3:12: $.threads[1].cpus: CPU 3 already runs thread 0 (expected each CPU in at most one thread)");
+	ck_assert_str_eq(load_err("s.json", "{\"program\": \"w.s\", \"cpu\": \"x460-8way\",\n"
+				  " \"threads\": [{\"cpus\": [0, \"6-9\"], \"entry\": \"w\"}]}"),
+			 "s.json:2:23: $.threads[0].cpus: CPU 9 does not exist with 8 cores (expected ids 0..7)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"variants\": [{\"name\": \"a\", \"defines\": {\"X\": 1}},\n"
+						      "  {\"name\": \"a\", \"cores\": 4}]")),
+			 "s.json:6:12: $.variants[1].name: duplicate variant name \"a\" (first at $.variants[0])");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"defines\": {\"X\": 1}, \"variants\": [{\"name\": \"a\", \"defines\": {\"X\": 1}}]")),
+			 "s.json:5:37: $.variants[0]: variant \"a\" overrides nothing (its defines equal the base's) (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop that differs from the base)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"variants\": [{\"name\": \"a\"}]")),
+			 "s.json:5:16: $.variants[0]: variant \"a\" overrides nothing (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop that differs from the base)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"variants\": [{\"name\": \"big\", \"cores\": 4}],\n"
+						      "  \"expect\": [{\"metric\": \"variants.bog.cycles\", \"max\": 1}]")),
+			 "s.json:6:25: $.expect[0].metric: metric \"variants.bog.cycles\" names no variant \"bog\" (did you mean \"big\"?)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.totals.bounce\", \"max\": 1}]")),
+			 "s.json:5:25: $.expect[0].metric: metric \"variants.default.totals.bounce\": unknown counter \"bounce\" (did you mean \"bounces\"?)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants..x\", \"max\": 1}]")),
+			 "s.json:5:25: $.expect[0].metric: bad metric \"variants..x\": empty or invalid segment (expected variants.NAME.FIELD[.FIELD...], segments of letters, digits, '_', '-')");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\"}]")),
+			 "s.json:5:14: $.expect[0]: no bound (expected \"min\", \"max\" or \"equals\")");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"nmi\", \"handler\": \"h\", \"every\": 10}]")),
+			 "s.json:5:42: $.interrupts[0].kind: unknown interrupt kind \"nmi\" (expected \"hard\" or \"soft\")");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"h\", \"every\": 10, \"jitter\": 1.5}]")),
+			 "s.json:5:89: $.interrupts[0].jitter: 1.5 is out of range (expected 0..1)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"stop\": {\"halt\": false}")),
+			 "s.json:5:11: $.stop: stops never (expected \"cycles\" or \"halt\": true)");
+	ck_assert_str_eq(load_err("s.json", "{\"cpu\": \"x460-8way\", \"program\": \"w.s\", \"threads\": [{\"cpus\": \"all\", \"entry\": \"w\", \"regs\": {\"rxa\": 1}}]}"),
+			 "s.json:1:91: $.threads[0].regs.rxa: unknown register \"rxa\" (did you mean \"rax\"?)");
+	ck_assert_str_eq(load_err("s.json", "[1, 2]"), "s.json:1:1: $: expected an object, found an array");
+	ck_assert_str_eq(load_err("s.json", "{}"),
+			 "s.json:1:1: $: missing key \"cpu\" (expected a CPU model name such as \"x460-8way\" or an inline object)");
+
+	/* Errors inside a CPU model file point into that file. */
+	PUT("bad-cpu.json", cpu_text("line_size", "\"line_size\": 48"));
+	ck_assert_str_eq(load_err("s.json", "{\"cpu\": \"bad-cpu.json\", \"program\": \"w.s\", \"threads\": []}"),
+			 "bad-cpu.json:7:16: $.line_size: 48 is not a power of two in 16..256");
+}
+END_TEST
+
+static const char full[] =
+	"{\n"
+	"  \"name\": \"full\",\n"
+	"  \"description\": \"every key\",\n"
+	"  \"cpu\": \"x460-8way\",\n"
+	"  \"cores\": 4,\n"
+	"  \"seed\": 7,\n"
+	"  \"program\": [\"lib/atomic.s\", \"w.s\"],\n"
+	"  \"defines\": {\"BATCH\": 32, \"USE_PERCPU\": 0},\n"
+	"  \"threads\": [{\"cpus\": \"0-1\", \"entry\": \"worker\", \"regs\": {\"rdi\": 100000, \"r8\": -1}},\n"
+	"              {\"cpus\": [3, 2], \"entry\": \"reader\"}],\n"
+	"  \"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"net_rx\", \"every\": 5000, \"jitter\": 0.2},\n"
+	"                 {\"cpus\": [0], \"kind\": \"hard\", \"handler\": \"timer\", \"every\": 1e6, \"poisson\": true}],\n"
+	"  \"stop\": {\"cycles\": 50000000},\n"
+	"  \"report\": [\"tcp_memory_allocated\", \"fbc\"],\n"
+	"  \"variants\": [\n"
+	"    {\"name\": \"atomic\", \"defines\": {\"USE_PERCPU\": 0, \"EXTRA\": 5}},\n"
+	"    {\"name\": \"percpu\", \"description\": \"per-CPU\", \"defines\": {\"USE_PERCPU\": 1}},\n"
+	"    {\"name\": \"big\", \"cores\": 96, \"cpu\": \"epyc-9654\", \"seed\": 9, \"stop\": \"halt\",\n"
+	"     \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}]}\n"
+	"  ],\n"
+	"  \"expect\": [\n"
+	"    {\"metric\": \"variants.percpu.symbols.fbc.bounces\", \"max\": 100},\n"
+	"    {\"metric\": \"variants.atomic.symbols.tcp_memory_allocated.value\", \"equals\": 9007199254740993},\n"
+	"    {\"ratio\": {\"of\": \"variants.atomic.totals.bounces\", \"to\": \"variants.percpu.totals.bounces\", \"min\": 10, \"max\": 1e9}}\n"
+	"  ]\n"
+	"}\n";
+
+START_TEST(scen_full)
+{
+	struct scenario s;
+	struct err e;
+	err_clear(&e);
+	PUT("w.s", "worker:\n\thlt\n");
+	const char *p = PUT("full.json", full);
+	ck_assert_msg(scen_load(p, &s, &e) == 0, "%s", msg(&e));
+	ck_assert_str_eq(s.name, "full");
+	ck_assert_str_eq(s.description, "every key");
+	ck_assert_str_eq(s.dir, tmpdir);
+	const struct scen_setup *b = &s.base;
+	ck_assert_uint_eq(b->set, SCEN_SET_CPU | SCEN_SET_CORES | SCEN_SET_SEED | SCEN_SET_PROGRAM |
+			  SCEN_SET_DEFINES | SCEN_SET_THREADS | SCEN_SET_INTERRUPTS | SCEN_SET_STOP);
+	ck_assert_str_eq(b->cpu.name, "x460-8way");
+	ck_assert_int_eq(b->cores, 4);
+	ck_assert_uint_eq(b->seed, 7);
+	ck_assert_uint_eq(b->n_program, 2);
+	ck_assert_str_eq(b->program[0], BOUNCE_DATADIR "/scenarios/lib/atomic.s");
+	char w[600];
+	snprintf(w, sizeof w, "%s/w.s", tmpdir);
+	ck_assert_str_eq(b->program[1], w);
+	ck_assert_uint_eq(b->n_defines, 2);
+	ck_assert_str_eq(b->defines[0].name, "BATCH");
+	ck_assert_int_eq(b->defines[0].value, 32);
+	ck_assert_str_eq(b->defines[1].name, "USE_PERCPU");
+	ck_assert_int_eq(b->defines[1].value, 0);
+	ck_assert_uint_eq(b->n_threads, 2);
+	ck_assert(!b->threads[0].cpus.all);
+	ck_assert_uint_eq(b->threads[0].cpus.n, 2);
+	ck_assert_int_eq(b->threads[0].cpus.ids[1], 1);
+	ck_assert_str_eq(b->threads[0].entry, "worker");
+	ck_assert_uint_eq(b->threads[0].n_regs, 2);
+	ck_assert_str_eq(b->threads[0].regs[0].name, "rdi");
+	ck_assert_int_eq(b->threads[0].regs[0].value, 100000);
+	ck_assert_str_eq(b->threads[0].regs[1].name, "r8");
+	ck_assert_int_eq(b->threads[0].regs[1].value, -1);
+	ck_assert_int_eq(b->threads[1].cpus.ids[0], 2);
+	ck_assert_int_eq(b->threads[1].cpus.ids[1], 3);
+	ck_assert_str_eq(b->threads[1].cpus.loc.path, "$.threads[1].cpus");
+	ck_assert_int_eq(b->threads[1].cpus.loc.line, 10);
+	ck_assert_int_eq(b->threads[1].cpus.loc.col, 24);
+	ck_assert_uint_eq(b->threads[1].n_regs, 0);
+	ck_assert_uint_eq(b->n_interrupts, 2);
+	ck_assert(b->interrupts[0].cpus.all);
+	ck_assert_int_eq(b->interrupts[0].kind, SCEN_IRQ_SOFT);
+	ck_assert_str_eq(b->interrupts[0].handler, "net_rx");
+	ck_assert_uint_eq(b->interrupts[0].every, 5000);
+	ck_assert_double_eq(b->interrupts[0].jitter, 0.2);
+	ck_assert(!b->interrupts[0].poisson);
+	ck_assert_int_eq(b->interrupts[1].kind, SCEN_IRQ_HARD);
+	ck_assert_uint_eq(b->interrupts[1].every, 1000000);
+	ck_assert(b->interrupts[1].poisson);
+	ck_assert_uint_eq(b->stop.cycles, 50000000);
+	ck_assert(!b->stop.halt);
+	ck_assert_uint_eq(s.n_report, 2);
+	ck_assert_str_eq(s.report[1], "fbc");
+
+	ck_assert_uint_eq(s.n_variants, 3);
+	ck_assert_str_eq(s.variants[0].name, "atomic");
+	ck_assert_uint_eq(s.variants[0].setup.set, SCEN_SET_DEFINES);
+	ck_assert_str_eq(s.variants[1].description, "per-CPU");
+	ck_assert_uint_eq(s.variants[2].setup.set,
+			  SCEN_SET_CORES | SCEN_SET_CPU | SCEN_SET_SEED | SCEN_SET_STOP | SCEN_SET_THREADS);
+	ck_assert_str_eq(s.variants[2].setup.cpu.name, "epyc-9654");
+	ck_assert(s.variants[2].setup.stop.halt);
+	ck_assert_int_eq(scen_find_variant(&s, "big"), 2);
+	ck_assert_int_eq(scen_find_variant(&s, "default"), -1);
+
+	ck_assert_uint_eq(s.n_expect, 3);
+	ck_assert_str_eq(s.expect[0].metric, "variants.percpu.symbols.fbc.bounces");
+	ck_assert(s.expect[0].has_max && !s.expect[0].has_min && !s.expect[0].has_equals);
+	ck_assert_double_eq(s.expect[0].max, 100);
+	ck_assert(s.expect[1].has_equals && s.expect[1].equals_is_int);
+	ck_assert_int_eq(s.expect[1].equals_int, 9007199254740993LL);
+	ck_assert_str_eq(s.expect[2].metric, "variants.atomic.totals.bounces");
+	ck_assert_str_eq(s.expect[2].to, "variants.percpu.totals.bounces");
+	ck_assert_double_eq(s.expect[2].min, 10);
+	ck_assert_double_eq(s.expect[2].max, 1e9);
+
+	/* Resolution: base < variant < command line. */
+	struct scen_run r;
+	ck_assert_int_eq(scen_resolve(&s, 0, NULL, &r, &e), 0);
+	ck_assert_str_eq(r.variant, "atomic");
+	ck_assert_int_eq(r.cores, 4);
+	ck_assert_int_eq(r.cpu.cores, 4);
+	ck_assert_uint_eq(r.n_defines, 3);
+	ck_assert_str_eq(r.defines[2].name, "EXTRA");
+	ck_assert_uint_eq(r.max_cycles, 50000000);
+	ck_assert_uint_eq(r.n_include_dirs, 2);
+	scen_run_free(&r);
+
+	struct asm_define set = { "USE_PERCPU", 7 };
+	struct scen_overrides o = { .cores = 2, .has_seed = true, .seed = 3, .defines = &set, .n_defines = 1 };
+	ck_assert_int_eq(scen_resolve(&s, 1, &o, &r, &e), -1);
+	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 2 cores in variant \"percpu\" (expected ids 0..1)");
+	err_clear(&e);
+	o.cores = 8;
+	ck_assert_int_eq(scen_resolve(&s, 1, &o, &r, &e), 0);
+	ck_assert_int_eq(r.cores, 8);
+	ck_assert_uint_eq(r.seed, 3);
+	ck_assert_int_eq(r.defines[1].value, 7);
+	ck_assert_uint_eq(r.n_threads, 2);
+	scen_run_free(&r);
+
+	ck_assert_int_eq(scen_resolve(&s, 2, NULL, &r, &e), 0);
+	ck_assert_int_eq(r.cores, 96);
+	ck_assert_str_eq(r.cpu.name, "epyc-9654");
+	ck_assert_uint_eq(r.seed, 9);
+	ck_assert(r.stop.halt);
+	ck_assert_uint_eq(r.max_cycles, SCEN_DEFAULT_MAX_CYCLES);
+	ck_assert_uint_eq(r.n_threads, 1);
+	ck_assert_int_eq(r.defines[1].value, 0);
+	scen_run_free(&r);
+
+	ck_assert_int_eq(scen_check_cores(&s, 0, 3, &e), -1);
+	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 3 cores in variant \"atomic\" (expected ids 0..2)");
+	scen_free(&s);
+}
+END_TEST
+
+START_TEST(scen_default)
+{
+	/* The built-in text is valid JSON; it loads fully once the catalogue
+	 * provides scenarios/tcp_memory_allocated.s. */
+	struct err e;
+	err_clear(&e);
+	struct jpos_doc *d = jpos_parse("default", scen_default_text, strlen(scen_default_text), &e);
+	ck_assert_ptr_nonnull(d);
+	jpos_free(d);
+	struct scenario s;
+	char path[600];
+	snprintf(path, sizeof path, "%s/scenarios/tcp_memory_allocated.s", scen_datadir());
+	if (access(path, R_OK) == 0) {
+		ck_assert_msg(scen_load_default(&s, &e) == 0, "%s", msg(&e));
+		ck_assert_uint_eq(s.n_variants, 2);
+		scen_free(&s);
+	} else {
+		ck_assert_int_eq(scen_load_default(&s, &e), -1);
+		ck_assert(strstr(msg(&e), "<built-in default>:7:") != NULL);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("scenario");
+	TCase *tc = tcase_create("scenario");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, cpus_all_load);
+	tcase_add_test(tc, cpu_errors);
+	tcase_add_test(tc, json_syntax);
+	tcase_add_test(tc, json_limits);
+	tcase_add_test(tc, json_positions);
+	tcase_add_test(tc, scen_errors);
+	tcase_add_test(tc, scen_errors2);
+	tcase_add_test(tc, scen_full);
+	tcase_add_test(tc, scen_default);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
