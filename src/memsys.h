@@ -11,6 +11,15 @@
  * are processed in (cycle, sequence) order, so the coherence order is the
  * processing order and runs are deterministic.
  *
+ * Latency of a transaction (done - start): data from another cache costs
+ * lat_c2c_local/remote by the supplier's socket; from the requester's
+ * socket LLC lat_llc_hit; from memory lat_mem_local/remote by the line's
+ * home socket. An UPGRADE moves no data and costs lat_c2c_local (the home's
+ * answer). Invalidations need acks: the latency is at least lat_c2c_local,
+ * or lat_c2c_remote when a copy on another socket was invalidated. On the
+ * bus every transaction also holds the bus for lat_bus cycles from start;
+ * in both fabrics the line's home is busy until `done` (FIFO per line).
+ *
  * Owner: engine module (memsys.c, cache.c, coherence.c, coh_*.c). */
 #ifndef BOUNCE_MEMSYS_H
 #define BOUNCE_MEMSYS_H
@@ -64,6 +73,7 @@ struct ms_stats {
 	uint64_t upgrades;              /* S/F/O -> M without data */
 	uint64_t evictions;
 	uint64_t stall_cycles;          /* sum over transactions of (done - issued) */
+	uint64_t transactions;          /* coherence transactions issued (misses and upgrades) */
 };
 
 /* Per-offset detail of a line that bounced, for the shared-line table
@@ -132,17 +142,27 @@ void ms_total_stats(const struct memsys *ms, struct ms_stats *out);
 /* Lines that were ever accessed with non-zero bounces or invalidations,
  * sorted by address; valid until the next access. */
 size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out);
+/* Returns 1 when the line has been accessed, else 0 with out zeroed
+ * (owner and last_owner MS_NO_CORE). */
 int ms_line_info(const struct memsys *ms, uint64_t addr, struct ms_line_info *out);
 size_t ms_bitset_words(const struct memsys *ms);
 
+/* Per-offset detail (ms_line_info.offsets) is kept from the first access
+ * after a line's first bounce, invalidation or HITM onwards, so private lines
+ * cost nothing. */
+
 /* Invariants: single writer / multiple readers per line, M/E exclusive,
  * every valid copy equals the value of the last store in coherence order.
- * ms_set_checking(1) keeps a shadow image and checks the touched line after
- * every transaction; ms_check_all walks every line. Both return -1 with e
+ * ms_set_checking(1) keeps a shadow image (a copy of the coherent memory at
+ * that moment: call it after filling ms_memory) and checks the touched line,
+ * and every loaded value, after every transaction; ms_check_all walks every line. Both return -1 with e
  * filled (ERR_INTERNAL) on the first violation. */
 void ms_set_checking(struct memsys *ms, int on);
 int ms_check_all(const struct memsys *ms, struct err *e);
-int ms_check_error(const struct memsys *ms, struct err *e); /* first violation seen while checking */
+/* The first violation seen while checking, or the first internal failure of
+ * an access (out of memory, access outside memory or across a line), which
+ * the access functions cannot return: they then return `now` unchanged. */
+int ms_check_error(const struct memsys *ms, struct err *e);
 
 void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx);
 

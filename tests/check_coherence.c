@@ -1,0 +1,911 @@
+/* Unit tests of the coherence engine through the public memsys API: every
+ * cell of the MESI table, litmus-sized exact counts, timing of the bus and
+ * directory fabrics, MESIF/MOESI specifics, bad CPU models, and a randomized
+ * stress with the invariant checker on after every transaction. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coherence.h"
+#include "event_queue.h"
+#include "memsys.h"
+
+#define MEM (1u << 20)
+
+static struct memsys *mk(int cores, enum fabric_kind f, enum protocol_kind p)
+{
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.cores = cores;
+	m.fabric = f;
+	m.protocol = p;
+	struct err e = {0};
+	struct memsys *ms = ms_create(&m, MEM, &e);
+	ck_assert_msg(ms != NULL, "ms_create: %s", e.msg);
+	ms_set_checking(ms, 1);
+	return ms;
+}
+
+/* Every test ends by checking all invariants and that none was violated. */
+static void done(struct memsys *ms)
+{
+	struct err e = {0};
+	ck_assert_msg(ms_check_error(ms, &e) == 0, "checker: %s", e.msg);
+	ck_assert_msg(ms_check_all(ms, &e) == 0, "check_all: %s", e.msg);
+	ms_destroy(ms);
+}
+
+static struct ms_stats tot(const struct memsys *ms)
+{
+	struct ms_stats s;
+	ms_total_stats(ms, &s);
+	return s;
+}
+
+/* Counts since `before`: the statistics a step added. */
+#define D(field) (tot(ms).field - before.field)
+
+static uint64_t ld(struct memsys *ms, int c, uint64_t a)
+{
+	uint64_t v = 0;
+	ms_load(ms, c, 0, a, 8, &v);
+	return v;
+}
+
+static void st(struct memsys *ms, int c, uint64_t a, uint64_t v)
+{
+	ms_store(ms, c, 0, a, 8, v);
+}
+
+/* Push `a`'s line out of core c's 8-way L1 by loading 8 lines of its set. */
+static void evict_line(struct memsys *ms, int c, uint64_t a)
+{
+	for (int k = 1; k <= 8; k++)
+		ld(ms, c, (a + (uint64_t)k * 4096) % MEM);
+	ck_assert_int_eq(ms_state_of(ms, c, a), MS_I);
+}
+
+#define S_(c) ms_state_of(ms, c, A)
+static const uint64_t A = 0x1000;
+
+/* ---------- the MESI table, cell by cell, through the API ---------- */
+
+START_TEST(mesi_I_load_alone_gives_E)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ms_memory(ms)[A] = 7;
+	ms_set_checking(ms, 1);   /* the shadow copies memory as it is now */
+	struct ms_stats before = tot(ms);
+	ck_assert_uint_eq(ld(ms, 0, A), 7);
+	ck_assert_int_eq(S_(0), MS_E);
+	ck_assert_uint_eq(D(transactions), 1);
+	ck_assert_uint_eq(D(mem_reads), 1);
+	ck_assert_uint_eq(D(bounces), 0);
+	ck_assert_uint_eq(D(hitm) + D(c2c_transfers) + D(invalidations) + D(writebacks), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_load_other_E_gives_S_S)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 1, A);
+	struct ms_stats before = tot(ms);
+	ld(ms, 0, A);
+	ck_assert_int_eq(S_(0), MS_S);
+	ck_assert_int_eq(S_(1), MS_S);
+	ck_assert_uint_eq(D(mem_reads), 1);  /* MESI: clean data from memory */
+	ck_assert_uint_eq(D(hitm) + D(c2c_transfers) + D(invalidations) + D(writebacks) + D(bounces), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_load_others_S_gives_S)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 1, A);
+	ld(ms, 2, A);
+	struct ms_stats before = tot(ms);
+	ld(ms, 0, A);
+	ck_assert_int_eq(S_(0), MS_S);
+	ck_assert_int_eq(S_(1), MS_S);
+	ck_assert_int_eq(S_(2), MS_S);
+	ck_assert_uint_eq(D(mem_reads), 1);
+	ck_assert_uint_eq(D(hitm) + D(c2c_transfers) + D(invalidations) + D(writebacks), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_load_other_M_hitm_writeback)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	st(ms, 1, A, 42);
+	ck_assert_int_eq(S_(1), MS_M);
+	ck_assert_uint_eq(ms_memory(ms)[A], 0);  /* dirty in core 1 only */
+	ck_assert_uint_eq(ms_peek(ms, A, 8), 42);
+	struct ms_stats before = tot(ms);
+	ck_assert_uint_eq(ld(ms, 0, A), 42);
+	ck_assert_int_eq(S_(0), MS_S);
+	ck_assert_int_eq(S_(1), MS_S);
+	ck_assert_uint_eq(D(hitm), 1);
+	ck_assert_uint_eq(D(hitm_remote), 0);   /* cores 0 and 1 share socket 0 */
+	ck_assert_uint_eq(D(c2c_transfers), 1);
+	ck_assert_uint_eq(D(writebacks), 1);
+	ck_assert_uint_eq(D(mem_reads), 0);
+	ck_assert_uint_eq(D(invalidations), 0);
+	ck_assert_uint_eq(D(bounces), 0);
+	ck_assert_uint_eq(ms_memory(ms)[A], 42);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_store_alone_gives_M)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A, 1);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_uint_eq(D(transactions), 1);
+	ck_assert_uint_eq(D(mem_reads), 1);   /* read for ownership */
+	ck_assert_uint_eq(D(bounces), 0);     /* first owner */
+	ck_assert_uint_eq(D(invalidations) + D(hitm), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_store_other_E_invalidates)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 1, A);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A, 1);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_int_eq(S_(1), MS_I);
+	ck_assert_uint_eq(D(invalidations), 1);
+	ck_assert_uint_eq(D(mem_reads), 1);
+	ck_assert_uint_eq(D(bounces), 1);     /* core 1 held write ownership (E) */
+	ck_assert_uint_eq(D(hitm) + D(c2c_transfers) + D(writebacks), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_store_others_S_invalidates_all)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 1, A);
+	ld(ms, 2, A);
+	ld(ms, 5, A);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A, 1);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_int_eq(S_(1), MS_I);
+	ck_assert_int_eq(S_(2), MS_I);
+	ck_assert_int_eq(S_(5), MS_I);
+	ck_assert_uint_eq(D(invalidations), 3);
+	ck_assert_uint_eq(D(mem_reads), 1);
+	ck_assert_uint_eq(D(bounces), 1);     /* core 1 was the last E owner */
+	ck_assert_uint_eq(D(hitm) + D(c2c_transfers) + D(writebacks), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_I_store_other_M_hitm_transfer)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	st(ms, 4, A, 9);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A + 8, 1);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_int_eq(S_(4), MS_I);
+	ck_assert_uint_eq(D(hitm), 1);
+	ck_assert_uint_eq(D(hitm_remote), 1);  /* core 4 is on socket 1 */
+	ck_assert_uint_eq(D(c2c_transfers), 1);
+	ck_assert_uint_eq(D(invalidations), 1);
+	ck_assert_uint_eq(D(bounces), 1);
+	ck_assert_uint_eq(D(writebacks), 0);   /* ownership moves with the data */
+	ck_assert_uint_eq(D(mem_reads), 0);
+	ck_assert_uint_eq(ms_peek(ms, A, 8), 9);
+	ck_assert_uint_eq(ms_memory(ms)[A], 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_S_load_hits)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 0, A);
+	ld(ms, 1, A);
+	struct ms_stats before = tot(ms);
+	uint64_t v;
+	ck_assert_int_eq(ms_try_load(ms, 0, A, 8, &v), 1);
+	ck_assert_uint_eq(ms_load(ms, 0, 100, A, 8, &v), 104);
+	ck_assert_int_eq(S_(0), MS_S);
+	ck_assert_uint_eq(D(transactions), 0);
+	ck_assert_uint_eq(D(l1_hits), 2);
+	ck_assert_int_eq(ms_try_store(ms, 0, A, 8, 1), 0);  /* needs an UPGRADE */
+	ck_assert_uint_eq(D(stores), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_S_store_upgrade)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 1, A);
+	ld(ms, 0, A);
+	ld(ms, 2, A);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A, 5);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_int_eq(S_(1), MS_I);
+	ck_assert_int_eq(S_(2), MS_I);
+	ck_assert_uint_eq(D(transactions), 1);
+	ck_assert_uint_eq(D(upgrades), 1);
+	ck_assert_uint_eq(D(invalidations), 2);
+	ck_assert_uint_eq(D(bounces), 1);       /* core 1 was the last E owner */
+	ck_assert_uint_eq(D(mem_reads) + D(c2c_transfers) + D(hitm) + D(writebacks), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_S_store_upgrade_alone)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 0, A);
+	ld(ms, 1, A);
+	evict_line(ms, 1, A);   /* silently: the directory must forget core 1 */
+	ck_assert_int_eq(S_(0), MS_S);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A, 5);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_uint_eq(D(upgrades), 1);
+	ck_assert_uint_eq(D(invalidations), 0);
+	ck_assert_uint_eq(D(bounces), 0);       /* core 0 was the last E owner */
+	ck_assert_uint_eq(D(writebacks), 0);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_E_load_hit_store_silent)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 0, A);
+	struct ms_stats before = tot(ms);
+	uint64_t v;
+	ck_assert_int_eq(ms_try_load(ms, 0, A, 8, &v), 1);
+	ck_assert_int_eq(S_(0), MS_E);
+	ck_assert_int_eq(ms_try_store(ms, 0, A, 8, 3), 1);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_uint_eq(D(transactions), 0);
+	ck_assert_uint_eq(D(bounces), 0);
+	ck_assert_uint_eq(ms_peek(ms, A, 8), 3);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_M_hits)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	st(ms, 0, A, 1);
+	struct ms_stats before = tot(ms);
+	uint64_t v;
+	ck_assert_int_eq(ms_try_store(ms, 0, A, 8, 2), 1);
+	ck_assert_int_eq(ms_try_load(ms, 0, A, 8, &v), 1);
+	ck_assert_uint_eq(v, 2);
+	ck_assert_uint_eq(ms_store(ms, 0, 10, A, 4, 3), 14);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_uint_eq(D(transactions), 0);
+	ck_assert_uint_eq(D(l1_hits), 3);
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_evict_M_writes_back)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	st(ms, 0, A, 77);
+	struct ms_stats before = tot(ms);
+	evict_line(ms, 0, A);
+	ck_assert_uint_eq(D(writebacks), 1);
+	ck_assert_uint_eq(D(evictions), 1);
+	ck_assert_uint_eq(ms_memory(ms)[A], 77);
+	struct ms_line_info li;
+	ck_assert_int_eq(ms_line_info(ms, A, &li), 1);
+	ck_assert_int_eq(li.owner, MS_NO_CORE);
+	ck_assert_int_eq(li.last_owner, 0);
+	/* A later reader finds no copy anywhere: E from memory. */
+	before = tot(ms);
+	ck_assert_uint_eq(ld(ms, 3, A), 77);
+	ck_assert_int_eq(S_(3), MS_E);
+	ck_assert_uint_eq(D(mem_reads), 1);
+	ck_assert_uint_eq(D(bounces), 1);       /* write ownership moved 0 -> 3 */
+	done(ms);
+}
+END_TEST
+
+START_TEST(mesi_evict_E_and_S_silent)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 0, A);
+	struct ms_stats before = tot(ms);
+	evict_line(ms, 0, A);
+	ck_assert_uint_eq(D(writebacks), 0);
+	ck_assert_uint_eq(D(evictions), 1);
+	ld(ms, 1, A);
+	ck_assert_int_eq(S_(1), MS_E);          /* no stale sharer left */
+	ld(ms, 2, A);
+	evict_line(ms, 2, A);
+	before = tot(ms);
+	st(ms, 1, A, 1);                        /* S alone -> UPGRADE, nobody to invalidate */
+	ck_assert_uint_eq(D(upgrades), 1);
+	ck_assert_uint_eq(D(invalidations), 0);
+	done(ms);
+}
+END_TEST
+
+/* ---------- the tables themselves ---------- */
+
+struct snoop_exp { enum ms_state from; enum ms_req req; enum ms_state next; int actions; };
+
+/* MESI written out independently of coh_mesi.c; X marks impossible cells. */
+#define X COH_BAD
+static const struct snoop_exp mesi_snoops[] = {
+	{ MS_I, MS_GETS, MS_I, 0 }, { MS_I, MS_GETM, MS_I, 0 }, { MS_I, MS_UPGRADE, MS_I, 0 },
+	{ MS_S, MS_GETS, MS_S, 0 }, { MS_S, MS_GETM, MS_I, 0 }, { MS_S, MS_UPGRADE, MS_I, 0 },
+	{ MS_E, MS_GETS, MS_S, 0 }, { MS_E, MS_GETM, MS_I, 0 }, { MS_E, MS_UPGRADE, MS_I, X },
+	{ MS_M, MS_GETS, MS_S, COH_SUPPLY | COH_WRITEBACK | COH_HITM },
+	{ MS_M, MS_GETM, MS_I, COH_SUPPLY | COH_HITM }, { MS_M, MS_UPGRADE, MS_I, X },
+};
+
+START_TEST(mesi_table_every_cell)
+{
+	const struct coh_protocol *p = coh_protocol_of(PROTO_MESI);
+	for (size_t i = 0; i < sizeof mesi_snoops / sizeof mesi_snoops[0]; i++) {
+		const struct snoop_exp *x = &mesi_snoops[i];
+		const struct coh_snoop_cell *c = &p->snoop[x->from][x->req];
+		ck_assert_msg(c->actions == x->actions && (x->actions == X || c->next == x->next),
+			      "snoop %s x %s", ms_state_name(x->from), ms_req_name(x->req));
+	}
+	/* requester: (state x op) */
+	ck_assert(!p->access[MS_I][COH_LOAD].hit && p->access[MS_I][COH_LOAD].req == MS_GETS);
+	ck_assert(!p->access[MS_I][COH_STORE].hit && p->access[MS_I][COH_STORE].req == MS_GETM);
+	ck_assert(p->access[MS_S][COH_LOAD].hit && p->access[MS_S][COH_LOAD].next == MS_S);
+	ck_assert(!p->access[MS_S][COH_STORE].hit && p->access[MS_S][COH_STORE].req == MS_UPGRADE);
+	ck_assert(p->access[MS_E][COH_LOAD].hit && p->access[MS_E][COH_LOAD].next == MS_E);
+	ck_assert(p->access[MS_E][COH_STORE].hit && p->access[MS_E][COH_STORE].next == MS_M);
+	ck_assert(p->access[MS_M][COH_LOAD].hit && p->access[MS_M][COH_LOAD].next == MS_M);
+	ck_assert(p->access[MS_M][COH_STORE].hit && p->access[MS_M][COH_STORE].next == MS_M);
+	ck_assert_int_eq(p->fill_alone[MS_GETS], MS_E);
+	ck_assert_int_eq(p->fill_shared[MS_GETS], MS_S);
+	ck_assert_int_eq(p->fill_alone[MS_GETM], MS_M);
+	ck_assert_int_eq(p->fill_shared[MS_UPGRADE], MS_M);
+	ck_assert(p->evict_writeback[MS_M] && !p->evict_writeback[MS_E] && !p->evict_writeback[MS_S]);
+	ck_assert(!p->has_state[MS_F] && !p->has_state[MS_O]);
+}
+END_TEST
+
+/* memsys snoops only the owner on a read: sound only if S ignores GETS and
+ * the owner states are the only ones that act on it, in every table. */
+START_TEST(all_tables_read_snoop_assumption)
+{
+	for (int k = 0; k < 3; k++) {
+		const struct coh_protocol *p = coh_protocol_of((enum protocol_kind)k);
+		ck_assert_int_eq(p->snoop[MS_S][MS_GETS].next, MS_S);
+		ck_assert_int_eq(p->snoop[MS_S][MS_GETS].actions, 0);
+		for (int s = 0; s < MS_NSTATES; s++) {
+			if (!p->has_state[s] || s == MS_I)
+				continue;
+			ck_assert_msg(p->is_owner[s] || s == MS_S, "%s: %s", p->name, ms_state_name(s));
+			ck_assert(!p->is_dirty[s] || p->is_owner[s]);
+			for (int r = 0; r < MS_PUT; r++) {
+				const struct coh_snoop_cell *c = &p->snoop[s][r];
+				ck_assert(c->actions == COH_BAD || p->has_state[c->next]);
+				/* a holder never keeps an exclusive state beside a requester */
+				ck_assert(c->actions == COH_BAD || !p->is_exclusive[c->next]);
+			}
+		}
+	}
+}
+END_TEST
+
+/* ---------- litmus-sized exact cases ---------- */
+
+/* Two cores alternate stores to one variable for K rounds (2K stores):
+ * store 1 is a GETM from memory; each of the other 2K-1 finds the line M in
+ * the other core: a HITM, a c2c transfer, one invalidation, a bounce. */
+START_TEST(litmus_ping_pong_stores)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	const uint64_t K = 1000;
+	for (uint64_t r = 0; r < K; r++) {
+		st(ms, 0, A, 2 * r);
+		st(ms, 1, A, 2 * r + 1);
+	}
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.transactions, 2 * K);
+	ck_assert_uint_eq(s.bounces, 2 * K - 1);
+	ck_assert_uint_eq(s.hitm, 2 * K - 1);
+	ck_assert_uint_eq(s.c2c_transfers, 2 * K - 1);
+	ck_assert_uint_eq(s.invalidations, 2 * K - 1);
+	ck_assert_uint_eq(s.mem_reads, 1);
+	ck_assert_uint_eq(s.writebacks, 0);
+	ck_assert_uint_eq(ms_core_stats(ms, 0)->bounces, K - 1);
+	ck_assert_uint_eq(ms_core_stats(ms, 1)->bounces, K);
+	ck_assert_uint_eq(ms_peek(ms, A, 8), 2 * K - 1);
+	done(ms);
+}
+END_TEST
+
+/* Two cores alternate a plain `add [m]` (load, then store) for K rounds:
+ * the first is a GETS (E) and a silent E->M; each of the other 2K-1 is a
+ * GETS that hits M (HITM, c2c, writeback, M->S) and an UPGRADE that
+ * invalidates the other S copy and bounces the line. */
+START_TEST(litmus_ping_pong_load_store)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	const uint64_t K = 500;
+	for (uint64_t r = 0; r < 2 * K; r++) {
+		int c = (int)(r & 1);
+		st(ms, c, A, ld(ms, c, A) + 1);
+	}
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.transactions, 1 + 2 * (2 * K - 1));
+	ck_assert_uint_eq(s.upgrades, 2 * K - 1);
+	ck_assert_uint_eq(s.bounces, 2 * K - 1);
+	ck_assert_uint_eq(s.hitm, 2 * K - 1);
+	ck_assert_uint_eq(s.c2c_transfers, 2 * K - 1);
+	ck_assert_uint_eq(s.writebacks, 2 * K - 1);
+	ck_assert_uint_eq(s.invalidations, 2 * K - 1);
+	ck_assert_uint_eq(s.mem_reads, 1);
+	ck_assert_uint_eq(ms_peek(ms, A, 8), 2 * K);
+	done(ms);
+}
+END_TEST
+
+/* Different words of one line bounce exactly like one variable, and the
+ * shared-line detail shows one writer per offset (false sharing). */
+START_TEST(litmus_false_sharing)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	const uint64_t K = 1000;
+	for (uint64_t r = 0; r < K; r++) {
+		st(ms, 0, A, r);
+		st(ms, 1, A + 8, r);
+	}
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.bounces, 2 * K - 1);
+	ck_assert_uint_eq(s.hitm, 2 * K - 1);
+	ck_assert_uint_eq(s.invalidations, 2 * K - 1);
+	const struct ms_line_info *hot;
+	size_t n = ms_hot_lines(ms, &hot);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(hot[0].line, A);
+	ck_assert_uint_eq(hot[0].stats.bounces, 2 * K - 1);
+	ck_assert_uint_eq(hot[0].n_offsets, 2);
+	ck_assert_uint_eq(hot[0].offsets[0].offset, 0);
+	ck_assert_uint_eq(hot[0].offsets[1].offset, 8);
+	ck_assert_uint_eq(hot[0].offsets[0].writers[0], 1u << 0);
+	ck_assert_uint_eq(hot[0].offsets[1].writers[0], 1u << 1);
+	ck_assert_uint_eq(hot[0].offsets[0].size, 8);
+	/* detail starts at the first bounce: core 1's first store onward */
+	ck_assert_uint_eq(hot[0].offsets[0].writes, K - 1);
+	ck_assert_uint_eq(hot[0].offsets[1].writes, K);
+	ck_assert_uint_eq(hot[0].offsets[1].hitm, K);
+	done(ms);
+}
+END_TEST
+
+/* Locked RMWs ping-ponging on one counter: the offset table shows the
+ * counter's own offset (not offset 0), its writers and its HITMs. */
+START_TEST(litmus_locked_rmw_offsets)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	const uint64_t K = 100;
+	uint64_t now = 0;
+	for (uint64_t r = 0; r < 2 * K; r++) {
+		int c = (int)(r & 1) * 4;   /* cores 0 and 4: different sockets */
+		uint64_t v;
+		now = ms_rmw_begin(ms, c, now, A + 16);
+		ck_assert_int_eq(ms_try_load(ms, c, A + 16, 4, &v), 1);
+		ck_assert_int_eq(ms_try_store(ms, c, A + 16, 4, v + 1), 1);
+		ms_rmw_end(ms, c, A + 16, now + 20);
+	}
+	ck_assert_uint_eq(ms_peek(ms, A + 16, 4), 2 * K);
+	struct ms_line_info li;
+	ck_assert_int_eq(ms_line_info(ms, A + 20, &li), 1);
+	ck_assert_uint_eq(li.line, A);
+	ck_assert_uint_eq(li.stats.rmws, 2 * K);
+	ck_assert_uint_eq(li.stats.bounces, 2 * K - 1);
+	ck_assert_uint_eq(li.stats.hitm_remote, 2 * K - 1);
+	ck_assert_uint_eq(li.n_offsets, 1);
+	ck_assert_uint_eq(li.offsets[0].offset, 16);
+	ck_assert_uint_eq(li.offsets[0].size, 4);
+	ck_assert_uint_eq(li.offsets[0].hitm, 2 * K - 1);
+	ck_assert_uint_eq(li.offsets[0].hitm_remote, 2 * K - 1);
+	ck_assert_uint_eq(li.offsets[0].writers[0], (1u << 0) | (1u << 4));
+	ck_assert_uint_eq(li.offsets[0].readers[0], (1u << 0) | (1u << 4));
+	done(ms);
+}
+END_TEST
+
+START_TEST(litmus_different_lines_never_bounce)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	for (uint64_t r = 0; r < 1000; r++) {
+		st(ms, 0, A, r);
+		st(ms, 1, A + 64, r);
+	}
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.transactions, 2);
+	ck_assert_uint_eq(s.mem_reads, 2);
+	ck_assert_uint_eq(s.bounces + s.hitm + s.invalidations + s.c2c_transfers, 0);
+	const struct ms_line_info *hot;
+	ck_assert_uint_eq(ms_hot_lines(ms, &hot), 0);
+	done(ms);
+}
+END_TEST
+
+/* ---------- timing ---------- */
+
+/* Default model: 8 cores, 4 per socket; mem 200/300, c2c 60/120, bus 8,
+ * L1 hit 4; line L's home is socket L % 2. */
+START_TEST(timing_directory_parallel_lines_fifo_per_line)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, 0, 8, 1), 200);      /* line 0, home 0 */
+	ck_assert_uint_eq(ms_store(ms, 1, 0, 128, 8, 1), 200);    /* line 2: in parallel */
+	ck_assert_uint_eq(ms_store(ms, 2, 0, 0, 8, 2), 200 + 60); /* waits for line 0, c2c local */
+	ck_assert_uint_eq(ms_store(ms, 4, 10, 0, 8, 3), 260 + 120); /* FIFO, c2c remote */
+	uint64_t v;
+	ck_assert_uint_eq(ms_load(ms, 5, 0, 64, 8, &v), 200);     /* line 1, home 1 = socket of core 5 */
+	ck_assert_uint_eq(ms_load(ms, 0, 0, 192, 8, &v), 300);    /* line 3, home 1: remote memory */
+	ck_assert_uint_eq(ms_load(ms, 0, 1000, 192, 8, &v), 1004); /* hit */
+	ms_set_home(ms, 256, 64, 0);                              /* line 4 now homed on socket 0 */
+	ck_assert_uint_eq(ms_load(ms, 5, 0, 256, 8, &v), 300);
+	done(ms);
+}
+END_TEST
+
+START_TEST(timing_bus_serializes_everything)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, 0, 8, 1), 200);
+	ck_assert_uint_eq(ms_store(ms, 1, 0, 128, 8, 1), 8 + 200);
+	ck_assert_uint_eq(ms_store(ms, 2, 0, 256, 8, 1), 16 + 200);
+	ck_assert_uint_eq(ms_store(ms, 3, 100, 384, 8, 1), 100 + 200); /* bus free again */
+	done(ms);
+}
+END_TEST
+
+START_TEST(timing_locked_rmw_holds_the_line)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	ck_assert_uint_eq(ms_rmw_begin(ms, 0, 0, A), 200);
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_int_eq(ms_can_write(ms, 0, A), 1);
+	uint64_t v;
+	ck_assert_int_eq(ms_try_load(ms, 0, A, 8, &v), 1);
+	ck_assert_int_eq(ms_try_store(ms, 0, A, 8, v + 1), 1);
+	ms_rmw_end(ms, 0, A, 500);
+	ck_assert_uint_eq(ms_store(ms, 1, 300, A, 8, 5), 500 + 60);
+	ck_assert_uint_eq(ms_store(ms, 2, 300, A + 128, 8, 5), 300 + 200); /* other line unaffected */
+	ck_assert_uint_eq(ms_core_stats(ms, 0)->rmws, 1);
+	done(ms);
+}
+END_TEST
+
+START_TEST(timing_upgrade_and_llc)
+{
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.fabric = FABRIC_DIRECTORY;
+	m.llc_size = 1 << 20;
+	struct err e = {0};
+	struct memsys *ms = ms_create(&m, MEM, &e);
+	ck_assert_ptr_nonnull(ms);
+	ms_set_checking(ms, 1);
+	uint64_t v;
+	ck_assert_uint_eq(ms_load(ms, 0, 0, A, 8, &v), 200);
+	ck_assert_uint_eq(ms_load(ms, 1, 0, A, 8, &v), 240);  /* socket 0's LLC has it */
+	ck_assert_uint_eq(ms_store(ms, 1, 1000, A, 8, 1), 1060); /* UPGRADE, local ack */
+	ck_assert_uint_eq(ms_load(ms, 4, 0, A + 64, 8, &v), 200); /* line 0x41: home 1 */
+	/* FIFO behind core 4's read (done at 200); socket 0's LLC lacks it: remote memory */
+	ck_assert_uint_eq(ms_load(ms, 0, 0, A + 64, 8, &v), 200 + 300);
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.llc_hits, 1);
+	ck_assert_uint_eq(s.mem_reads, 3);
+	done(ms);
+}
+END_TEST
+
+/* ---------- MESIF and MOESI ---------- */
+
+START_TEST(mesif_forwarder)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESIF);
+	ld(ms, 0, A);
+	ck_assert_int_eq(S_(0), MS_E);
+	struct ms_stats before = tot(ms);
+	ld(ms, 1, A);                       /* E forwards, newest reader takes F */
+	ck_assert_int_eq(S_(0), MS_S);
+	ck_assert_int_eq(S_(1), MS_F);
+	ck_assert_uint_eq(D(c2c_transfers), 1);
+	ck_assert_uint_eq(D(mem_reads), 0);
+	ld(ms, 2, A);
+	ck_assert_int_eq(S_(1), MS_S);
+	ck_assert_int_eq(S_(2), MS_F);
+	ck_assert_uint_eq(D(c2c_transfers), 2);
+	ck_assert_uint_eq(D(hitm), 0);
+	st(ms, 0, A, 1);                    /* S -> UPGRADE invalidates S and F */
+	ck_assert_uint_eq(D(invalidations), 2);
+	ck_assert_int_eq(S_(0), MS_M);
+	done(ms);
+}
+END_TEST
+
+START_TEST(moesi_owned)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MOESI);
+	st(ms, 0, A, 11);
+	struct ms_stats before = tot(ms);
+	ck_assert_uint_eq(ld(ms, 1, A), 11);
+	ck_assert_int_eq(S_(0), MS_O);
+	ck_assert_int_eq(S_(1), MS_S);
+	ck_assert_uint_eq(D(writebacks), 0);   /* dirty sharing */
+	ck_assert_uint_eq(D(hitm), 1);
+	ck_assert_uint_eq(ms_memory(ms)[A], 0);
+	ck_assert_uint_eq(ld(ms, 2, A), 11);   /* O supplies again */
+	ck_assert_uint_eq(D(hitm), 2);
+	ck_assert_uint_eq(D(c2c_transfers), 2);
+	evict_line(ms, 0, A);                  /* O writes back on eviction */
+	ck_assert_uint_eq(D(writebacks), 1);
+	ck_assert_uint_eq(ms_memory(ms)[A], 11);
+	st(ms, 1, A, 12);                      /* S -> UPGRADE */
+	ck_assert_int_eq(S_(2), MS_I);
+	done(ms);
+}
+END_TEST
+
+START_TEST(moesi_owner_upgrades)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MOESI);
+	st(ms, 0, A, 11);
+	ld(ms, 1, A);
+	struct ms_stats before = tot(ms);
+	st(ms, 0, A, 12);                      /* O -> M, invalidating S */
+	ck_assert_int_eq(S_(0), MS_M);
+	ck_assert_int_eq(S_(1), MS_I);
+	ck_assert_uint_eq(D(upgrades), 1);
+	ck_assert_uint_eq(D(bounces), 0);
+	ld(ms, 1, A);
+	st(ms, 1, A, 13);                      /* S -> M: the O copy goes, no writeback */
+	ck_assert_int_eq(S_(0), MS_I);
+	ck_assert_uint_eq(D(writebacks), 0);
+	ck_assert_uint_eq(ms_peek(ms, A, 8), 13);
+	done(ms);
+}
+END_TEST
+
+/* ---------- errors and the checker ---------- */
+
+START_TEST(bad_cpu_models_rejected)
+{
+	struct cpu_model m;
+	struct err e;
+	cpu_model_default(&m);
+	m.cores = 0;
+	memset(&e, 0, sizeof e);
+	ck_assert_ptr_null(ms_create(&m, MEM, &e));
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_msg(strstr(e.msg, "cores") != NULL, "%s", e.msg);
+
+	cpu_model_default(&m);
+	m.line_size = 48;
+	memset(&e, 0, sizeof e);
+	ck_assert_ptr_null(ms_create(&m, MEM, &e));
+	ck_assert_msg(strstr(e.msg, "line_size") && strstr(e.msg, "power of two"), "%s", e.msg);
+
+	cpu_model_default(&m);
+	m.cores = 100000;
+	memset(&e, 0, sizeof e);
+	ck_assert_ptr_null(ms_create(&m, MEM, &e));
+	ck_assert_msg(strstr(e.msg, "100000") != NULL, "%s", e.msg);
+
+	cpu_model_default(&m);
+	memset(&e, 0, sizeof e);
+	ck_assert_ptr_null(ms_create(&m, 0, &e));
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+}
+END_TEST
+
+START_TEST(checker_catches_stale_memory)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	ld(ms, 0, A);
+	ms_memory(ms)[A] = 0x55;   /* behind the protocol's back */
+	struct err e = {0};
+	ck_assert_int_eq(ms_check_all(ms, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INTERNAL);
+	ck_assert_msg(strstr(e.msg, "0x1000") != NULL, "%s", e.msg);
+	uint64_t v;
+	memset(&e, 0, sizeof e);
+	ms_load(ms, 0, 0, MEM, 8, &v);   /* outside memory: an error, not a crash */
+	ck_assert_int_eq(ms_check_error(ms, &e), -1);
+	ms_destroy(ms);
+}
+END_TEST
+
+static void count_txn(void *ctx, const struct ms_txn *t)
+{
+	uint64_t *n = ctx;
+	(void)t;
+	(*n)++;
+}
+
+START_TEST(observer_sees_every_transaction)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	uint64_t n = 0;
+	ms_set_observer(ms, count_txn, &n);
+	for (int r = 0; r < 10; r++)
+		st(ms, r & 3, A, (uint64_t)r);
+	ck_assert_uint_eq(n, tot(ms).transactions);
+	ck_assert_uint_eq(n, 10);
+	done(ms);
+}
+END_TEST
+
+/* ---------- randomized stress ---------- */
+
+static uint64_t rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Cores issue random loads/stores of 1-8 bytes from an event loop (each
+ * re-issues when its access completes), over 4 hot lines and 1024 cold
+ * ones, through a 512-byte 2-way L1 that evicts all the time. Every loaded
+ * value is compared with a sequential reference (transactions are atomic
+ * and performed in event order), the checker runs after every transaction,
+ * and the final coherent memory must equal the reference byte for byte. */
+static void stress(int cores, enum fabric_kind f, enum protocol_kind p, long ops, uint64_t seed)
+{
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.cores = cores;
+	m.cores_per_socket = cores / 4;
+	m.l1_size = 512;
+	m.l1_assoc = 2;
+	m.fabric = f;
+	m.protocol = p;
+	const uint64_t hot = 4, cold = 1024, mem = (hot + cold) * 64;
+	struct err e = {0};
+	struct memsys *ms = ms_create(&m, mem, &e);
+	ck_assert_msg(ms != NULL, "%s", e.msg);
+	uint8_t *ref = calloc(mem, 1);
+	for (uint64_t i = 0; i < mem; i++)
+		ref[i] = ms_memory(ms)[i] = (uint8_t)(i * 7);
+	ms_set_checking(ms, 1);
+	struct evq q;
+	ck_assert_int_eq(evq_init(&q, (size_t)cores, &e), 0);
+	for (int c = 0; c < cores; c++)
+		evq_push(&q, rng(&seed) % 100, (uint32_t)c);
+	uint64_t now;
+	uint32_t core;
+	long stores = 0;
+	for (long i = 0; i < ops && evq_pop(&q, &now, &core); i++) {
+		uint64_t r = rng(&seed);
+		uint64_t line = (r & 1) ? (r >> 8) % hot : hot + (r >> 8) % cold;
+		unsigned size = 1u << ((r >> 4) & 3);
+		uint64_t addr = line * 64 + (((r >> 32) % 64) & ~(uint64_t)(size - 1));
+		uint64_t t;
+		if ((r >> 2) & 1) {
+			uint64_t v = rng(&seed);
+			t = ms_store(ms, (int)core, now, addr, size, v);
+			memcpy(ref + addr, &v, size);
+			stores++;
+		} else {
+			uint64_t v = 0, want = 0;
+			t = ms_load(ms, (int)core, now, addr, size, &v);
+			memcpy(&want, ref + addr, size);
+			ck_assert_msg(v == want, "op %ld: core %u loaded 0x%llx at 0x%llx, expected 0x%llx", i,
+				      core, (unsigned long long)v, (unsigned long long)addr,
+				      (unsigned long long)want);
+		}
+		ck_assert_uint_gt(t, now);
+		if ((i & 4095) == 0)
+			ck_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
+		evq_push(&q, t, core);
+	}
+	ck_assert_msg(ms_check_error(ms, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ms_check_all(ms, &e) == 0, "%s", e.msg);
+	for (uint64_t a = 0; a < mem; a++)
+		ck_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.stores, (uint64_t)stores);
+	ck_assert_uint_eq(s.loads + s.stores, (uint64_t)ops);
+	ck_assert_uint_eq(s.l1_hits + s.l1_misses, (uint64_t)ops);
+	ck_assert_uint_gt(s.bounces, 0);
+	ck_assert_uint_gt(s.evictions, 0);
+	ck_assert_uint_gt(s.writebacks, 0);
+	evq_free(&q);
+	free(ref);
+	ms_destroy(ms);
+}
+
+START_TEST(stress_mesi_64_directory) { stress(64, FABRIC_DIRECTORY, PROTO_MESI, 800000, 1); }
+END_TEST
+START_TEST(stress_mesi_16_bus) { stress(16, FABRIC_BUS, PROTO_MESI, 400000, 2); }
+END_TEST
+START_TEST(stress_mesif_32) { stress(32, FABRIC_DIRECTORY, PROTO_MESIF, 300000, 3); }
+END_TEST
+START_TEST(stress_moesi_32) { stress(32, FABRIC_BUS, PROTO_MOESI, 300000, 4); }
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("coherence");
+	TCase *t = tcase_create("mesi_cells");
+	tcase_add_test(t, mesi_I_load_alone_gives_E);
+	tcase_add_test(t, mesi_I_load_other_E_gives_S_S);
+	tcase_add_test(t, mesi_I_load_others_S_gives_S);
+	tcase_add_test(t, mesi_I_load_other_M_hitm_writeback);
+	tcase_add_test(t, mesi_I_store_alone_gives_M);
+	tcase_add_test(t, mesi_I_store_other_E_invalidates);
+	tcase_add_test(t, mesi_I_store_others_S_invalidates_all);
+	tcase_add_test(t, mesi_I_store_other_M_hitm_transfer);
+	tcase_add_test(t, mesi_S_load_hits);
+	tcase_add_test(t, mesi_S_store_upgrade);
+	tcase_add_test(t, mesi_S_store_upgrade_alone);
+	tcase_add_test(t, mesi_E_load_hit_store_silent);
+	tcase_add_test(t, mesi_M_hits);
+	tcase_add_test(t, mesi_evict_M_writes_back);
+	tcase_add_test(t, mesi_evict_E_and_S_silent);
+	tcase_add_test(t, mesi_table_every_cell);
+	tcase_add_test(t, all_tables_read_snoop_assumption);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("litmus");
+	tcase_add_test(t, litmus_ping_pong_stores);
+	tcase_add_test(t, litmus_ping_pong_load_store);
+	tcase_add_test(t, litmus_false_sharing);
+	tcase_add_test(t, litmus_locked_rmw_offsets);
+	tcase_add_test(t, litmus_different_lines_never_bounce);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("timing");
+	tcase_add_test(t, timing_directory_parallel_lines_fifo_per_line);
+	tcase_add_test(t, timing_bus_serializes_everything);
+	tcase_add_test(t, timing_locked_rmw_holds_the_line);
+	tcase_add_test(t, timing_upgrade_and_llc);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("protocols");
+	tcase_add_test(t, mesif_forwarder);
+	tcase_add_test(t, moesi_owned);
+	tcase_add_test(t, moesi_owner_upgrades);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("errors");
+	tcase_add_test(t, bad_cpu_models_rejected);
+	tcase_add_test(t, checker_catches_stale_memory);
+	tcase_add_test(t, observer_sees_every_transaction);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("stress");
+	tcase_add_test(t, stress_mesi_64_directory);
+	tcase_add_test(t, stress_mesi_16_bus);
+	tcase_add_test(t, stress_mesif_32);
+	tcase_add_test(t, stress_moesi_32);
+	tcase_set_timeout(t, 300);
+	suite_add_tcase(s, t);
+
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

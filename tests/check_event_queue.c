@@ -1,0 +1,102 @@
+/* Unit tests of the event queue: (time, seq) order, ties in push order,
+ * growth past the capacity hint, and agreement with a sorted reference. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "event_queue.h"
+
+START_TEST(test_empty)
+{
+	struct evq q;
+	struct err e = {0};
+	ck_assert_int_eq(evq_init(&q, 4, &e), 0);
+	uint64_t t;
+	uint32_t id;
+	ck_assert_int_eq(evq_pop(&q, &t, &id), 0);
+	ck_assert_uint_eq(evq_peek_time(&q), UINT64_MAX);
+	ck_assert_uint_eq(evq_size(&q), 0);
+	evq_free(&q);
+}
+END_TEST
+
+START_TEST(test_ties_in_push_order)
+{
+	struct evq q;
+	struct err e = {0};
+	ck_assert_int_eq(evq_init(&q, 2, &e), 0);
+	for (uint32_t i = 0; i < 100; i++)
+		ck_assert_int_eq(evq_push(&q, 10 + (i % 3 == 0), i), 0);
+	ck_assert_uint_eq(evq_size(&q), 100);
+	uint64_t t, last_t = 0;
+	uint32_t id, last_id = 0;
+	int first = 1;
+	while (evq_pop(&q, &t, &id)) {
+		if (!first && t == last_t)
+			ck_assert_uint_gt(id, last_id);
+		ck_assert_uint_ge(t, last_t);
+		ck_assert_uint_eq(t, 10 + (id % 3 == 0));
+		last_t = t;
+		last_id = id;
+		first = 0;
+	}
+	evq_free(&q);
+}
+END_TEST
+
+/* Interleaved pushes and pops around ~1000 pending events (one per core at
+ * 1024 cores), against a sorted array with the same (time, seq) keys. */
+START_TEST(test_random_against_reference)
+{
+	struct evq q;
+	struct err e = {0};
+	ck_assert_int_eq(evq_init(&q, 8, &e), 0);
+	enum { N = 300000, LIVE = 1024 };
+	uint64_t (*ref)[2] = calloc(N, sizeof *ref);
+	size_t head = 0, nref = 0;
+	uint64_t seed = 88172645463325252ull, now = 0, seq = 0, pushed = 0;
+	while (pushed < N || head < nref) {
+		seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+		if (pushed < N && (nref - head < LIVE || (seed & 1))) {
+			uint64_t t = now + (seed >> 8) % 1000;
+			ck_assert_int_eq(evq_push(&q, t, (uint32_t)seq), 0);
+			size_t k = nref;
+			while (k > head && (ref[k - 1][0] > t))
+				k--;
+			memmove(ref + k + 1, ref + k, (nref - k) * sizeof *ref);
+			ref[k][0] = t;
+			ref[k][1] = seq++;
+			nref++;
+			pushed++;
+		} else {
+			uint64_t pt;
+			uint32_t id;
+			ck_assert_uint_eq(evq_peek_time(&q), ref[head][0]);
+			ck_assert_int_eq(evq_pop(&q, &pt, &id), 1);
+			ck_assert_uint_eq(pt, ref[head][0]);
+			ck_assert_uint_eq(id, ref[head][1]);
+			now = pt;
+			head++;
+		}
+		ck_assert_uint_eq(evq_size(&q), nref - head);
+	}
+	free(ref);
+	evq_free(&q);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("event_queue");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_ties_in_push_order);
+	tcase_add_test(tc, test_random_against_reference);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
