@@ -32,9 +32,13 @@ enum opcode {
 	OP_MARK,                 /* target: index into program.marks */
 	/* Ghost instructions: zero cycles, no memory traffic. They keep the
 	 * exact value of a counter beside the simulated one so that the error
-	 * of an approximate read can be measured at the instant it happens. */
-	OP_GHOST_ADD,            /* `ghost_add NAME, src`: exact[NAME] += src; target: ghost index */
-	OP_GHOST_READ,           /* `ghost_read NAME, reg`: record reg vs exact[NAME]; target: ghost index */
+	 * of an approximate read can be measured at the instant it happens.
+	 * A ghost counter is keyed by an address (the counter's, e.g. the
+	 * struct percpu_counter passed in rdi), so library routines that take
+	 * the counter by pointer can use them: a is an OPND_MEM whose address
+	 * is computed but never accessed. */
+	OP_GHOST_ADD,            /* `ghost_add [rdi], src`: exact[addr] += src (reg or imm) */
+	OP_GHOST_READ,           /* `ghost_read [rdi], reg`: record reg vs exact[addr] */
 	OP_NOPCODES
 };
 

@@ -52,8 +52,6 @@ struct program {
 	uint32_t n_locs;
 	char **marks;          /* OP_MARK names */
 	uint32_t n_marks;
-	char **ghosts;         /* OP_GHOST_* counter names (usually a data symbol's name) */
-	uint32_t n_ghosts;
 
 	int nr_cpus;
 	uint32_t line_size;
@@ -90,6 +88,10 @@ int asm_assemble(const struct asm_input *in, struct program *out, struct err *e)
 int asm_assemble_string(const char *name, const char *text, const struct asm_input *in,
 			struct program *out, struct err *e);
 void program_free(struct program *p);
+
+/* A register name ("rax", "eax", "r8d"...): its number and width in bytes.
+ * Returns 0 when it is one, -1 otherwise. */
+int asm_reg_lookup(const char *name, size_t len, uint8_t *reg, uint8_t *size);
 
 const struct symbol *program_symbol(const struct program *p, const char *name);
 static inline uint64_t program_percpu_offset(const struct program *p, int cpu)
