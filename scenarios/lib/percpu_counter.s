@@ -1,0 +1,144 @@
+; percpu_counter as current kernels have it: lib/percpu_counter.c
+; (percpu_counter_add_batch, __percpu_counter_sum, __percpu_counter_compare) and
+; include/linux/percpu_counter.h. Needs lib/spinlock.s (raw_spinlock_t: ticket lock).
+;
+; struct percpu_counter {		offset
+;	raw_spinlock_t lock;		0	(4 bytes, 4 of padding)
+;	s64 count;			8
+;	s32 __percpu *counters;		16	a .percpu dword symbol (its offset)
+; };					24	(no hotplug list: CPUs never go offline here)
+; Same struct and routine names as lib/percpu_counter_2006.s: a program includes
+; one or the other. The fast path is one `add gs:[..]` (this_cpu_add): a single
+; instruction, so an interrupt cannot split it and no bh_disable is needed.
+
+.equ FBC_LOCK, 0
+.equ FBC_COUNT, 8
+.equ FBC_COUNTERS, 16
+.equ PERCPU_COUNTER_SIZE, 24
+
+; percpu_counter_batch = max(32, num_online_cpus() * 2), set at boot
+.equ PERCPU_COUNTER_BATCH, 32
+
+.data
+.align 8
+percpu_counter_batch:
+	.long PERCPU_COUNTER_BATCH
+
+.text
+
+; void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
+percpu_counter_add_batch:
+	preempt_disable
+	mov rax, qword ptr [rdi + FBC_COUNTERS]
+	movsxd rcx, dword ptr gs:[rax]		; count = __this_cpu_read(*fbc->counters)
+	add rcx, rsi				;	+ amount;
+	movsxd rdx, edx
+	cmp rcx, rdx
+	jge percpu_counter_add_batch_slow	; if (count >= batch ||
+	neg rdx
+	cmp rcx, rdx
+	jle percpu_counter_add_batch_slow	;     count <= -batch)
+	add dword ptr gs:[rax], esi		; this_cpu_add(*fbc->counters, amount);
+	ghost_add [rdi], rsi
+	preempt_enable
+	ret
+percpu_counter_add_batch_slow:
+	mov r8, rax				; the lock clobbers rax, rcx, rdx
+	mov r9, rcx
+	cli					; raw_spin_lock_irqsave(&fbc->lock, flags);
+	call ticket_spin_lock
+	add qword ptr [rdi + FBC_COUNT], r9	; fbc->count += count;
+	sub r9, rsi
+	sub dword ptr gs:[r8], r9d		; __this_cpu_sub(*fbc->counters, count - amount);
+	ghost_add [rdi], rsi
+	call ticket_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	sti					; (callers here always run with irqs on)
+	preempt_enable
+	ret
+
+; void percpu_counter_add(struct percpu_counter *fbc, s64 amount)
+percpu_counter_add:
+	mov edx, dword ptr [percpu_counter_batch]
+	jmp percpu_counter_add_batch
+
+; s64 percpu_counter_read(struct percpu_counter *fbc): may be off by batch * nr_cpus
+percpu_counter_read:
+	mov rax, qword ptr [rdi + FBC_COUNT]
+	ghost_read [rdi], rax
+	ret
+
+; s64 __percpu_counter_sum(struct percpu_counter *fbc): exact, under the lock
+__percpu_counter_sum:
+	cli					; raw_spin_lock_irqsave(&fbc->lock, flags);
+	call ticket_spin_lock
+	mov r8, qword ptr [rdi + FBC_COUNT]	; ret = fbc->count;
+	mov rsi, qword ptr [rdi + FBC_COUNTERS]
+	xor ecx, ecx
+__percpu_counter_sum_cpu:			; for_each_online_cpu(cpu) {
+	mov rdx, qword ptr [__per_cpu_offset + rcx*8]
+	movsxd rdx, dword ptr [rdx + rsi]	;	s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+	add r8, rdx				;	ret += *pcount;
+	inc ecx
+	cmp ecx, NR_CPUS
+	jl __percpu_counter_sum_cpu		; }
+	call ticket_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	sti
+	mov rax, r8
+	ghost_read [rdi], rax
+	ret
+
+; s64 percpu_counter_sum(struct percpu_counter *fbc)
+percpu_counter_sum:
+	jmp __percpu_counter_sum
+
+; int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
+; returns 1, 0 or -1 in eax
+__percpu_counter_compare:
+	push rsi
+	mov rax, qword ptr [rdi + FBC_COUNT]	; count = percpu_counter_read(fbc);
+	ghost_read [rdi], rax
+	; Check to see if rough count will be sufficient for comparison
+	mov r10, rax
+	sub r10, rsi
+	jns __percpu_counter_compare_abs
+	neg r10					; abs(count - rhs)
+__percpu_counter_compare_abs:
+	; batch * num_online_cpus(): the ISA has no imul, so shift-and-add over
+	; the bits of NR_CPUS (log2(NR_CPUS) rounds instead of one imul)
+	movsxd rdx, edx
+	mov rcx, NR_CPUS
+	xor r11d, r11d
+__percpu_counter_compare_mul:
+	test rcx, 1
+	jz __percpu_counter_compare_mul_next
+	add r11, rdx
+__percpu_counter_compare_mul_next:
+	shl rdx, 1
+	shr rcx, 1
+	jnz __percpu_counter_compare_mul
+	cmp r10, r11
+	jle __percpu_counter_compare_precise	; if (abs(count - rhs) > batch * num_online_cpus()) {
+	pop rsi
+	cmp rax, rsi
+	jg __percpu_counter_compare_gt		;	return count > rhs ? 1 : -1;
+	mov eax, -1
+	ret
+__percpu_counter_compare_precise:
+	call __percpu_counter_sum		; Need to use precise count
+	pop rsi
+	cmp rax, rsi
+	jg __percpu_counter_compare_gt
+	jl __percpu_counter_compare_lt
+	xor eax, eax
+	ret
+__percpu_counter_compare_gt:
+	mov eax, 1
+	ret
+__percpu_counter_compare_lt:
+	mov eax, -1
+	ret
+
+; int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)
+percpu_counter_compare:
+	mov edx, dword ptr [percpu_counter_batch]
+	jmp __percpu_counter_compare

@@ -1,0 +1,86 @@
+; The article's accuracy argument: every CPU only increments, so percpu_counter_read
+; (fbc->count) lags the true count by the residues not yet folded, up to
+; nr_cpus * (FBC_BATCH - 1), and FBC_BATCH itself grows with NR_CPUS.
+; Program: lib/spinlock.s, lib/percpu_counter_2006.s, then this file. Thread `worker`.
+
+.include "lib/harness.s"
+
+.equ NR_UPDATES, 1000		; percpu_counter_inc per CPU
+.equ READ_EVERY, 16		; a power of two: percpu_counter_read every this many
+.equ UPDATE_WORK, 100
+
+.data
+.align 64
+fbc:					; struct percpu_counter
+	.long 0
+	.long 0
+	.quad 0
+	.quad fbc_pcpu
+.align 64
+final_count:				; exact: count + every residue, all CPUs done
+	.quad 0
+final_read:				; percpu_counter_read at the same instant
+	.quad 0
+final_read_error:			; final_count - final_read = sum of residues
+	.quad 0
+count_lost:				; NR_CPUS * NR_UPDATES - final_count: must be 0
+	.quad 0
+
+.percpu
+.align 64
+fbc_pcpu:
+	.quad 0
+
+.text
+
+; exact sum for the final value (2.6.17's percpu_counter_sum without the lock:
+; every CPU is done)
+fbc_sum:
+	mov rax, qword ptr [fbc + FBC_COUNT]
+	xor ecx, ecx
+fbc_sum_cpu:
+	mov rdx, qword ptr [__per_cpu_offset + rcx*8]
+	add rax, qword ptr [rdx + fbc_pcpu]
+	inc ecx
+	cmp ecx, NR_CPUS
+	jl fbc_sum_cpu
+	mov rdi, offset fbc
+	ghost_read [rdi], rax
+	ret
+
+worker:
+	xor r12d, r12d
+worker_update:
+	work UPDATE_WORK
+	mark op
+	mov rdi, offset fbc
+	mov rsi, 1
+	call percpu_counter_mod			; percpu_counter_inc(&fbc)
+	test r12, READ_EVERY - 1
+	jnz worker_next
+	mov rdi, offset fbc
+	call percpu_counter_read
+worker_next:
+	inc r12
+	cmp r12, NR_UPDATES
+	jl worker_update
+	call thread_done
+	mov rax, CPU
+	test rax, rax
+	jnz worker_exit
+	mov rdi, NR_CPUS
+	call wait_threads_done
+	call fbc_sum
+	mov qword ptr [final_count], rax
+	mov rbx, rax
+	mov rdi, offset fbc
+	call percpu_counter_read
+	mov qword ptr [final_read], rax
+	mov rcx, rbx
+	sub rcx, rax
+	mov qword ptr [final_read_error], rcx
+	mov rcx, NR_CPUS * NR_UPDATES
+	sub rcx, rbx
+	mov qword ptr [count_lost], rcx
+worker_exit:
+	hlt

@@ -1,0 +1,316 @@
+/* The counter library (the .s files in scenarios/lib) run on the simulator: every design
+ * ends exact after N cores x K updates, approximate reads stay inside their
+ * bound (ghost counters), the bounce order is atomic >> percpu_counter >>
+ * per-CPU int, and the seed's two correctness stories hold: a plain add loses
+ * updates where lock add never does, and a softirq inside percpu_counter_mod's
+ * read-modify-write loses updates unless the caller used percpu_counter_mod_bh. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_model.h"
+#include "memsys.h"
+#include "program.h"
+#include "sim.h"
+
+#define MAX_FILES 12
+#define MAX_DEFS 8
+
+/* One machine run from the scenario library. */
+struct run {
+	struct program prog;
+	struct sim *sim;
+	int cores;
+};
+
+static const char *datadir(void)
+{
+	const char *d = getenv("top_srcdir");
+	return d && *d ? d : BOUNCE_DATADIR;
+}
+
+/* Assemble `files` (relative to scenarios/, or `text` when non-NULL) with
+ * `defines`, put `entry` on every core and run to the end. */
+static void run_prog(struct run *r, int cores, const char *const *files, size_t n_files,
+		     const char *text, const struct asm_define *defs, size_t n_defs,
+		     const char *entry, const char *softirq, uint64_t softirq_every)
+{
+	static char paths[MAX_FILES][1024];
+	const char *fp[MAX_FILES];
+	char incdir[512];
+	struct err e;
+	err_clear(&e);
+	memset(r, 0, sizeof *r);
+	r->cores = cores;
+	snprintf(incdir, sizeof incdir, "%s/scenarios", datadir());
+	ck_assert_uint_le(n_files, MAX_FILES);
+	for (size_t i = 0; i < n_files; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s/%s", incdir, files[i]);
+		fp[i] = paths[i];
+	}
+	const char *inc[] = { incdir };
+	struct asm_input in = { .files = fp, .n_files = n_files, .include_dirs = inc,
+				.n_include_dirs = 1, .defines = defs, .n_defines = n_defs,
+				.nr_cpus = cores, .line_size = 64 };
+	int rc = text ? asm_assemble_string("test.s", text, &in, &r->prog, &e)
+		      : asm_assemble(&in, &r->prog, &e);
+	if (rc) {
+		char b[512];
+		err_format(&e, b, sizeof b);
+		ck_abort_msg("assemble: %s", b);
+	}
+
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.cores = cores;
+	if (cores < m.cores_per_socket)
+		m.cores_per_socket = cores;
+
+	const struct symbol *ent = program_symbol(&r->prog, entry);
+	ck_assert_msg(ent != NULL, "no entry %s", entry);
+	struct sim_thread *th = calloc((size_t)cores, sizeof *th);
+	ck_assert_ptr_nonnull(th);
+	for (int c = 0; c < cores; c++) {
+		th[c].cpu = c;
+		th[c].entry = (uint32_t)ent->value;
+	}
+	struct sim_irq_source irq;
+	memset(&irq, 0, sizeof irq);
+	if (softirq) {
+		const struct symbol *h = program_symbol(&r->prog, softirq);
+		ck_assert_ptr_nonnull(h);
+		for (int c = 0; c < cores; c++)
+			sim_cpuset_add(&irq.cpus, c);
+		irq.kind = SIM_IRQ_SOFT;
+		irq.handler = (uint32_t)h->value;
+		irq.arrival = SIM_ARRIVAL_PERIODIC;
+		irq.every = softirq_every;
+		irq.jitter = 0.5;
+	}
+	struct sim_config cfg = { .cpu = m, .prog = &r->prog, .threads = th, .n_threads = (size_t)cores,
+				  .irqs = softirq ? &irq : NULL, .n_irqs = softirq ? 1 : 0,
+				  .stop_cycles = 2000000000ull, .seed = 1, .start_skew = 100, .check = 0 };
+	r->sim = sim_create(&cfg, &e);
+	free(th);
+	if (!r->sim) {
+		char b[512];
+		err_format(&e, b, sizeof b);
+		ck_abort_msg("sim_create: %s", b);
+	}
+	enum sim_status st = sim_run(r->sim, &e);
+	if (st == SIM_ERROR) {
+		char b[512];
+		err_format(&e, b, sizeof b);
+		ck_abort_msg("sim_run: %s", b);
+	}
+	ck_assert_msg(st == SIM_HALTED, "run did not halt: %s", sim_status_name(st));
+}
+
+static void run_free(struct run *r)
+{
+	sim_destroy(r->sim);
+	program_free(&r->prog);
+}
+
+static uint64_t sym(const struct run *r, const char *name)
+{
+	const struct symbol *s = program_symbol(&r->prog, name);
+	ck_assert_msg(s != NULL, "no symbol %s", name);
+	return (uint64_t)s->value;
+}
+
+static int64_t peek64(struct run *r, const char *name)
+{
+	return (int64_t)sim_peek(r->sim, sym(r, name), 8);
+}
+
+/* The sum of every CPU's copy of a per-CPU quad. */
+static int64_t percpu_sum64(struct run *r, const char *name)
+{
+	int64_t n = 0;
+	for (int c = 0; c < r->cores; c++)
+		n += (int64_t)sim_peek(r->sim, program_percpu_offset(&r->prog, c) + sym(r, name), 8);
+	return n;
+}
+
+/* Bounces of the lines under [addr, addr + len). */
+static uint64_t bounces(struct run *r, uint64_t addr, uint64_t len)
+{
+	struct ms_line_info li;
+	uint64_t n = 0;
+	for (uint64_t a = addr & ~63ull; a < addr + len; a += 64)
+		if (ms_line_info(sim_memsys(r->sim), a, &li))
+			n += li.stats.bounces;
+	return n;
+}
+
+/* Bounces of every CPU's copy of a per-CPU symbol. */
+static uint64_t percpu_bounces(struct run *r, const char *name, uint64_t len)
+{
+	uint64_t n = 0;
+	for (int c = 0; c < r->cores; c++)
+		n += bounces(r, program_percpu_offset(&r->prog, c) + sym(r, name), len);
+	return n;
+}
+
+/* scaling.s: DESIGN selects the counter; every core adds 1 NR_UPDATES times. */
+enum { D_ATOMIC, D_PERCPU_COUNTER, D_PERCPU_INT, D_TREE, D_LONGADDER, D_FLIP, D_N };
+static const char *const design_counter[D_N] = {
+	"counter_atomic", "counter_fbc", "counter_pcpu_int", "counter_tree", "counter_longadder", "counter_ltf",
+};
+static const char *const scaling_files[] = {
+	"lib/spinlock.s", "lib/atomic.s", "lib/percpu_counter.s", "lib/percpu_int.s",
+	"lib/counter_tree.s", "lib/longadder.s", "lib/local_t_flip.s", "scaling.s",
+};
+#define CORES 8
+#define UPDATES 256
+#define BATCH 32
+
+static void run_design(struct run *r, int design)
+{
+	struct asm_define d[] = { { "DESIGN", design }, { "NR_UPDATES", UPDATES },
+				  { "READ_EVERY", 8 }, { "PERCPU_COUNTER_BATCH", BATCH } };
+	run_prog(r, CORES, scaling_files, sizeof scaling_files / sizeof *scaling_files, NULL, d,
+		 sizeof d / sizeof *d, "worker", NULL, 0);
+}
+
+/* Exact final value, the exact read agrees with the ghost, and the reads made
+ * while counting stay inside the design's bound. */
+START_TEST(test_design_exact_and_bounded)
+{
+	static const uint64_t bound[D_N] = {
+		[D_ATOMIC] = 0,
+		[D_PERCPU_COUNTER] = (uint64_t)CORES * BATCH,   /* batch * num_online_cpus() */
+		/* Summed on read while the others count: not a snapshot, off by
+		 * the adds made during the walk. A walk of CORES lines (a miss
+		 * each) lasts a few update periods; allow 8 adds per CPU. */
+		[D_PERCPU_INT] = CORES * 8,
+		[D_TREE] = (uint64_t)CORES * 32 + ((CORES + 7) / 8) * 256,
+		[D_LONGADDER] = CORES * 8,
+		[D_FLIP] = (uint64_t)CORES * 32,
+	};
+	struct run r;
+	run_design(&r, _i);
+	int64_t want = (int64_t)CORES * UPDATES;
+	ck_assert_int_eq(peek64(&r, "final_count"), want);
+	ck_assert_int_eq(peek64(&r, "count_lost"), 0);
+	const struct sim_ghost *g = sim_ghost(r.sim, sym(&r, design_counter[_i]));
+	ck_assert_msg(g != NULL, "%s: no ghost counter", design_counter[_i]);
+	ck_assert_int_eq(g->exact, want);
+	ck_assert_uint_gt(g->reads, 0);
+	ck_assert_msg(g->max_err <= bound[_i], "%s: read off by %llu, bound %llu", design_counter[_i],
+		      (unsigned long long)g->max_err, (unsigned long long)bound[_i]);
+	run_free(&r);
+}
+END_TEST
+
+/* atomic_t >> percpu_counter >> per-CPU int, whose lines never bounce. */
+START_TEST(test_bounce_order)
+{
+	struct run a, p, i;
+	run_design(&a, D_ATOMIC);
+	run_design(&p, D_PERCPU_COUNTER);
+	run_design(&i, D_PERCPU_INT);
+	uint64_t ba = bounces(&a, sym(&a, "counter_atomic"), 4);
+	uint64_t bp = bounces(&p, sym(&p, "counter_fbc"), 24) + percpu_bounces(&p, "counter_fbc_pcpu", 4);
+	uint64_t bi = percpu_bounces(&i, "counter_pcpu_int", 4);
+	/* Never on update. A read that reaches a CPU's line before that CPU's
+	 * first write gets it in E, and the owner's write takes it back: at
+	 * most once per line. */
+	ck_assert_uint_le(percpu_bounces(&p, "counter_fbc_pcpu", 4), CORES - 1);
+	ck_assert_uint_le(bi, CORES - 1);
+	ck_assert_msg(bp > 4 * bi, "percpu_counter %llu vs per-CPU int %llu", (unsigned long long)bp,
+		      (unsigned long long)bi);
+	/* one fold per BATCH adds per CPU, against (nearly) one bounce per add */
+	ck_assert_msg(ba > 4 * bp, "atomic %llu vs percpu_counter %llu", (unsigned long long)ba,
+		      (unsigned long long)bp);
+	run_free(&a);
+	run_free(&p);
+	run_free(&i);
+}
+END_TEST
+
+static const char lost_update_text[] =
+	".equ K, 2000\n"
+	".data\n"
+	".align 64\n"
+	"shared: .quad 0\n"
+	".text\n"
+	"plain:\n"
+	"	mov rcx, K\n"
+	"plain_loop:\n"
+	"	add qword ptr [shared], 1\n"
+	"	dec rcx\n"
+	"	jnz plain_loop\n"
+	"	hlt\n"
+	"locked:\n"
+	"	mov rcx, K\n"
+	"locked_loop:\n"
+	"	lock add qword ptr [shared], 1\n"
+	"	dec rcx\n"
+	"	jnz locked_loop\n"
+	"	hlt\n";
+
+START_TEST(test_plain_add_loses_lock_add_does_not)
+{
+	struct run r;
+	run_prog(&r, 4, NULL, 0, lost_update_text, NULL, 0, "plain", NULL, 0);
+	int64_t plain = peek64(&r, "shared");
+	run_free(&r);
+	run_prog(&r, 4, NULL, 0, lost_update_text, NULL, 0, "locked", NULL, 0);
+	int64_t locked = peek64(&r, "shared");
+	run_free(&r);
+	ck_assert_int_eq(locked, 4 * 2000);
+	ck_assert_msg(plain < 4 * 2000, "plain add lost nothing (%lld)", (long long)plain);
+}
+END_TEST
+
+/* mod_bh_softirq.s: lost_updates = NR_CPUS * NR_UPDATES + softirq adds - final.
+ * The handler counts its adds in a per-CPU quad. */
+static void run_mod_bh(struct run *r, int use_bh)
+{
+	static const char *const files[] = { "lib/spinlock.s", "lib/percpu_counter_2006.s",
+					     "mod_bh_softirq.s" };
+	struct asm_define d[] = { { "USE_BH", use_bh }, { "NR_UPDATES", 5000 },
+				  { "FBC_BATCH", 1000000000 } };
+	run_prog(r, 4, files, 3, NULL, d, 3, "worker", "net_rx_action", 300);
+}
+
+START_TEST(test_mod_bh)
+{
+	struct run r;
+	run_mod_bh(&r, 1);
+	ck_assert_int_gt(percpu_sum64(&r, "nr_softirq_updates"), 0);
+	ck_assert_int_eq(peek64(&r, "lost_updates"), 0);
+	run_free(&r);
+	run_mod_bh(&r, 0);
+	ck_assert_int_gt(percpu_sum64(&r, "nr_softirq_updates"), 0);
+	ck_assert_msg(peek64(&r, "lost_updates") > 0, "no softirq landed inside percpu_counter_mod");
+	run_free(&r);
+}
+END_TEST
+
+static Suite *counters_suite(void)
+{
+	Suite *s = suite_create("counters");
+	TCase *tc = tcase_create("library");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_design_exact_and_bounded, 0, D_N);
+	tcase_add_test(tc, test_bounce_order);
+	tcase_add_test(tc, test_plain_add_loses_lock_add_does_not);
+	tcase_add_test(tc, test_mod_bh);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(counters_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
