@@ -1,21 +1,266 @@
-/* bounce's command line: parses arguments and hands the work to libbounce.
- * (Placeholder until the CLI module lands: it only proves the build.) */
+/* bounce's command line (SPEC §7): picks the subcommand, parses the options
+ * every subcommand shares, and maps errors to exit statuses. The work itself
+ * is in cli_*.c and libbounce. */
 #include "config.h"
-#include "error.h"
-#include "cpu_model.h"
+#include "cli.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "outfile.h"
+
+volatile sig_atomic_t cli_interrupted;
+
+static void on_signal(int sig)
+{
+	cli_interrupted = sig;
+	/* A second signal means "now": drop pending output and leave. */
+	static volatile sig_atomic_t seen;
+	if (seen++) {
+		outfile_cleanup_all();
+		_exit(EXIT_INTERRUPTED);
+	}
+}
+
+static const char usage[] =
+	"usage: bounce [run] [SCENARIO.json] [--cpu M] [--cores N] [--seed S] [--variant V]\n"
+	"              [--set NAME=VALUE]... [--json F] [--csv F] [--junit F] [--trace F]\n"
+	"              [--markdown F] [--check] [--quiet]\n"
+	"       bounce sweep SCENARIO.json --set NAME=V1,V2,... [--jobs J] [--shard K/N] [--csv F]\n"
+	"       bounce merge PART.csv... [--csv F]\n"
+	"       bounce view [SCENARIO.json] [--speed CYCLES_PER_S] [--screenshot F.png --frames N]\n"
+	"       bounce check SCENARIO.json\n"
+	"       bounce list\n";
+
+static int parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out,
+		     struct err *e)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return err_set(e, NULL, 0, 0, "%s: '%s' is not an integer in %lld..%lld", opt, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return err_set(e, NULL, 0, 0, "--set: expected NAME=VALUE%s, got '%s'",
+			       list ? "[,VALUE...]" : "", arg);
+	if (o->n_sets == CLI_MAX_SETS)
+		return err_set(e, NULL, 0, 0, "--set: at most %d settings", CLI_MAX_SETS);
+	struct cli_set *s = &o->sets[o->n_sets++];
+	s->name = strndup(arg, (size_t)(eq - arg));
+	const char *p = eq + 1;
+	for (;;) {
+		const char *c = list ? strchr(p, ',') : NULL;
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		char **nv = realloc(s->values, (s->n_values + 1) * sizeof *nv);
+		if (!nv || !s->name)
+			return err_internal(e, "out of memory");
+		s->values = nv;
+		if (!len)
+			return err_set(e, NULL, 0, 0, "--set %s: empty value", s->name);
+		s->values[s->n_values++] = strndup(p, len);
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return 0;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e)
+{
+	memset(o, 0, sizeof *o);
+	o->jobs = 1;
+	o->frames = 120;
+	int sweep = strcmp(cmd, "sweep") == 0;
+	o->rest = calloc((size_t)argc + 1, sizeof *o->rest);
+	if (!o->rest)
+		return err_internal(e, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		long long n;
+#define NEED_VALUE() do { if (!val) return err_set(e, NULL, 0, 0, "%s needs a value", a); i++; } while (0)
+		if (strcmp(a, "--cpu") == 0) { NEED_VALUE(); o->cpu = val; }
+		else if (strcmp(a, "--variant") == 0) { NEED_VALUE(); o->variant = val; }
+		else if (strcmp(a, "--cores") == 0) {
+			NEED_VALUE();
+			if (parse_int(a, val, 1, CPU_MAX_CORES, &n, e))
+				return -1;
+			o->cores = (int)n;
+		} else if (strcmp(a, "--seed") == 0) {
+			NEED_VALUE();
+			if (parse_int(a, val, 0, INT64_MAX, &n, e))
+				return -1;
+			o->has_seed = true;
+			o->seed = (uint64_t)n;
+		} else if (strcmp(a, "--set") == 0) {
+			NEED_VALUE();
+			if (add_set(o, val, sweep, e))
+				return -1;
+		} else if (strcmp(a, "--json") == 0) { NEED_VALUE(); o->json = val; }
+		else if (strcmp(a, "--csv") == 0) { NEED_VALUE(); o->csv = val; }
+		else if (strcmp(a, "--junit") == 0) { NEED_VALUE(); o->junit = val; }
+		else if (strcmp(a, "--trace") == 0) { NEED_VALUE(); o->trace = val; }
+		else if (strcmp(a, "--markdown") == 0) { NEED_VALUE(); o->markdown = val; }
+		else if (strcmp(a, "--check") == 0) o->check = true;
+		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
+		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
+			NEED_VALUE();
+			if (parse_int(a, val, 1, 256, &n, e))
+				return -1;
+			o->jobs = (int)n;
+		} else if (strcmp(a, "--shard") == 0) {
+			NEED_VALUE();
+			int k, nn;
+			char extra;
+			if (sscanf(val, "%d/%d%c", &k, &nn, &extra) != 2 || nn < 1 || k < 1 || k > nn)
+				return err_set(e, NULL, 0, 0, "--shard: expected K/N with 1 <= K <= N, got '%s'", val);
+			o->shard_k = k;
+			o->shard_n = nn;
+		} else if (strcmp(a, "--speed") == 0) {
+			NEED_VALUE();
+			char *end;
+			o->speed = strtod(val, &end);
+			if (*end || end == val || !(o->speed > 0) || o->speed > 1e15)
+				return err_set(e, NULL, 0, 0, "--speed: '%s' is not a positive number of cycles per second", val);
+		} else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); o->screenshot = val; }
+		else if (strcmp(a, "--frames") == 0) {
+			NEED_VALUE();
+			if (parse_int(a, val, 1, 1000000, &n, e))
+				return -1;
+			o->frames = (int)n;
+		} else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
+			NEED_VALUE();
+			if (parse_int(a, val, 320, 8192, &n, e))
+				return -1;
+			*(a[2] == 'w' ? &o->width : &o->height) = (int)n;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			exit(EXIT_OK);
+		} else if (a[0] == '-' && a[1]) {
+			return err_set(e, NULL, 0, 0, "unknown option '%s' (see bounce --help)", a);
+		} else if (strcmp(cmd, "merge") == 0 || !o->scenario) {
+			if (strcmp(cmd, "merge") == 0)
+				o->rest[o->n_rest++] = argv[i];
+			else
+				o->scenario = a;
+		} else {
+			return err_set(e, NULL, 0, 0, "unexpected argument '%s' (one scenario at a time)", a);
+		}
+#undef NEED_VALUE
+	}
+	if (sweep && !o->n_sets)
+		return err_set(e, NULL, 0, 0, "sweep needs at least one --set NAME=V1,V2,...");
+	return 0;
+}
+
+void cli_opts_free(struct cli_opts *o)
+{
+	for (size_t i = 0; i < o->n_sets; i++) {
+		for (size_t k = 0; k < o->sets[i].n_values; k++)
+			free(o->sets[i].values[k]);
+		free(o->sets[i].values);
+		free(o->sets[i].name);
+	}
+	free(o->rest);
+}
+
+int cli_load_scenario(const struct cli_opts *o, struct scenario *s, struct err *e)
+{
+	return o->scenario ? scen_load(o->scenario, s, e) : scen_load_default(s, e);
+}
+
+int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cpu_model *cpu_buf,
+		  struct asm_define *defs_buf, struct scen_overrides *ov, struct err *e)
+{
+	memset(ov, 0, sizeof *ov);
+	const char *cpu = o->cpu;
+	ov->cores = o->cores;
+	ov->has_seed = o->has_seed;
+	ov->seed = o->seed;
+	for (size_t i = 0; i < o->n_sets; i++) {
+		const char *name = o->sets[i].name;
+		const char *val = o->sets[i].values[pick ? pick[i] : 0];
+		long long n;
+		char opt[160];
+		snprintf(opt, sizeof opt, "--set %s", name);
+		if (strcmp(name, "cpu") == 0) {
+			cpu = val;
+		} else if (strcmp(name, "cores") == 0) {
+			if (parse_int(opt, val, 1, CPU_MAX_CORES, &n, e))
+				return -1;
+			ov->cores = (int)n;
+		} else if (strcmp(name, "seed") == 0) {
+			if (parse_int(opt, val, 0, INT64_MAX, &n, e))
+				return -1;
+			ov->has_seed = true;
+			ov->seed = (uint64_t)n;
+		} else {
+			if (parse_int(opt, val, INT64_MIN, INT64_MAX, &n, e))
+				return -1;
+			defs_buf[ov->n_defines].name = name;
+			defs_buf[ov->n_defines].value = n;
+			ov->n_defines++;
+		}
+	}
+	ov->defines = defs_buf;
+	if (cpu) {
+		if (scen_load_cpu(cpu, cpu_buf, e))
+			return -1;
+		ov->cpu = cpu_buf;
+	}
+	return 0;
+}
+
+int cli_exit_status(const struct err *e)
+{
+	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
+}
 
 int main(int argc, char **argv)
 {
-	struct cpu_model m;
+	const char *cmd = "run";
+	int first = 1;
+	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list"};
+	if (argc > 1)
+		for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+			if (strcmp(argv[1], cmds[i]) == 0) {
+				cmd = cmds[i];
+				first = 2;
+			}
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	struct cli_opts o;
 	struct err e = {0};
-	cpu_model_default(&m);
-	if (cpu_model_validate(&m, &e)) {
+	if (cli_parse(cmd, argc - first, argv + first, &o, &e)) {
 		err_print(&e, stderr);
-		return 2;
+		cli_opts_free(&o);
+		return EXIT_INPUT;
 	}
-	printf("bounce: %d-core %s model ready\n", m.cores, m.name);
-	(void)argc; (void)argv;
-	return 0;
+	int rc;
+	if (strcmp(cmd, "run") == 0)
+		rc = cli_run(&o);
+	else if (strcmp(cmd, "sweep") == 0)
+		rc = cli_sweep(&o);
+	else if (strcmp(cmd, "merge") == 0)
+		rc = cli_merge(&o);
+	else if (strcmp(cmd, "view") == 0)
+		rc = cli_view(&o);
+	else if (strcmp(cmd, "check") == 0)
+		rc = cli_check(&o);
+	else
+		rc = cli_list(&o);
+	cli_opts_free(&o);
+	return rc;
 }

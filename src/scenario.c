@@ -45,7 +45,8 @@ static const char *const reg_names[] = {
 /* SPEC §7's totals: an expectation on another name could never be met. */
 static const char *const total_names[] = {
 	"bounces", "hitm", "hitm_remote", "c2c_transfers", "invalidations", "locked_ops",
-	"locked_cycles", "mem_reads", "writebacks", NULL,
+	"locked_cycles", "mem_reads", "writebacks", "loads", "stores", "l1_hits", "l1_misses",
+	"upgrades", "evictions", "llc_hits", "irqs", NULL,
 };
 
 const char *scen_datadir(void)
@@ -676,13 +677,14 @@ static int check_metric(struct ctx *c, const cJSON *n, const char **out)
 			if (hint)
 				return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (did you mean \"%s\"?)",
 						  m, seg[3], hint);
-			return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (expected bounces, hitm, hitm_remote, c2c_transfers, invalidations, locked_ops, locked_cycles, mem_reads or writebacks)",
+			return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (expected bounces, hitm, hitm_remote, c2c_transfers, invalidations, locked_ops, locked_cycles, mem_reads, writebacks, loads, stores, l1_hits, l1_misses, upgrades, evictions, llc_hits or irqs)",
 					  m, seg[3]);
 		}
 	} else if (!strcmp(seg[2], "symbols")) {
 		size_t k;
-		if (nseg != 5)
-			return jpos_error(c->d, n, c->e, "bad metric \"%s\" (expected variants.%s.symbols.SYMBOL.FIELD)", m,
+		/* Fields may nest: symbols.fbc.accuracy.max_error. */
+		if (nseg < 5)
+			return jpos_error(c->d, n, c->e, "bad metric \"%s\" (expected variants.%s.symbols.SYMBOL.FIELD[.FIELD])", m,
 					  seg[1]);
 		for (k = 0; k < c->s->n_report && strcmp(c->s->report[k], seg[3]); k++)
 			;

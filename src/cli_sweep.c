@@ -1,0 +1,350 @@
+/* `bounce sweep` and `bounce merge`: run a scenario over the cartesian
+ * product of --set lists. Points are numbered in a fixed order (the first
+ * --set varies slowest) and every CSV row starts with its point number, so
+ * --jobs (fork) and --shard K/N (many machines, then merge) give exactly
+ * the rows of the plain sweep. Expectations are not enforced in sweeps:
+ * they are written for one configuration. */
+#include "config.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "outfile.h"
+#include "report.h"
+#include "runner.h"
+
+static size_t n_points(const struct cli_opts *o)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < o->n_sets; i++)
+		n *= o->sets[i].n_values;
+	return n;
+}
+
+static void point_pick(const struct cli_opts *o, size_t p, size_t *pick)
+{
+	for (size_t i = o->n_sets; i-- > 0;) {
+		pick[i] = p % o->sets[i].n_values;
+		p /= o->sets[i].n_values;
+	}
+}
+
+/* Run one point and append its CSV rows to f. */
+static int run_point(const struct cli_opts *o, const struct scenario *s, size_t p, FILE *f,
+		     struct err *e)
+{
+	size_t pick[CLI_MAX_SETS];
+	struct cpu_model cpu_buf;
+	struct asm_define defs[CLI_MAX_SETS];
+	struct scen_overrides ov;
+	point_pick(o, p, pick);
+	if (cli_overrides(o, pick, &cpu_buf, defs, &ov, e))
+		return -1;
+	cJSON *rep = NULL;
+	for (size_t v = 0; v < s->n_variants; v++) {
+		if (o->variant && strcmp(o->variant, s->variants[v].name) != 0)
+			continue;
+		struct runner r;
+		if (runner_prepare(&r, s, v, &ov, o->check, e))
+			goto fail;
+		if (!rep)
+			rep = rep_new(s, &r);
+		r.status = sim_run(r.sim, e);
+		if (r.status == SIM_ERROR || cli_interrupted) {
+			runner_free(&r);
+			if (cli_interrupted)
+				err_set(e, NULL, 0, 0, "interrupted at point %zu", p);
+			goto fail;
+		}
+		int bad = rep_add_variant(rep, &r, e);
+		runner_free(&r);
+		if (bad)
+			goto fail;
+	}
+	char pbuf[32];
+	const char *vals[CLI_MAX_SETS + 1];
+	snprintf(pbuf, sizeof pbuf, "%zu", p);
+	vals[0] = pbuf;
+	for (size_t i = 0; i < o->n_sets; i++)
+		vals[i + 1] = o->sets[i].values[pick[i]];
+	if (rep)
+		rep_write_csv_rows(rep, vals, o->n_sets + 1, f);
+	cJSON_Delete(rep);
+	return 0;
+fail:
+	cJSON_Delete(rep);
+	return -1;
+}
+
+static int in_shard(const struct cli_opts *o, size_t p)
+{
+	return !o->shard_n || p % (size_t)o->shard_n == (size_t)(o->shard_k - 1);
+}
+
+/* Child j of a --jobs sweep: its share of the points into its own file. */
+static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int j,
+		       const char *path)
+{
+	struct err e = {0};
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return EXIT_INTERNAL;
+	size_t mine = 0;
+	for (size_t p = 0; p < np; p++) {
+		if (!in_shard(o, p))
+			continue;
+		if (mine++ % (size_t)o->jobs != (size_t)j)
+			continue;
+		/* Each point's rows are preceded by its number so the parent
+		 * can put the points back in order. */
+		fprintf(f, "#%zu\n", p);
+		if (run_point(o, s, p, f, &e)) {
+			err_print(&e, stderr);
+			fclose(f);
+			return cli_exit_status(&e);
+		}
+	}
+	return fclose(f) ? EXIT_INTERNAL : EXIT_OK;
+}
+
+struct chunk {
+	size_t point;
+	size_t seq;  /* arrival order: keeps a point's variants in scenario order */
+	char *text;
+};
+
+static int cmp_chunk(const void *a, const void *b)
+{
+	const struct chunk *x = a, *y = b;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Read "#P\nrows..." blocks from a child's file. */
+static int read_chunks(const char *path, struct chunk **cs, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	struct chunk *cur = NULL;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[0] == '#') {
+			struct chunk *nc = realloc(*cs, (*n + 1) * sizeof *nc);
+			if (!nc)
+				break;
+			*cs = nc;
+			cur = &(*cs)[(*n)++];
+			cur->point = strtoull(line + 1, NULL, 10);
+			cur->seq = *n;
+			cur->text = strdup("");
+			continue;
+		}
+		if (!cur)
+			continue;
+		size_t old = strlen(cur->text);
+		char *t = realloc(cur->text, old + (size_t)len + 1);
+		if (!t)
+			break;
+		memcpy(t + old, line, (size_t)len + 1);
+		cur->text = t;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+int cli_sweep(const struct cli_opts *o)
+{
+	struct scenario s = {0};
+	struct err e = {0};
+	int rc = EXIT_OK;
+	struct outfile *out = NULL;
+	char dir[] = "/tmp/bounce-sweep-XXXXXX";
+	int have_dir = 0;
+	struct chunk *cs = NULL;
+	size_t ncs = 0;
+
+	if (cli_load_scenario(o, &s, &e))
+		goto fail;
+	if (o->variant && scen_find_variant(&s, o->variant) < 0) {
+		err_set(&e, s.file, 0, 0, "--variant: no variant named '%s'", o->variant);
+		goto fail;
+	}
+	size_t np = n_points(o);
+	if (np > 100000) {
+		err_set(&e, NULL, 0, 0, "sweep: %zu points is too many (at most 100000)", np);
+		goto fail;
+	}
+	/* Validate every point's settings before running any of them. */
+	for (size_t p = 0; p < np; p++) {
+		size_t pick[CLI_MAX_SETS];
+		struct cpu_model cpu_buf;
+		struct asm_define defs[CLI_MAX_SETS];
+		struct scen_overrides ov;
+		point_pick(o, p, pick);
+		if (cli_overrides(o, pick, &cpu_buf, defs, &ov, &e))
+			goto fail;
+	}
+	if (!(out = outfile_open(o->csv ? o->csv : "-", &e)))
+		goto fail;
+	if (!mkdtemp(dir)) {
+		err_internal(&e, "cannot create a temporary directory: %s", strerror(errno));
+		goto fail;
+	}
+	have_dir = 1;
+	fflush(NULL);
+	pid_t kids[256];
+	char paths[256][64];
+	for (int j = 0; j < o->jobs; j++) {
+		snprintf(paths[j], sizeof paths[j], "%s/part%d", dir, j);
+		kids[j] = fork();
+		if (kids[j] < 0) {
+			err_internal(&e, "fork: %s", strerror(errno));
+			goto fail;
+		}
+		if (kids[j] == 0)
+			_exit(sweep_child(o, &s, np, j, paths[j]));
+	}
+	int worst = EXIT_OK;
+	for (int j = 0; j < o->jobs; j++) {
+		int st;
+		while (waitpid(kids[j], &st, 0) < 0 && errno == EINTR)
+			;
+		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
+		if (code > worst)
+			worst = code;
+	}
+	if (worst != EXIT_OK || cli_interrupted) {
+		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
+		goto out;
+	}
+	for (int j = 0; j < o->jobs; j++)
+		if (read_chunks(paths[j], &cs, &ncs)) {
+			err_internal(&e, "cannot read sweep part %s", paths[j]);
+			goto fail;
+		}
+	qsort(cs, ncs, sizeof *cs, cmp_chunk);
+	const char *params[CLI_MAX_SETS + 1] = {"point"};
+	for (size_t i = 0; i < o->n_sets; i++)
+		params[i + 1] = o->sets[i].name;
+	FILE *f = outfile_stream(out);
+	rep_write_csv_header(f, params, o->n_sets + 1);
+	for (size_t i = 0; i < ncs; i++)
+		fputs(cs[i].text, f);
+	int bad = outfile_commit(out, &e);
+	out = NULL;
+	if (bad)
+		goto fail;
+	goto out;
+fail:
+	err_print(&e, stderr);
+	rc = cli_exit_status(&e);
+out:
+	outfile_abort(out);
+	for (size_t i = 0; i < ncs; i++)
+		free(cs[i].text);
+	free(cs);
+	if (have_dir) {
+		for (int j = 0; j < o->jobs; j++) {
+			char p[64];
+			snprintf(p, sizeof p, "%s/part%d", dir, j);
+			unlink(p);
+		}
+		rmdir(dir);
+	}
+	scen_free(&s);
+	return rc;
+}
+
+/* `bounce merge A.csv B.csv ... [--csv OUT]`: shards of one sweep back into
+ * the sweep's CSV: one header (all must agree), rows ordered by point. */
+int cli_merge(const struct cli_opts *o)
+{
+	struct err e = {0};
+	char *header = NULL;
+	struct chunk *rows = NULL;
+	size_t n = 0;
+	int rc = EXIT_OK;
+	struct outfile *out = NULL;
+	if (!o->n_rest) {
+		err_set(&e, NULL, 0, 0, "merge needs the CSV parts to join");
+		goto fail;
+	}
+	for (size_t i = 0; i < o->n_rest; i++) {
+		FILE *f = fopen(o->rest[i], "r");
+		if (!f) {
+			err_set(&e, o->rest[i], 0, 0, "cannot open: %s", strerror(errno));
+			goto fail;
+		}
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		int lineno = 0;
+		while ((len = getline(&line, &cap, f)) > 0) {
+			lineno++;
+			if (lineno == 1) {
+				if (!header)
+					header = strdup(line);
+				else if (strcmp(header, line) != 0) {
+					err_set(&e, o->rest[i], 1, 1, "header differs from %s's: not parts of one sweep",
+						o->rest[0]);
+					free(line);
+					fclose(f);
+					goto fail;
+				}
+				continue;
+			}
+			char *end;
+			errno = 0;
+			unsigned long long p = strtoull(line, &end, 10);
+			if (errno || end == line || *end != ',') {
+				err_set(&e, o->rest[i], lineno, 1, "expected a row starting with its point number");
+				free(line);
+				fclose(f);
+				goto fail;
+			}
+			struct chunk *nr = realloc(rows, (n + 1) * sizeof *nr);
+			if (!nr) {
+				free(line);
+				fclose(f);
+				err_internal(&e, "out of memory");
+				goto fail;
+			}
+			rows = nr;
+			rows[n].point = p;
+			rows[n].seq = n;
+			rows[n++].text = strdup(line);
+		}
+		free(line);
+		fclose(f);
+	}
+	qsort(rows, n, sizeof *rows, cmp_chunk);
+	if (!(out = outfile_open(o->csv ? o->csv : "-", &e)))
+		goto fail;
+	if (header)
+		fputs(header, outfile_stream(out));
+	for (size_t i = 0; i < n; i++)
+		fputs(rows[i].text, outfile_stream(out));
+	int bad = outfile_commit(out, &e);
+	out = NULL;
+	if (bad)
+		goto fail;
+	goto out;
+fail:
+	err_print(&e, stderr);
+	rc = cli_exit_status(&e);
+out:
+	outfile_abort(out);
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].text);
+	free(rows);
+	free(header);
+	return rc;
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Bad input never crashes and never leaves a partial report: each case gets
+# exit status 2, one message naming file:line:col, and no output file.
+. "$top_srcdir/tests/lib.sh"
+
+# run_bad NAME PATTERN ARGS...: exit 2, PATTERN in stderr, no $T/out.json.
+run_bad() {
+	name=$1 pat=$2
+	shift 2
+	rm -f "$T/out.json"
+	expect_status "$name" 2 "$BOUNCE" "$@" --json "$T/out.json" --quiet
+	expect_grep "$name: message" "$pat" "$T/err"
+	if [ -e "$T/out.json" ]; then bad "$name: partial output left behind"; else ok "$name: no output file"; fi
+	lines=$(wc -l <"$T/err")
+	expect_eq "$name: one line of message" 1 "$lines"
+}
+
+cat >"$T/good.s" <<'S'
+.data
+counter: .quad 0
+.text
+worker:
+    lock inc qword ptr [counter]
+    hlt
+S
+scen() { # scen FILE CORES PROGRAM
+	printf '{"name": "t", "cpu": "x460-8way", "cores": %s,\n "program": ["%s"],\n "threads": [{"cpus": "all", "entry": "worker"}]}\n' "$2" "$3" >"$1"
+}
+
+run_bad "missing scenario" "nope.json" run "$T/nope.json"
+mkdir "$T/dir.json"
+run_bad "directory as scenario" "dir.json" run "$T/dir.json"
+printf '' >"$T/empty.json"
+run_bad "empty scenario" "empty.json" run "$T/empty.json"
+printf '{"name": "x",, }\n' >"$T/syntax.json"
+run_bad "JSON syntax error" "syntax.json:1:14:" run "$T/syntax.json"
+printf '{"name": "\377"}\n' >"$T/utf8.json"
+run_bad "non-UTF-8 scenario" "utf8.json:1:" run "$T/utf8.json"
+
+scen "$T/huge.json" 1000000 good.s
+run_bad "a million cores" 'huge.json:1:[0-9]*: \$.cores' run "$T/huge.json"
+scen "$T/ok.json" 8 good.s
+run_bad "--cores 100000" "cores" run "$T/ok.json" --cores 100000
+run_bad "unknown CPU model" "no-such-cpu" run "$T/ok.json" --cpu no-such-cpu
+
+scen "$T/missing_prog.json" 8 missing.s
+run_bad "missing program file" 'missing_prog.json:2:[0-9]*: \$.program\[0\]' run "$T/missing_prog.json"
+
+printf '.text\nworker:\n    movx rax, 1\n    hlt\n' >"$T/mnemonic.s"
+scen "$T/mnemonic.json" 8 mnemonic.s
+run_bad "unknown mnemonic" "mnemonic.s:3:5: " run "$T/mnemonic.json"
+
+printf '.text\nworker:\n    jmp nowhere\n' >"$T/label.s"
+scen "$T/label.json" 8 label.s
+run_bad "undefined label" "label.s:3:9: " run "$T/label.json"
+
+printf '.text\nworker:\n    mov rax, qword ptr [0]\n    hlt\n' >"$T/fault.s"
+scen "$T/fault.json" 2 fault.s
+run_bad "access to an unmapped address" "fault.s:3:" run "$T/fault.json"
+
+sed 's/"entry": "worker"/"entry": "wrker"/' "$T/ok.json" >"$T/entry.json"
+run_bad "undefined entry label" 'entry.json:3:[0-9]*: \$.threads\[0\].entry' run "$T/entry.json"
+
+printf '{"name": "t", "cpu": {"ghz": 1, "cores": 4, "cores_per_socket": 4, "l1_size": 32768, "l1_assoc": 8,\n "line_size": 48, "lat_l1_hit": 4, "lat_c2c_local": 60, "lat_c2c_remote": 100, "lat_mem_local": 200,\n "lat_mem_remote": 300, "lat_locked_op": 20, "lat_mfence": 30, "lat_pause": 10, "lat_bus": 8, "sb_entries": 8,\n "fabric": "bus", "protocol": "MESI"}, "program": ["good.s"], "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/cpu.json"
+run_bad "impossible CPU model" 'cpu.json:2:[0-9]*: \$.cpu.line_size' run "$T/cpu.json"
+
+run_bad "unknown option" "unknown option" run "$T/ok.json" --frobnicate
+run_bad "unknown variant" "no variant named" run "$T/ok.json" --variant nope
+run_bad "check: missing scenario" "nope.json" check "$T/nope.json"
+
+# The good scenario runs: the harness itself is not what fails above.
+expect_status "the good scenario runs" 0 "$BOUNCE" run "$T/ok.json" --quiet --json "$T/out.json"
+expect_eq "8 locked increments" 8 "$(jget "$T/out.json" variants.default.totals.locked_ops)"
+finish

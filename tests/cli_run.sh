@@ -1,0 +1,94 @@
+#!/bin/sh
+# Batch mode end to end on the built-in default and on small scenarios whose
+# counts the model defines exactly: report shape, determinism, every output
+# format, expectation exit statuses, and atomic output under SIGINT.
+. "$top_srcdir/tests/lib.sh"
+
+# The built-in default: the seed's memory_allocated, atomic_t vs percpu_counter.
+expect_status "default scenario" 0 "$BOUNCE" run --json "$T/a.json" --csv "$T/a.csv" \
+	--junit "$T/a.xml" --markdown "$T/a.md" --trace "$T/a.trace"
+expect_grep "summary names both variants" "percpu" "$T/out"
+expect_eq "report has two variants" 2 "$(jget "$T/a.json" variants)"
+for k in bounces hitm hitm_remote c2c_transfers invalidations locked_ops locked_cycles mem_reads writebacks; do
+	jget "$T/a.json" "variants.atomic.totals.$k" >/dev/null && ok "totals.$k present" || bad "totals.$k missing"
+done
+atomic_b=$(jget "$T/a.json" variants.atomic.symbols.tcp_memory_allocated.bounces)
+percpu_b=$(jget "$T/a.json" variants.percpu.symbols.tcp_memory_allocated.bounces)
+if [ "${atomic_b%.*}" -gt $(( ${percpu_b%.*} * 5 )) ]; then ok "atomic bounces ($atomic_b) >> percpu ($percpu_b)"
+else bad "atomic bounces $atomic_b not >> percpu $percpu_b"; fi
+jget "$T/a.trace" . >/dev/null && ok "trace is valid JSON" || bad "trace is not valid JSON"
+expect_grep "trace has core tracks" '"core 7"' "$T/a.trace"
+expect_grep "junit has test cases" "<testcase" "$T/a.xml"
+expect_grep "csv has the header" "^scenario,variant,core_count,cycles" "$T/a.csv"
+expect_eq "csv has a row per variant" 3 "$(wc -l <"$T/a.csv")"
+expect_grep "markdown table" "| atomic |" "$T/a.md"
+
+# Determinism: same scenario and seed, byte-identical JSON; another seed differs.
+"$BOUNCE" run --quiet --json "$T/b.json"
+cmp -s "$T/a.json" "$T/b.json" && ok "same seed: identical JSON" || bad "same seed: JSON differs"
+"$BOUNCE" run --quiet --seed 7 --json "$T/c.json"
+cmp -s "$T/a.json" "$T/c.json" && bad "another seed gave identical JSON" || ok "another seed: different JSON"
+
+# Exact counts: 8 cores each do one locked increment of one shared line.
+cat >"$T/inc.s" <<'S'
+.equ ROUNDS, 1
+.data
+counter: .quad 0
+.text
+worker:
+    mov rcx, ROUNDS
+again:
+    lock inc qword ptr [counter]
+    mark op
+    dec rcx
+    jnz again
+    hlt
+S
+cat >"$T/inc.json" <<'S'
+{"name": "inc", "cpu": "x460-8way", "cores": 8, "program": ["inc.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "defines": {"ROUNDS": 100},
+ "expect": [{"metric": "variants.default.symbols.counter.value", "equals": 800},
+            {"metric": "variants.default.totals.locked_ops", "equals": 800}]}
+S
+expect_status "exact locked increments" 0 "$BOUNCE" run "$T/inc.json" --json "$T/inc.out.json" --junit "$T/inc.xml"
+expect_eq "final value" 800 "$(jget "$T/inc.out.json" variants.default.symbols.counter.value)"
+expect_eq "ops" 800 "$(jget "$T/inc.out.json" variants.default.ops)"
+expect_eq "expectations ok" true "$(jget "$T/inc.out.json" expectations.0.ok)"
+# A failing expectation: exit 1, the report still written, JUnit shows the failure.
+expect_status "failed expectation" 1 "$BOUNCE" run "$T/inc.json" --set ROUNDS=50 --json "$T/inc.fail.json" --junit "$T/inc.fail.xml"
+expect_eq "failed expectation recorded" false "$(jget "$T/inc.fail.json" expectations.0.ok)"
+expect_grep "junit failure" "<failure" "$T/inc.fail.xml"
+expect_grep "summary says FAIL" "FAIL" "$T/out"
+
+# --check runs the invariant checker after every transaction.
+expect_status "--check" 0 "$BOUNCE" run "$T/inc.json" --check --quiet
+
+# SIGINT on a long run: it stops, says how far it got, and writes no report.
+cat >"$T/forever.s" <<'S'
+.data
+counter: .quad 0
+.text
+worker:
+    lock inc qword ptr [counter]
+    jmp worker
+S
+cat >"$T/forever.json" <<'S'
+{"name": "forever", "cpu": "x460-8way", "cores": 8, "program": ["forever.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "stop": {"cycles": 1000000000000}}
+S
+for sig in INT TERM; do
+	rm -f "$T/forever.out.json"
+	"$BOUNCE" run "$T/forever.json" --json "$T/forever.out.json" 2>"$T/forever.err" >/dev/null &
+	pid=$!
+	sleep 1
+	kill -$sig $pid
+	wait $pid
+	st=$?
+	expect_eq "SIG$sig: exit status" 130 "$st"
+	expect_grep "SIG$sig: says how far it got" "interrupted .* at cycle" "$T/forever.err"
+	if [ -e "$T/forever.out.json" ]; then bad "SIG$sig: partial report"; else ok "SIG$sig: no report file"; fi
+	leftovers=$(ls "$T" | grep -c 'forever.out.json.tmp' || true)
+	expect_eq "SIG$sig: no temporary left" 0 "$leftovers"
+done
+finish

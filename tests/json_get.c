@@ -1,0 +1,62 @@
+/* Test helper: print the value at a report path ("variants.atomic.totals.
+ * bounces") of a JSON file, using the same lookup as expectations. Exits 1
+ * when the file does not parse or the path is absent, so a shell test can
+ * assert on exact values without a JSON tool on the machine. */
+#include "config.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: json_get FILE PATH (PATH '.' checks that FILE parses)\n");
+		return 2;
+	}
+	FILE *f = fopen(argv[1], "rb");
+	if (!f) {
+		perror(argv[1]);
+		return 1;
+	}
+	size_t cap = 1 << 16, n = 0, k;
+	char *buf = malloc(cap + 1);
+	while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += k;
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		return 1;
+	buf[n] = 0;
+	cJSON *root = cJSON_Parse(buf);
+	free(buf);
+	if (!root) {
+		fprintf(stderr, "%s: not valid JSON\n", argv[1]);
+		return 1;
+	}
+	const cJSON *v = strcmp(argv[2], ".") == 0 ? root : rep_lookup(root, argv[2]);
+	int rc = 0;
+	if (!v) {
+		fprintf(stderr, "%s: no %s\n", argv[1], argv[2]);
+		rc = 1;
+	} else if (cJSON_IsNumber(v)) {
+		printf("%.17g\n", v->valuedouble);
+	} else if (cJSON_IsString(v)) {
+		printf("%s\n", v->valuestring);
+	} else if (cJSON_IsBool(v)) {
+		printf("%s\n", cJSON_IsTrue(v) ? "true" : "false");
+	} else if (cJSON_IsArray(v)) {
+		printf("%d\n", cJSON_GetArraySize(v));
+	} else {
+		printf("object\n");
+	}
+	cJSON_Delete(root);
+	return rc;
+}

@@ -1,0 +1,38 @@
+# Shared helpers for the shell tests: a scratch directory removed on exit,
+# and assertions that print what was expected and what came.
+set -u
+: "${BOUNCE:?run through make check}"
+: "${top_srcdir:?}"
+: "${top_builddir:?}"
+JSON_GET=$top_builddir/tests/json_get
+T=$(mktemp -d "${TMPDIR:-/tmp}/bounce-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fails=0
+passes=0
+
+ok() { passes=$((passes + 1)); echo "ok   $*"; }
+bad() { fails=$((fails + 1)); echo "FAIL $*"; }
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1 = $2"; else bad "$1: expected '$2', got '$3'"; fi
+}
+# expect_status WHAT EXPECTED CMD...
+expect_status() {
+	what=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$what: exit $want"; else
+		bad "$what: expected exit $want, got $got"; sed 's/^/    /' "$T/err" | head -5
+	fi
+}
+# expect_grep WHAT PATTERN FILE
+expect_grep() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1: no '$2' in:"; sed 's/^/    /' "$3" | head -5; fi
+}
+jget() { "$JSON_GET" "$@"; }
+finish() {
+	echo "$passes passed, $fails failed"
+	[ "$fails" -eq 0 ]
+}
