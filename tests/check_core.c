@@ -1,0 +1,611 @@
+/* Unit tests of the core model: small programs assembled from strings and
+ * run on the simulated machine with the invariant checker on. Register
+ * and flag results per instruction, store-to-load forwarding, lost and
+ * never-lost updates, interrupts against per-CPU RMWs, runtime faults. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+struct run {
+	struct program p;
+	struct sim *s;
+	struct err e;
+	enum sim_status st;
+};
+
+struct opts {
+	int cores;            /* default 1 */
+	int threads;          /* threads on cpus 0..threads-1; default cores */
+	const char *entry;    /* default "main" */
+	uint64_t seed, skew, stop;
+	const struct sim_irq_source *irqs;
+	size_t n_irqs;
+	uint64_t rdi;
+};
+
+static uint32_t label(const struct program *p, const char *name)
+{
+	const struct symbol *s = program_symbol(p, name);
+	ck_assert_msg(s && s->section == SEC_TEXT, "no label %s", name);
+	return (uint32_t)s->value;
+}
+
+static uint64_t addr_of(const struct program *p, const char *name)
+{
+	const struct symbol *s = program_symbol(p, name);
+	ck_assert_msg(s != NULL, "no symbol %s", name);
+	return (uint64_t)s->value;
+}
+
+/* Assemble and run to the end; the caller frees with done(). */
+static void run(struct run *r, const char *src, const struct opts *o)
+{
+	int cores = o->cores ? o->cores : 1;
+	int threads = o->threads ? o->threads : cores;
+	struct asm_input in = { .nr_cpus = cores, .line_size = 64 };
+	char msg[2048];
+	memset(r, 0, sizeof *r);
+	err_clear(&r->e);
+	int rc = asm_assemble_string("t.s", src, &in, &r->p, &r->e);
+	err_format(&r->e, msg, sizeof msg);
+	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
+
+	struct sim_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cpu_model_default(&cfg.cpu);
+	cfg.cpu.cores = cores;
+	cfg.prog = &r->p;
+	struct sim_thread th[64];
+	ck_assert_int_le(threads, 64);
+	uint32_t entry = label(&r->p, o->entry ? o->entry : "main");
+	for (int t = 0; t < threads; t++) {
+		memset(&th[t], 0, sizeof th[t]);
+		th[t].cpu = t;
+		th[t].entry = entry;
+		th[t].regs[R_RDI] = o->rdi;
+		th[t].regs_set = 1u << R_RDI;
+	}
+	cfg.threads = th;
+	cfg.n_threads = (size_t)threads;
+	cfg.irqs = o->irqs;
+	cfg.n_irqs = o->n_irqs;
+	cfg.seed = o->seed;
+	cfg.start_skew = o->skew;
+	cfg.stop_cycles = o->stop;
+	cfg.check = 1;
+	r->s = sim_create(&cfg, &r->e);
+	err_format(&r->e, msg, sizeof msg);
+	ck_assert_msg(r->s != NULL, "sim_create failed: %s", msg);
+	r->st = sim_run(r->s, &r->e);
+}
+
+static void done(struct run *r)
+{
+	sim_destroy(r->s);
+	program_free(&r->p);
+}
+
+static void ck_halted(struct run *r)
+{
+	char msg[2048];
+	err_format(&r->e, msg, sizeof msg);
+	ck_assert_msg(r->st == SIM_HALTED, "status %s: %s", sim_status_name(r->st), msg);
+}
+
+/* ---- one instruction at a time: registers and flags ---- */
+
+struct alu_case {
+	const char *src;
+	int reg;
+	uint64_t val;
+	int zf, sf, cf, of;     /* -1: not checked */
+};
+
+static const struct alu_case alu_cases[] = {
+	{ "mov rax, 1\nadd rax, -1", R_RAX, 0, 1, 0, 1, 0 },
+	{ "mov eax, 0x7fffffff\nadd eax, 1", R_RAX, 0x80000000, 0, 1, 0, 1 },
+	{ "mov rax, -1\nmov eax, 1", R_RAX, 1, -1, -1, -1, -1 },
+	{ "mov rax, 0x1ff\nadd al, 1", R_RAX, 0x100, 1, 0, 1, 0 },
+	{ "mov rax, 0\nsub rax, 1", R_RAX, ~0ull, 0, 1, 1, 0 },
+	{ "mov rax, 0x8000000000000000\nsub rax, 1", R_RAX, 0x7fffffffffffffffull, 0, 0, 0, 1 },
+	{ "mov rax, 5\ncmp rax, 7", R_RAX, 5, 0, 1, 1, 0 },
+	{ "mov rax, 7\ncmp rax, 7", R_RAX, 7, 1, 0, 0, 0 },
+	{ "mov rax, 0\nsub rax, 1\ninc rax", R_RAX, 0, 1, 0, 1, 0 },   /* inc keeps CF */
+	{ "mov rax, 0x7fffffffffffffff\ninc rax", R_RAX, 0x8000000000000000ull, 0, 1, 0, 1 },
+	{ "mov rax, 0\nsub rax, 1\nmov rax, 1\ndec rax", R_RAX, 0, 1, 0, 1, 0 }, /* dec keeps CF */
+	{ "mov rax, 0x8000000000000000\ndec rax", R_RAX, 0x7fffffffffffffffull, 0, 0, 0, 1 },
+	{ "mov rax, 5\nneg rax", R_RAX, (uint64_t)-5, 0, 1, 1, 0 },
+	{ "mov rax, 0\nneg rax", R_RAX, 0, 1, 0, 0, 0 },
+	{ "mov rax, 0x8000000000000000\nneg rax", R_RAX, 0x8000000000000000ull, 0, 1, 1, 1 },
+	{ "mov rax, 0\nsub rax, 1\nmov rax, 0xf0\nand rax, 0x0f", R_RAX, 0, 1, 0, 0, 0 },
+	{ "mov rax, 0xf0\nor rax, 0x0f", R_RAX, 0xff, 0, 0, 0, 0 },
+	{ "mov rax, -1\nxor rax, 1", R_RAX, ~1ull, 0, 1, 0, 0 },
+	{ "mov rax, 6\ntest rax, 1", R_RAX, 6, 1, 0, 0, 0 },
+	{ "mov rax, 0\nnot rax", R_RAX, ~0ull, -1, -1, -1, -1 },
+	{ "mov rax, 0x8000000000000001\nshl rax, 1", R_RAX, 2, 0, 0, 1, 1 },
+	{ "mov rax, 3\nshr rax, 1", R_RAX, 1, 0, 0, 1, 0 },
+	{ "mov rcx, 4\nmov rax, 1\nshl rax, cl", R_RAX, 16, 0, 0, 0, 0 },
+	{ "mov rax, 0x80\nshr al, 8", R_RAX, 0, 1, 0, 1, -1 },
+	{ "mov rax, 2\nmov rbx, 3\nxadd rax, rbx", R_RBX, 2, 0, 0, 0, 0 },
+	{ "mov rax, 2\nmov rbx, 3\nxadd rax, rbx", R_RAX, 5, -1, -1, -1, -1 },
+	{ "mov rax, 1\nmov rbx, 1\nmov rcx, 9\ncmpxchg rbx, rcx", R_RBX, 9, 1, -1, -1, -1 },
+	{ "mov rax, 2\nmov rbx, 1\nmov rcx, 9\ncmpxchg rbx, rcx", R_RAX, 1, 0, -1, -1, -1 },
+	{ "mov rax, 1\nmov rbx, 2\nxchg rax, rbx", R_RAX, 2, -1, -1, -1, -1 },
+	{ "mov rbx, 0x100\nmov rcx, 3\nlea rax, [rbx + rcx*4 + 8]", R_RAX, 0x114, -1, -1, -1, -1 },
+	{ "mov rcx, 10\nmov rax, 0\nl: add rax, rcx\ndec rcx\njnz l", R_RAX, 55, 1, 0, 0, 0 },
+	{ "mov rax, -1\ncmp rax, 1\nmov rbx, 0\njl y\nmov rbx, 2\ny: nop", R_RBX, 0, -1, -1, -1, -1 },
+	{ "mov rax, -1\ncmp rax, 1\nmov rbx, 0\njb y\nmov rbx, 2\ny: nop", R_RBX, 2, -1, -1, -1, -1 },
+	{ "mov rax, 3\ncmp rax, 3\nmov rbx, 0\njg y\nmov rbx, 2\ny: nop", R_RBX, 2, -1, -1, -1, -1 },
+	{ "mov rax, 4\ncmp rax, 3\nmov rbx, 0\nja y\nmov rbx, 2\ny: nop", R_RBX, 0, -1, -1, -1, -1 },
+	{ "mov rax, 1\npush rax\ncall f\npop rbx\njmp e\nf: mov rax, 7\nret\ne: nop", R_RBX, 1, -1, -1, -1, -1 },
+	{ "mov rax, 1\npush rax\ncall f\npop rbx\njmp e\nf: mov rax, 7\nret\ne: nop", R_RAX, 7, -1, -1, -1, -1 },
+	{ "movsx rax, byte ptr [b]", R_RAX, (uint64_t)-128, -1, -1, -1, -1 },
+	{ "movzx eax, byte ptr [b]", R_RAX, 0x80, -1, -1, -1, -1 },
+	{ "mov qword ptr [q], 41\ninc qword ptr [q]\nmov rdx, [q]", R_RDX, 42, 0, 0, -1, 0 },
+	{ "mov rax, 10\nlock xadd [q], rax\nlock xadd [q], rax", R_RAX, 10, -1, -1, -1, -1 },
+	{ "mov rax, 0\nmov rcx, 5\nlock cmpxchg [q], rcx\nmov rdx, [q]", R_RDX, 5, -1, -1, -1, -1 },
+	{ "mov rax, 3\nxchg [q], rax\nmov rax, 4\nxchg [q], rax", R_RAX, 3, -1, -1, -1, -1 },
+	{ "mov rax, CPU", R_RAX, 0, -1, -1, -1, -1 },
+};
+
+START_TEST(test_alu)
+{
+	const struct alu_case *k = &alu_cases[_i];
+	char src[1024];
+	snprintf(src, sizeof src, ".data\n.align 64\nb: .byte 0x80\n.align 8\nq: .quad 0\n.text\nmain:\n%s\nhlt\n",
+		 k->src);
+	struct run r;
+	run(&r, src, &(struct opts){ 0 });
+	ck_halted(&r);
+	struct sim_core_view v;
+	sim_core_view(r.s, 0, &v);
+	ck_assert_msg(v.regs[k->reg] == k->val, "%s: reg %d = 0x%llx, want 0x%llx", k->src, k->reg,
+		      (unsigned long long)v.regs[k->reg], (unsigned long long)k->val);
+	if (k->zf >= 0)
+		ck_assert_msg(v.zf == k->zf, "%s: ZF %d", k->src, v.zf);
+	if (k->sf >= 0)
+		ck_assert_msg(v.sf == k->sf, "%s: SF %d", k->src, v.sf);
+	if (k->cf >= 0)
+		ck_assert_msg(v.cf == k->cf, "%s: CF %d", k->src, v.cf);
+	if (k->of >= 0)
+		ck_assert_msg(v.of == k->of, "%s: OF %d", k->src, v.of);
+	done(&r);
+}
+END_TEST
+
+START_TEST(test_cpu_and_percpu)
+{
+	struct run r;
+	run(&r, ".percpu\nme: .quad 0\n.text\nmain:\nmov rax, CPU\nmov gs:[me], rax\n"
+		"mov rbx, [__per_cpu_offset + 8*2]\nmov rbx, [rbx + me]\nhlt\n",
+	    &(struct opts){ .cores = 4 });
+	ck_halted(&r);
+	for (int c = 0; c < 4; c++) {
+		uint64_t a = program_percpu_offset(&r.p, c) + addr_of(&r.p, "me");
+		ck_assert_uint_eq(sim_peek(r.s, a, 8), (uint64_t)c);
+	}
+	done(&r);
+}
+END_TEST
+
+/* ---- store buffer ---- */
+
+START_TEST(test_forwarding)
+{
+	struct run r;
+	run(&r, ".data\n.align 64\nx: .quad 0xaabbccdd00000000\n.text\nmain:\n"
+		"mov qword ptr [x], 5\nmov rax, [x]\n"           /* full forward */
+		"mov dword ptr [x], 0x11223344\nmov rbx, [x]\n"  /* partial: waits for the drain */
+		"mov byte ptr [x], 0x55\nmov cl, byte ptr [x]\nhlt\n",
+	    &(struct opts){ 0 });
+	ck_halted(&r);
+	struct sim_core_view v;
+	sim_core_view(r.s, 0, &v);
+	ck_assert_uint_eq(v.regs[R_RAX], 5);
+	ck_assert_uint_eq(v.regs[R_RBX], 0x11223344);
+	ck_assert_uint_eq(v.regs[R_RCX] & 0xff, 0x55);
+	ck_assert_uint_ge(sim_core_stats(r.s, 0)->sb_forwards, 2);
+	ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "x"), 8), 0x11223355);
+	done(&r);
+}
+END_TEST
+
+START_TEST(test_sb_full_stalls)
+{
+	/* More stores to distinct missing lines than the buffer holds. */
+	struct run r;
+	run(&r, ".data\n.align 64\na: .space 64*16\n.text\nmain:\n"
+		"mov rcx, 0\nl: mov qword ptr [a + rcx], 1\nadd rcx, 64\ncmp rcx, 64*16\njne l\nhlt\n",
+	    &(struct opts){ 0 });
+	ck_halted(&r);
+	ck_assert_uint_gt(sim_core_stats(r.s, 0)->cycles[CORE_ACT_SB_STALL], 0);
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "a") + 64 * (uint64_t)i, 8), 1);
+	done(&r);
+}
+END_TEST
+
+/* ---- shared counters from 8 cores ---- */
+
+static const char *counter_src(int locked)
+{
+	return locked ? ".data\n.align 64\ncounter: .quad 0\n.text\nmain:\nmov rcx, 500\n"
+			"l: lock add qword ptr [counter], 1\ndec rcx\njnz l\nhlt\n"
+		      : ".data\n.align 64\ncounter: .quad 0\n.text\nmain:\nmov rcx, 500\n"
+			"l: add qword ptr [counter], 1\ndec rcx\njnz l\nhlt\n";
+}
+
+START_TEST(test_lock_add_exact)
+{
+	struct run r;
+	run(&r, counter_src(1), &(struct opts){ .cores = 8, .seed = 7, .skew = 100 });
+	ck_halted(&r);
+	ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "counter"), 8), 8 * 500);
+	struct core_stats t;
+	sim_total_core_stats(r.s, &t);
+	ck_assert_uint_eq(t.locked_ops, 8 * 500);
+	ck_assert_uint_gt(t.locked_cycles, 0);
+	ck_assert_uint_gt(t.cycles[CORE_ACT_LOCKED], 0);
+	done(&r);
+}
+END_TEST
+
+START_TEST(test_plain_add_loses_updates)
+{
+	uint64_t v[2];
+	for (int i = 0; i < 2; i++) {
+		struct run r;
+		run(&r, counter_src(0), &(struct opts){ .cores = 8, .seed = 7, .skew = 100 });
+		ck_halted(&r);
+		v[i] = sim_peek(r.s, addr_of(&r.p, "counter"), 8);
+		done(&r);
+	}
+	printf("plain add from 8 cores x 500: final %llu of 4000\n", (unsigned long long)v[0]);
+	ck_assert_uint_lt(v[0], 8 * 500);
+	ck_assert_uint_gt(v[0], 0);
+	ck_assert_uint_eq(v[0], v[1]);
+}
+END_TEST
+
+/* ---- interrupts ---- */
+
+/* A per-CPU RMW in four instructions, and a softirq that bumps the same
+ * counter: without bh_disable the handler can run between the load and
+ * the store, and its update is lost. */
+static const char *bh_src(int protect)
+{
+	static char buf[1024];
+	snprintf(buf, sizeof buf,
+		 ".percpu\ncnt: .quad 0\nirqs: .quad 0\n.text\nmain:\nmov rcx, 2000\n"
+		 "l:\n%s"
+		 "mov rax, gs:[cnt]\nwork 20\nadd rax, 1\nmov gs:[cnt], rax\n%s"
+		 "dec rcx\njnz l\nhlt\n"
+		 "net_rx:\nmov rax, 12345\ninc qword ptr gs:[cnt]\ninc qword ptr gs:[irqs]\nadd rcx, 0\nret\n",
+		 protect ? "bh_disable\n" : "", protect ? "bh_enable\n" : "");
+	return buf;
+}
+
+static void bh_case(int protect, uint64_t *lost)
+{
+	struct run r;
+	struct sim_irq_source irq;
+	memset(&irq, 0, sizeof irq);
+	struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
+	struct program tmp;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(asm_assemble_string("t.s", bh_src(protect), &in, &tmp, &e), 0);
+	irq.handler = label(&tmp, "net_rx");
+	program_free(&tmp);
+	sim_cpuset_add(&irq.cpus, 0);
+	sim_cpuset_add(&irq.cpus, 1);
+	irq.kind = SIM_IRQ_SOFT;
+	irq.every = 300;
+	irq.jitter = 0.5;
+	run(&r, bh_src(protect), &(struct opts){ .cores = 2, .seed = 3, .irqs = &irq, .n_irqs = 1 });
+	ck_halted(&r);
+	*lost = 0;
+	for (int c = 0; c < 2; c++) {
+		uint64_t base = program_percpu_offset(&r.p, c);
+		uint64_t cnt = sim_peek(r.s, base + addr_of(&r.p, "cnt"), 8);
+		uint64_t irqs = sim_peek(r.s, base + addr_of(&r.p, "irqs"), 8);
+		const struct core_stats *st = sim_core_stats(r.s, c);
+		ck_assert_uint_eq(irqs, st->irqs_soft);
+		ck_assert_uint_gt(irqs, 50);
+		ck_assert_uint_gt(st->cycles[CORE_ACT_IRQ], 0);
+		ck_assert_uint_le(cnt, 2000 + irqs);
+		*lost += 2000 + irqs - cnt;
+		/* The handler clobbered rax and rcx; the thread did not notice. */
+		struct sim_core_view v;
+		sim_core_view(r.s, c, &v);
+		ck_assert_uint_eq(v.regs[R_RCX], 0);
+		ck_assert_int_eq(v.bh_count, 0);
+	}
+	printf("softirq vs per-CPU RMW, bh_disable=%d: %llu updates lost\n", protect,
+	       (unsigned long long)*lost);
+	done(&r);
+}
+
+START_TEST(test_softirq_loses_without_bh_disable)
+{
+	uint64_t lost;
+	bh_case(0, &lost);
+	ck_assert_uint_gt(lost, 0);
+	bh_case(1, &lost);
+	ck_assert_uint_eq(lost, 0);
+}
+END_TEST
+
+START_TEST(test_hard_irq_masked_by_cli)
+{
+	/* Interrupts arrive during a cli section; they run after sti, and
+	 * every arrival is either run or coalesced, never inside the section. */
+	const char *src = ".percpu\nin_cs: .quad 0\nbad: .quad 0\nn: .quad 0\n.text\nmain:\n"
+			  "mov rcx, 200\nl: cli\nmov qword ptr gs:[in_cs], 1\nwork 50\n"
+			  "mov qword ptr gs:[in_cs], 0\nsti\nwork 50\ndec rcx\njnz l\nhlt\n"
+			  "h: mov rax, gs:[in_cs]\nadd gs:[bad], rax\ninc qword ptr gs:[n]\nret\n";
+	struct asm_input in = { .nr_cpus = 1, .line_size = 64 };
+	struct program tmp;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &tmp, &e), 0);
+	struct sim_irq_source irq;
+	memset(&irq, 0, sizeof irq);
+	irq.handler = label(&tmp, "h");
+	program_free(&tmp);
+	sim_cpuset_add(&irq.cpus, 0);
+	irq.kind = SIM_IRQ_HARD;
+	irq.arrival = SIM_ARRIVAL_POISSON;
+	irq.every = 400;
+	struct run r;
+	run(&r, src, &(struct opts){ .seed = 11, .irqs = &irq, .n_irqs = 1 });
+	ck_halted(&r);
+	uint64_t base = program_percpu_offset(&r.p, 0);
+	ck_assert_uint_eq(sim_peek(r.s, base + addr_of(&r.p, "bad"), 8), 0);
+	ck_assert_uint_gt(sim_peek(r.s, base + addr_of(&r.p, "n"), 8), 10);
+	ck_assert_uint_eq(sim_peek(r.s, base + addr_of(&r.p, "n"), 8), sim_core_stats(r.s, 0)->irqs_hard);
+	done(&r);
+}
+END_TEST
+
+/* ---- spinning ---- */
+
+START_TEST(test_pause_spin)
+{
+	const char *src = ".data\n.align 64\nflag: .quad 0\n.text\n"
+			  "main:\ncmp rdi, 0\njne setter\n"
+			  "spin: pause\nmov rax, [flag]\ntest rax, rax\njz spin\nhlt\n"
+			  "setter: work 3000\nmov qword ptr [flag], 1\nhlt\n";
+	struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
+	char msg[1024];
+	struct run r;
+	memset(&r, 0, sizeof r);
+	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &r.p, &r.e), 0);
+	struct sim_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cpu_model_default(&cfg.cpu);
+	cfg.cpu.cores = 2;
+	cfg.prog = &r.p;
+	struct sim_thread th[2];
+	memset(th, 0, sizeof th);
+	for (int t = 0; t < 2; t++) {
+		th[t].cpu = t;
+		th[t].entry = label(&r.p, "main");
+		th[t].regs[R_RDI] = (uint64_t)t;
+		th[t].regs_set = 1u << R_RDI;
+	}
+	cfg.threads = th;
+	cfg.n_threads = 2;
+	cfg.check = 1;
+	r.s = sim_create(&cfg, &r.e);
+	ck_assert_ptr_nonnull(r.s);
+	r.st = sim_run(r.s, &r.e);
+	err_format(&r.e, msg, sizeof msg);
+	ck_assert_msg(r.st == SIM_HALTED, "%s", msg);
+	const struct core_stats *st = sim_core_stats(r.s, 0);
+	ck_assert_uint_gt(st->cycles[CORE_ACT_SPIN], 1000);
+	ck_assert_uint_ge(st->halted_at, 3000);
+	/* Every cycle up to the halt is counted once. */
+	uint64_t sum = 0;
+	for (int i = 0; i < CORE_NCYCLES; i++)
+		sum += st->cycles[i];
+	ck_assert_uint_eq(sum, st->halted_at - st->started);
+	done(&r);
+}
+END_TEST
+
+/* ---- runtime faults ---- */
+
+struct fault_case {
+	const char *src;
+	const char *want;
+};
+
+static const struct fault_case fault_cases[] = {
+	{ "main:\n  mov rax, [0]\n  hlt\n",
+	  "t.s:2:3: core 0: load of 8 bytes at 0x0: address not mapped" },
+	{ ".data\n.align 64\nx: .quad 0\n.space 64\n.text\nmain:\n  nop\n  mov qword ptr [x + 60], 1\n",
+	  "t.s:8:3: core 0: store of 8 bytes at 0x1007c crosses a 64-byte cache line" },
+	{ "main:\n  ret\n", "t.s:2:3: core 0: ret with no caller" },
+	{ "main:\n  call main\n",
+	  "t.s:2:3: core 0: stack overflow: call with rsp 0x12000 (stack 0x12000-0x13000)" },
+	{ "main:\n  pop rax\n",
+	  "t.s:2:3: core 0: stack underflow: pop with rsp 0x13000 (stack 0x12000-0x13000)" },
+	{ "main:\n  call f\nf:\n  pop rax\n  mov rax, 99999\n  push rax\n  ret\n",
+	  "t.s:7:3: core 0: invalid jump: ret to 0x1869f popped from [0x12ff8]" },
+	{ "main:\n  bh_enable\n", "t.s:2:3: core 0: bh_enable without bh_disable" },
+	{ "main:\n  nop\n  nop\n", "t.s:3:3: core 0: ran past the end of the program" },
+};
+
+START_TEST(test_faults)
+{
+	const struct fault_case *k = &fault_cases[_i];
+	struct run r;
+	char msg[2048];
+	run(&r, k->src, &(struct opts){ 0 });
+	ck_assert_int_eq(r.st, SIM_ERROR);
+	ck_assert_int_eq(r.e.kind, ERR_INPUT);
+	err_format(&r.e, msg, sizeof msg);
+	ck_assert_str_eq(msg, k->want);
+	done(&r);
+}
+END_TEST
+
+START_TEST(test_limit_and_incremental)
+{
+	struct run r;
+	run(&r, "main:\nl: work 100\njmp l\n", &(struct opts){ .stop = 100000 });
+	ck_assert_int_eq(r.st, SIM_LIMIT);
+	ck_assert_uint_eq(sim_cycles(r.s), 100000);
+	done(&r);
+
+	/* Frame by frame, as the UI drives it: the same result as one run. */
+	struct run a;
+	run(&a, counter_src(0), &(struct opts){ .cores = 4, .seed = 5, .skew = 50 });
+	ck_halted(&a);
+	struct asm_input in = { .nr_cpus = 4, .line_size = 64 };
+	struct program p;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(asm_assemble_string("t.s", counter_src(0), &in, &p, &e), 0);
+	struct sim_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cpu_model_default(&cfg.cpu);
+	cfg.cpu.cores = 4;
+	cfg.prog = &p;
+	struct sim_thread th[4];
+	memset(th, 0, sizeof th);
+	for (int t = 0; t < 4; t++) {
+		th[t].cpu = t;
+		th[t].entry = label(&p, "main");
+		th[t].regs_set = 1u << R_RDI;
+	}
+	cfg.threads = th;
+	cfg.n_threads = 4;
+	cfg.seed = 5;
+	cfg.start_skew = 50;
+	cfg.check = 1;
+	struct sim *s = sim_create(&cfg, &e);
+	ck_assert_ptr_nonnull(s);
+	enum sim_status st;
+	uint64_t t = 0;
+	int frames = 0;
+	while ((st = sim_run_until(s, t += 500, &e)) == SIM_RUNNING) {
+		ck_assert_uint_le(sim_now(s), t);
+		frames++;
+	}
+	ck_assert_int_eq(st, SIM_HALTED);
+	ck_assert_int_gt(frames, 3);
+	ck_assert_uint_eq(sim_peek(s, addr_of(&p, "counter"), 8),
+			  sim_peek(a.s, addr_of(&a.p, "counter"), 8));
+	ck_assert_uint_eq(sim_cycles(s), sim_cycles(a.s));
+	sim_destroy(s);
+	program_free(&p);
+	done(&a);
+}
+END_TEST
+
+/* ---- ghost counters and the observer ---- */
+
+struct obs_log {
+	int marks, changes;
+	uint64_t last[8];
+	int monotonic;
+};
+
+static void on_act(void *ctx, int core, uint64_t cycle, enum core_activity a)
+{
+	struct obs_log *l = ctx;
+	if (cycle < l->last[core])
+		l->monotonic = 0;
+	l->last[core] = cycle;
+	l->changes++;
+	(void)a;
+}
+
+static void on_mark(void *ctx, int core, uint64_t cycle, const char *name)
+{
+	struct obs_log *l = ctx;
+	if (!strcmp(name, "here"))
+		l->marks++;
+	(void)core;
+	(void)cycle;
+}
+
+START_TEST(test_ghost_and_observer)
+{
+	const char *src = ".data\n.align 64\nc: .quad 0\n.text\nmain:\nmov rcx, 10\n"
+			  "l: mark here\nghost_add [c], 1\ndec rcx\njnz l\nmov rax, 7\nghost_read [c], rax\n"
+			  "mov rax, 13\nghost_read [c], rax\nhlt\n";
+	struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
+	struct program p;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &p, &e), 0);
+	struct sim_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cpu_model_default(&cfg.cpu);
+	cfg.cpu.cores = 2;
+	cfg.prog = &p;
+	struct sim_thread th[2];
+	memset(th, 0, sizeof th);
+	th[0].entry = th[1].entry = label(&p, "main");
+	th[1].cpu = 1;
+	cfg.threads = th;
+	cfg.n_threads = 2;
+	cfg.check = 1;
+	struct sim *s = sim_create(&cfg, &e);
+	ck_assert_ptr_nonnull(s);
+	struct obs_log log = { .monotonic = 1 };
+	sim_set_observer(s, &(struct sim_observer){ on_act, on_mark, &log });
+	ck_assert_int_eq(sim_run(s, &e), SIM_HALTED);
+	ck_assert_int_eq(log.marks, 20);
+	ck_assert_int_gt(log.changes, 2);
+	ck_assert_int_eq(log.monotonic, 1);
+	const struct sim_ghost *g = sim_ghost(s, addr_of(&p, "c"));
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->exact, 20);
+	ck_assert_uint_eq(g->reads, 4);
+	ck_assert_uint_ge(g->max_err, 3);     /* 7 vs an exact 10..20 */
+	ck_assert_uint_le(g->max_err, 13);
+	const struct sim_ghost *list;
+	ck_assert_uint_eq(sim_ghosts(s, &list), 1);
+	sim_destroy(s);
+	program_free(&p);
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_alu, 0, (int)(sizeof alu_cases / sizeof alu_cases[0]));
+	tcase_add_test(tc, test_cpu_and_percpu);
+	tcase_add_test(tc, test_forwarding);
+	tcase_add_test(tc, test_sb_full_stalls);
+	tcase_add_test(tc, test_lock_add_exact);
+	tcase_add_test(tc, test_plain_add_loses_updates);
+	tcase_add_test(tc, test_softirq_loses_without_bh_disable);
+	tcase_add_test(tc, test_hard_irq_masked_by_cli);
+	tcase_add_test(tc, test_pause_spin);
+	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
+	tcase_add_test(tc, test_limit_and_incremental);
+	tcase_add_test(tc, test_ghost_and_observer);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
