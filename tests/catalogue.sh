@@ -1,0 +1,31 @@
+#!/bin/sh
+# The scenario catalogue: every shipped scenario validates, runs with all of
+# its expectations holding, and gives byte-identical JSON when run twice.
+. "$top_srcdir/tests/lib.sh"
+
+n=0
+for f in "$top_srcdir"/scenarios/*.json; do
+	case $f in *.schema.json) continue ;; esac
+	b=$(basename "$f" .json)
+	n=$((n + 1))
+	expect_status "$b: check" 0 "$BOUNCE" check "$f" --quiet
+	expect_status "$b: run, expectations hold" 0 "$BOUNCE" run "$f" --json "$T/$b.1.json"
+	[ -s "$T/err" ] && sed 's/^/    /' "$T/err"
+	expect_status "$b: run again" 0 "$BOUNCE" run "$f" --quiet --json "$T/$b.2.json"
+	cmp -s "$T/$b.1.json" "$T/$b.2.json" && ok "$b: byte-identical JSON" || bad "$b: JSON differs between runs"
+	ne=$(jget "$T/$b.1.json" expectations)
+	[ "$ne" -gt 0 ] && ok "$b: has $ne expectations" || bad "$b: no expectations"
+done
+[ "$n" -ge 7 ] && ok "$n catalogue scenarios" || bad "only $n catalogue scenarios"
+
+# The scaling scenario is a sweep; a short one must be the same with --jobs 2.
+sc="$top_srcdir/scenarios/scaling.json"
+expect_status "scaling sweep" 0 "$BOUNCE" sweep "$sc" --set cores=1,2,4,8 --csv "$T/s1.csv"
+expect_status "scaling sweep --jobs 2" 0 "$BOUNCE" sweep "$sc" --set cores=1,2,4,8 --jobs 2 --csv "$T/s2.csv"
+cmp -s "$T/s1.csv" "$T/s2.csv" && ok "sweep: --jobs 2 equals --jobs 1" || bad "sweep: --jobs 2 differs"
+
+expect_status "list" 0 "$BOUNCE" list
+expect_grep "list names the seed's machine" "x460-8way" "$T/out"
+expect_grep "list names library routines" "percpu_counter_add_batch" "$T/out"
+expect_grep "list names scenarios" "tcp_memory_allocated.json" "$T/out"
+finish
