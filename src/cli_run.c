@@ -197,8 +197,12 @@ int cli_view(const struct cli_opts *o)
 #ifdef HAVE_UI
 	struct scenario s = {0};
 	struct err e = {0};
+	struct cpu_model cpu_buf;
+	struct asm_define defs[CLI_MAX_SETS];
+	struct scen_overrides ov;
 	int rc = EXIT_OK;
-	if (cli_load_scenario(o, &s, &e) || check_variant_name(o, &s, &e))
+	if (cli_load_scenario(o, &s, &e) || check_variant_name(o, &s, &e) ||
+	    cli_overrides(o, NULL, &cpu_buf, defs, &ov, &e))
 		goto fail;
 	struct ui_options uo = {
 		.speed = o->speed,
@@ -207,6 +211,7 @@ int cli_view(const struct cli_opts *o)
 		.width = o->width,
 		.height = o->height,
 		.variant = o->variant,
+		.overrides = &ov,
 	};
 	if (ui_view(&s, &uo, &e))
 		goto fail;

@@ -1,0 +1,21 @@
+# Shared by the UI tests: find the programs, skip (77) only when this build
+# has no visualizer, and give each test a scratch directory removed on exit.
+: "${top_builddir:=.}"
+: "${BOUNCE:=$top_builddir/bounce}"
+
+if ! grep -q '^#define HAVE_UI 1' "$top_builddir/config.h" 2>/dev/null; then
+	echo "SKIP: bounce was built without the SDL2 visualizer"
+	exit 77
+fi
+PNGCHECK=$top_builddir/tests/ui_pngcheck
+[ -x "$PNGCHECK" ] || { echo "FAIL: $PNGCHECK not built"; exit 1; }
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# The legend's MESI colours (ui/ui_color.c): M E S I.
+MESI_COLOURS="e03131 f08c00 2f9e44 3a414b"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bounce-ui.XXXXXX")

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Off-screen rendering of the default scenario (no display needed): the PNG
+# has the requested size, shows the legend's MESI colours, is written
+# whole, is the same for the same frame count, and changes as the run goes.
+set -u
+. "${top_srcdir:-.}/tests/ui_common.sh"
+trap 'rm -rf "$tmp"' EXIT INT TERM
+unset DISPLAY
+
+"$BOUNCE" view --screenshot "$tmp/a.png" --frames 30 || fail "view --screenshot exited $?"
+[ -s "$tmp/a.png" ] || fail "no PNG written"
+[ ! -e "$tmp/a.png.tmp" ] || fail "temporary file left behind"
+"$PNGCHECK" size "$tmp/a.png" 1280 800 || fail "wrong size"
+"$PNGCHECK" colors "$tmp/a.png" $MESI_COLOURS || fail "legend colours missing"
+
+# Deterministic: the same frame count gives the same picture.
+"$BOUNCE" view --screenshot "$tmp/a2.png" --frames 30 || fail "second run"
+cmp -s "$tmp/a.png" "$tmp/a2.png" || fail "two renders of frame 30 differ"
+
+"$BOUNCE" view --screenshot "$tmp/b.png" --frames 600 || fail "view --frames 600 exited $?"
+"$PNGCHECK" differ "$tmp/a.png" "$tmp/b.png" || fail "frames 30 and 600 look the same"
+
+# A bad scenario is refused before anything is drawn, with batch mode's status.
+echo '{"name": "broken", "cpu": }' >"$tmp/bad.json"
+"$BOUNCE" view "$tmp/bad.json" --screenshot "$tmp/bad.png" --frames 1 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "bad scenario: exit $rc, expected 2"
+grep -q "bad.json:1:" "$tmp/err" || fail "bad scenario: no file:line in: $(cat "$tmp/err")"
+[ ! -e "$tmp/bad.png" ] || fail "bad scenario still wrote a PNG"
+echo "ok: off-screen render"

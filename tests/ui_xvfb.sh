@@ -1,0 +1,81 @@
+#!/bin/sh
+# The real window under Xvfb: start `bounce view`, find its window, send
+# pause, step, speed and screenshot keys with xdotool, quit with q, and
+# check that it exits 0 and that the screenshot was written.
+set -u
+. "${top_srcdir:-.}/tests/ui_common.sh"
+command -v Xvfb >/dev/null || fail "Xvfb not installed (setup.sh installs xvfb)"
+command -v xdotool >/dev/null || fail "xdotool not installed (setup.sh installs it)"
+
+xpid= vpid=
+cleanup() {
+	[ -n "$vpid" ] && kill "$vpid" 2>/dev/null
+	[ -n "$xpid" ] && kill "$xpid" 2>/dev/null && wait "$xpid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# A free display number: no lock file and no socket.
+n=90
+while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do
+	n=$((n + 1))
+	[ $n -lt 200 ] || fail "no free X display number"
+done
+Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xpid=$!
+export DISPLAY=":$n"
+i=0
+until xdotool getmouselocation >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
+	kill -0 "$xpid" 2>/dev/null || fail "Xvfb exited: $(cat "$tmp/xvfb.log")"
+	sleep 0.1
+done
+
+(cd "$tmp" && exec "$BOUNCE" view) >"$tmp/view.out" 2>&1 &
+vpid=$!
+wid=
+i=0
+while [ -z "$wid" ]; do
+	wid=$(xdotool search --name '^bounce' 2>/dev/null | head -n 1)
+	[ -n "$wid" ] && break
+	i=$((i + 1))
+	[ $i -lt 150 ] || fail "no window named bounce: $(cat "$tmp/view.out")"
+	kill -0 "$vpid" 2>/dev/null || fail "view exited early: $(cat "$tmp/view.out")"
+	sleep 0.1
+done
+
+key() {
+	xdotool windowfocus --sync "$wid" key --window "$wid" "$@" || fail "xdotool key $*"
+	sleep 0.3
+}
+sleep 0.5
+key space           # pause
+key period          # step one coherence transaction
+key period
+key bracketright    # faster
+key space           # resume
+sleep 0.5
+key s               # screenshot into the working directory
+i=0
+until [ -s "$tmp/bounce-0000.png" ]; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || fail "the s key wrote no screenshot: $(cat "$tmp/view.out")"
+	sleep 0.1
+done
+key q
+
+i=0
+while kill -0 "$vpid" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "view did not quit on q"
+	sleep 0.1
+done
+wait "$vpid"
+rc=$?
+vpid=
+[ $rc -eq 0 ] || fail "view exited $rc: $(cat "$tmp/view.out")"
+"$PNGCHECK" size "$tmp/bounce-0000.png" 1280 800 || fail "screenshot has the wrong size"
+"$PNGCHECK" colors "$tmp/bounce-0000.png" $MESI_COLOURS || fail "screenshot lacks the legend colours"
+echo "ok: window under Xvfb on :$n"

@@ -1,0 +1,25 @@
+/* The SDL2 visualizer's public entry point (SPEC §8): `bounce view` runs one
+ * scenario's variants live in a window, or renders N frames off-screen to a
+ * PNG with the same drawing code. The CLI is the only caller. */
+#ifndef BOUNCE_UI_H
+#define BOUNCE_UI_H
+
+struct scenario;
+struct scen_overrides;
+struct err;
+
+struct ui_options {
+	double speed;           /* simulated cycles per displayed second; 0 = default */
+	const char *screenshot; /* non-NULL: off-screen mode, write this PNG */
+	int frames;             /* off-screen: frames to advance before the shot */
+	int width, height;      /* window / image size; 0 = 1280x800 */
+	const char *variant;    /* variant shown first; NULL = the first one */
+	const struct scen_overrides *overrides; /* --cpu/--cores/--seed/--set, as for run; may be NULL */
+};
+
+/* Returns 0 when the user quit (or the PNG was written), -1 with e filled:
+ * ERR_INPUT for bad options (unknown variant), ERR_INTERNAL for SDL failures
+ * and engine errors. */
+int ui_view(const struct scenario *sc, const struct ui_options *opt, struct err *e);
+
+#endif

@@ -1,0 +1,147 @@
+/* The hot-line table: one row per line (the scenario's reported symbols
+ * first, then the busiest lines seen), one cell per core coloured by that
+ * core's MESI state for the line, the owner's cell framed in white. Folded
+ * (many cores), a cell summarises a socket: the strongest state held there
+ * and how many copies. */
+#include "config.h"
+#include "ui_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Order in which a socket summary picks its colour: ownership first. */
+static const enum ms_state strength[] = {MS_M, MS_E, MS_O, MS_F, MS_S, MS_I};
+
+static SDL_Color text_on(SDL_Color c)
+{
+	int lum = c.r * 3 + c.g * 6 + c.b;
+	return lum > 1300 ? (SDL_Color){0x14, 0x17, 0x1c, 255} : (SDL_Color){0xf8, 0xf9, 0xfa, 255};
+}
+
+static void draw_header(struct ui_app *a, struct ui_gfx *g)
+{
+	const struct ui_layout *l = &a->lay;
+	int y = l->cells.y - 17;
+	int every = 1;
+	int lw = l->folded ? 22 : 18; /* widest column label, px */
+	while (every * l->cell_w < lw)
+		every *= 2;
+	for (int c = 0; c < l->ncols; c += every) {
+		int x = l->cells.x + c * l->cell_w + l->cell_w / 2;
+		if (every > 1)
+			x = l->cells.x + c * l->cell_w;
+		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, x, y, every > 1 ? UI_LEFT : UI_CENTER,
+			      l->folded ? "s%d" : "%d", c);
+	}
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, l->lines.x + 10, y, UI_LEFT, "line");
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, l->cells.x - 6, y, UI_RIGHT,
+		     l->folded ? "socket" : "core");
+	int sx = l->cells.x + l->cells.w + 12;
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, sx + 60, y, UI_RIGHT, "bounces");
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, sx + 120, y, UI_RIGHT, "HITM");
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, sx + 190, y, UI_RIGHT, "inval");
+}
+
+static void draw_cells(struct ui_app *a, struct ui_gfx *g, const struct ui_snap *s, int row, SDL_Rect rr)
+{
+	const struct ui_layout *l = &a->lay;
+	const uint8_t *st = s->state + (size_t)row * s->ncores;
+	int owner = s->rows[row].owner;
+	int gap = l->cell_w >= 8 ? 1 : 0;
+	for (int c = 0; c < l->ncols; c++) {
+		SDL_Rect cell = {l->cells.x + c * l->cell_w, rr.y + 1, l->cell_w - gap, l->row_h - 3};
+		enum ms_state show = MS_I;
+		int copies = 0, owned = 0;
+		if (l->folded) {
+			int lo = c * a->cps, hi = lo + a->cps < a->ncores ? lo + a->cps : a->ncores;
+			int best = (int)(sizeof strength / sizeof strength[0]) - 1;
+			for (int k = lo; k < hi; k++) {
+				if (st[k] != MS_I)
+					copies++;
+				for (int i = 0; i < best; i++)
+					if (strength[i] == st[k])
+						best = i;
+			}
+			show = strength[best];
+			owned = owner >= lo && owner < hi;
+		} else {
+			show = st[c];
+			owned = owner == c;
+		}
+		SDL_Color col = ui_col_state[show];
+		ui_fill(g->r, cell, col);
+		if (cell.w >= 14 && cell.h >= 12) {
+			char txt[16];
+			if (l->folded && copies > 1 && cell.w >= 26)
+				snprintf(txt, sizeof txt, "%s%d", ms_state_name(show), copies);
+			else
+				snprintf(txt, sizeof txt, "%s", ms_state_name(show));
+			SDL_Color tc = show == MS_I ? ui_col_dim : text_on(col);
+			ui_text_draw(g->txt, UI_FONT_SMALL, tc, cell.x + cell.w / 2, cell.y + (cell.h - 13) / 2,
+				     UI_CENTER, txt);
+		}
+		if (owned)
+			ui_frame_rect(g->r, (SDL_Rect){cell.x - 1, cell.y - 1, cell.w + 2, cell.h + 2},
+				      ui_col_owner, cell.w >= 8 ? 2 : 1);
+	}
+}
+
+/* "a_long_symbol+0x40" too wide: shorten the symbol, keep the offset or
+ * "@cpuN" suffix, which is what tells two rows apart. */
+static const char *fit_name(struct ui_gfx *g, const char *name, int maxw)
+{
+	static char out[96];
+	if (ui_text_width(g->txt, UI_FONT_NORMAL, name) <= maxw)
+		return name;
+	const char *cut = strrchr(name, '+');
+	const char *at = strstr(name, " @");
+	if (at && (!cut || at > cut))
+		cut = at;
+	if (!cut || cut == name)
+		return ui_text_fit(g->txt, UI_FONT_NORMAL, name, maxw, out, sizeof out);
+	char head[64];
+	snprintf(head, sizeof head, "%.*s", (int)(cut - name), name);
+	int sw = ui_text_width(g->txt, UI_FONT_NORMAL, cut);
+	char hb[64];
+	snprintf(out, sizeof out, "%s%s", ui_text_fit(g->txt, UI_FONT_NORMAL, head, maxw - sw, hb, sizeof hb), cut);
+	return out;
+}
+
+void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
+{
+	const struct ui_layout *l = &a->lay;
+	const struct ui_snap *s = ui_app_snap(a, a->cur);
+	ui_box(g, l->lines, l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
+				     : "Hot lines  ·  MESI state per core, owner framed");
+	if (l->nrows_fit <= 0)
+		return;
+	draw_header(a, g);
+	int n = s->nrows < l->nrows_fit ? s->nrows : l->nrows_fit;
+	if (n == 0) {
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, l->lines.x + 10, l->cells.y + 4, UI_LEFT,
+			     "no shared lines yet");
+		return;
+	}
+	char b1[32], b2[32];
+	for (int i = 0; i < n; i++) {
+		const struct ui_row *row = &s->rows[i];
+		SDL_Rect rr = {l->lines.x + 4, l->cells.y + i * l->row_h, l->lines.w - 8, l->row_h};
+		if (i == a->sel_row)
+			ui_fill(g->r, rr, ui_col_panel2);
+		SDL_Color nc = row->reported ? ui_col_text : ui_col_dim;
+		SDL_Rect clip = {l->lines.x + 10, rr.y, l->label_w - 8, l->row_h};
+		SDL_RenderSetClipRect(g->r, &clip);
+		ui_text_draw(g->txt, UI_FONT_NORMAL, nc, clip.x, rr.y + (l->row_h - 16) / 2, UI_LEFT,
+			     fit_name(g, row->name, clip.w));
+		SDL_RenderSetClipRect(g->r, NULL);
+		draw_cells(a, g, s, i, rr);
+		int sx = l->cells.x + l->cells.w + 12;
+		int ty = rr.y + (l->row_h - 16) / 2;
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, sx + 60, ty, UI_RIGHT,
+			     ui_fmt_count(b1, sizeof b1, (double)row->bounces));
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, sx + 120, ty, UI_RIGHT,
+			     ui_fmt_count(b2, sizeof b2, (double)row->hitm));
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, sx + 190, ty, UI_RIGHT,
+			     ui_fmt_count(b2, sizeof b2, (double)row->invalidations));
+	}
+}

@@ -1,0 +1,88 @@
+/* One frame, drawn the same way for the window and for an off-screen
+ * ARGB8888 surface (SDL_CreateSoftwareRenderer), and the PNG writer that
+ * renders into such a surface: the screenshot key and --screenshot share
+ * it, so tests see exactly what users see. */
+#include "config.h"
+#include "ui_int.h"
+
+#include <SDL_image.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+void ui_draw_header(struct ui_app *a, struct ui_gfx *g);
+void ui_draw_footer(struct ui_app *a, struct ui_gfx *g);
+
+void ui_draw_frame(struct ui_app *a, struct ui_gfx *g)
+{
+	ui_text_frame(g->txt);
+	SDL_SetRenderDrawBlendMode(g->r, SDL_BLENDMODE_BLEND);
+	ui_set_color(g->r, ui_col_bg);
+	SDL_RenderClear(g->r);
+	ui_draw_header(a, g);
+	ui_draw_cores(a, g);
+	ui_draw_lines(a, g);
+	ui_draw_timeline(a, g);
+	ui_draw_panel(a, g);
+	ui_draw_footer(a, g);
+	ui_draw_transfers(a, g);
+	ui_draw_core_labels(a, g);
+	ui_draw_overlays(a, g);
+}
+
+int ui_offscreen_open(struct ui_offscreen *o, struct ui_fonts *f, int w, int h, char *errbuf, size_t n)
+{
+	memset(o, 0, sizeof *o);
+	o->surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+	if (!o->surf) {
+		snprintf(errbuf, n, "off-screen surface: %s", SDL_GetError());
+		return -1;
+	}
+	o->r = SDL_CreateSoftwareRenderer(o->surf);
+	if (!o->r || ui_gfx_init(&o->g, o->r, f)) {
+		snprintf(errbuf, n, "software renderer: %s", SDL_GetError());
+		ui_offscreen_close(o);
+		return -1;
+	}
+	return 0;
+}
+
+int ui_offscreen_save(struct ui_offscreen *o, const char *path, char *errbuf, size_t n)
+{
+	SDL_RenderPresent(o->r);
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (IMG_SavePNG(o->surf, tmp)) {
+		snprintf(errbuf, n, "%s: %s", tmp, IMG_GetError());
+		remove(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		snprintf(errbuf, n, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void ui_offscreen_close(struct ui_offscreen *o)
+{
+	ui_gfx_free(&o->g);
+	if (o->r)
+		SDL_DestroyRenderer(o->r);
+	if (o->surf)
+		SDL_FreeSurface(o->surf);
+	memset(o, 0, sizeof *o);
+}
+
+int ui_render_png(struct ui_app *a, struct ui_fonts *f, int w, int h, const char *path,
+		  char *errbuf, size_t n)
+{
+	struct ui_offscreen o;
+	if (ui_offscreen_open(&o, f, w, h, errbuf, n))
+		return -1;
+	ui_draw_frame(a, &o.g);
+	int rc = ui_offscreen_save(&o, path, errbuf, n);
+	ui_offscreen_close(&o);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/* The side panel (running figures of every variant side by side, then the
+ * legend), the header bar and the key hints in the footer. Figures come
+ * from each variant's snapshot, so scrubbing rewinds them too. */
+#include "config.h"
+#include "ui_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ROW 18
+
+static double per_op(uint64_t x, uint64_t ops)
+{
+	return ops ? (double)x / ops : 0;
+}
+
+typedef void (*cell_fn)(const struct ui_figs *f, char *buf, size_t n);
+
+static void c_time(const struct ui_figs *f, char *b, size_t n) { ui_fmt_cycles(b, n, f->cycles, f->ghz); }
+static void c_ops(const struct ui_figs *f, char *b, size_t n) { ui_fmt_count(b, n, (double)f->ops); }
+static void c_ops_s(const struct ui_figs *f, char *b, size_t n)
+{
+	double sec = f->ghz > 0 ? f->cycles / (f->ghz * 1e9) : 0;
+	ui_fmt_count(b, n, sec > 0 ? f->ops / sec : 0);
+}
+static void c_cyc_op(const struct ui_figs *f, char *b, size_t n)
+{
+	ui_fmt_count(b, n, f->ops ? (double)f->cycles / f->ops : 0);
+}
+static void c_bounce_op(const struct ui_figs *f, char *b, size_t n)
+{
+	snprintf(b, n, "%.3f", per_op(f->tot.bounces, f->ops));
+}
+static void c_hitm_op(const struct ui_figs *f, char *b, size_t n)
+{
+	snprintf(b, n, "%.3f", per_op(f->tot.hitm, f->ops));
+}
+static void c_bounces(const struct ui_figs *f, char *b, size_t n) { ui_fmt_count(b, n, (double)f->tot.bounces); }
+static void c_locked(const struct ui_figs *f, char *b, size_t n) { ui_fmt_count(b, n, (double)f->locked_ops); }
+static void c_inval(const struct ui_figs *f, char *b, size_t n) { ui_fmt_count(b, n, (double)f->tot.invalidations); }
+static void c_hit(const struct ui_figs *f, char *b, size_t n)
+{
+	uint64_t acc = f->tot.l1_hits + f->tot.l1_misses;
+	snprintf(b, n, "%.1f%%", acc ? 100.0 * f->tot.l1_hits / acc : 0.0);
+}
+
+static const struct { const char *label; cell_fn fn; } rows[] = {
+	{"simulated time", c_time},
+	{"ops", c_ops},
+	{"ops / sim second", c_ops_s},
+	{"cycles / op", c_cyc_op},
+	{"bounces", c_bounces},
+	{"bounces / op", c_bounce_op},
+	{"HITM / op", c_hitm_op},
+	{"locked ops", c_locked},
+	{"invalidations", c_inval},
+	{"L1 hit rate", c_hit},
+};
+
+/* A counter is worth rows only if some variant uses it. */
+static int counter_used(const struct ui_app *a, int k)
+{
+	for (int v = 0; v < a->nvar; v++) {
+		const struct ui_figs *f = &ui_app_snap(a, v)->figs;
+		if (k < f->ncounters && (f->ctr[k].exact || f->ctr[k].read || f->ctr[k].nreads))
+			return 1;
+	}
+	return 0;
+}
+
+static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, int ymax)
+{
+	int lab_w = 128;
+	int colw = (pr.w - 20 - lab_w) / (a->nvar ? a->nvar : 1);
+	int x0 = pr.x + 10 + lab_w;
+	for (int v = 0; v < a->nvar; v++) {
+		int xr = x0 + (v + 1) * colw - 4;
+		if (v == a->cur) {
+			SDL_Rect hl = {x0 + v * colw, y - 2, colw, ROW + 2};
+			ui_fill_round(g->r, hl, ui_col_panel2, 4);
+		}
+		char nb[64];
+		ui_text_draw(g->txt, UI_FONT_BOLD, v == a->cur ? ui_col_accent : ui_col_dim, xr, y, UI_RIGHT,
+			     ui_text_fit(g->txt, UI_FONT_BOLD, a->var[v].name, colw - 8, nb, sizeof nb));
+	}
+	y += ROW + 4;
+	char b[48];
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, pr.x + 10, y, UI_LEFT, rows[i].label);
+		for (int v = 0; v < a->nvar; v++) {
+			rows[i].fn(&ui_app_snap(a, v)->figs, b, sizeof b);
+			ui_text_draw(g->txt, UI_FONT_NORMAL, v == a->cur ? ui_col_text : ui_col_dim,
+				     x0 + (v + 1) * colw - 4, y, UI_RIGHT, b);
+		}
+		y += ROW;
+	}
+	/* Counters: exact (ghost) value against the value a cheap read sees. */
+	const struct ui_figs *cf = &ui_app_snap(a, a->cur)->figs;
+	int hidden = 0;
+	for (int k = 0; k < cf->ncounters; k++) {
+		if (!counter_used(a, k))
+			continue;
+		if (y + 6 + ROW + 2 + 4 * ROW > ymax) {
+			hidden++;
+			continue;
+		}
+		y += 6;
+		ui_text_drawf(g->txt, UI_FONT_BOLD, ui_col_text, pr.x + 10, y, UI_LEFT, "%s", cf->ctr[k].name);
+		y += ROW + 2;
+		static const char *const what[] = {"exact (ghost)", "read (memory)", "read error now",
+						   "max |err| of reads"};
+		for (int r = 0; r < 4; r++) {
+			ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, pr.x + 18, y, UI_LEFT, what[r]);
+			for (int v = 0; v < a->nvar; v++) {
+				const struct ui_figs *f = &ui_app_snap(a, v)->figs;
+				if (k >= f->ncounters)
+					continue;
+				const struct ui_counter *c = &f->ctr[k];
+				int64_t val = r == 0 ? c->exact : r == 1 ? c->read : c->read - c->exact;
+				SDL_Color col = v == a->cur ? ui_col_text : ui_col_dim;
+				if (r == 2 && val != 0)
+					col = ui_col_act[UI_ACT_MISS];
+				if (r == 3) {
+					if (c->nreads)
+						ui_fmt_count(b, sizeof b, c->max_err);
+					else
+						snprintf(b, sizeof b, "–");
+				} else {
+					snprintf(b, sizeof b, "%" PRId64, val);
+				}
+				ui_text_draw(g->txt, UI_FONT_NORMAL, col, x0 + (v + 1) * colw - 4, y, UI_RIGHT, b);
+			}
+			y += ROW;
+		}
+	}
+	if (hidden) {
+		y += 4;
+		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, pr.x + 10, y, UI_LEFT,
+			      "%d more counter%s: enlarge the window", hidden, hidden > 1 ? "s" : "");
+		y += ROW;
+	}
+	return y;
+}
+
+static void swatch(struct ui_gfx *g, int x, int y, SDL_Color c, const char *letter, const char *label)
+{
+	SDL_Rect r = {x, y + 1, 18, 15};
+	ui_fill(g->r, r, c);
+	if (letter) {
+		int lum = c.r * 3 + c.g * 6 + c.b;
+		SDL_Color tc = lum > 1300 ? (SDL_Color){0x14, 0x17, 0x1c, 255} : (SDL_Color){0xf8, 0xf9, 0xfa, 255};
+		ui_text_draw(g->txt, UI_FONT_SMALL, tc, x + 9, y + 1, UI_CENTER, letter);
+	}
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, x + 24, y + 2, UI_LEFT, label);
+}
+
+static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
+{
+	int half = (pr.w - 20) / 2, x = pr.x + 10;
+	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Line state (MESI)");
+	y += ROW + 2;
+	static const struct { enum ms_state s; const char *name; } st[] = {
+		{MS_M, "modified"}, {MS_E, "exclusive"}, {MS_S, "shared"}, {MS_I, "invalid"},
+		{MS_F, "forward"}, {MS_O, "owned"},
+	};
+	enum protocol_kind proto = a->var[a->cur].m ? ui_machine_cpu(a->var[a->cur].m)->protocol : PROTO_MESI;
+	int k = 0;
+	for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+		if ((st[i].s == MS_F && proto != PROTO_MESIF) || (st[i].s == MS_O && proto != PROTO_MOESI))
+			continue;
+		swatch(g, x + (k % 2) * half, y, ui_col_state[st[i].s], ms_state_name(st[i].s), st[i].name);
+		if (k++ % 2)
+			y += ROW;
+	}
+	if (k % 2)
+		y += ROW;
+	SDL_Rect own = {x, y + 1, 18, 15};
+	ui_fill(g->r, own, ui_col_state[MS_M]);
+	ui_frame_rect(g->r, (SDL_Rect){own.x - 1, own.y - 1, own.w + 2, own.h + 2}, ui_col_owner, 2);
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, x + 24, y + 2, UI_LEFT, "owner (white frame)");
+	y += ROW + 8;
+
+	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Core activity");
+	y += ROW + 2;
+	for (int i = 0; i < UI_NACTS; i++) {
+		swatch(g, x + (i % 2) * half, y, ui_col_act[i], NULL, ui_act_name[i]);
+		if (i % 2 || i == UI_NACTS - 1)
+			y += ROW;
+	}
+	y += 8;
+	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Transfers");
+	y += ROW + 2;
+	for (int i = 0; i < UI_NXFERS; i++) {
+		SDL_Color c = ui_col_xfer[i];
+		int xx = x + (i % 2) * half;
+		SDL_SetRenderDrawColor(g->r, c.r, c.g, c.b, 150);
+		ui_line_thick(g->r, xx, y + 9, xx + 14, y + 9, i == UI_XFER_INVAL ? 1 : 2);
+		SDL_SetTextureColorMod(g->dot, c.r, c.g, c.b);
+		SDL_SetTextureAlphaMod(g->dot, 255);
+		SDL_RenderCopy(g->r, g->dot, NULL, &(SDL_Rect){xx + 10, y + 4, 10, 10});
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, xx + 24, y + 2, UI_LEFT, ui_xfer_name[i]);
+		if (i % 2 || i == UI_NXFERS - 1)
+			y += ROW;
+	}
+	if (a->lay.folded) {
+		y += 8;
+		ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Heat: bounces per core");
+		y += ROW + 2;
+		int w = pr.w - 20;
+		for (int i = 0; i < w; i++) {
+			ui_set_color(g->r, ui_heat_color((float)i / (w - 1)));
+			SDL_RenderDrawLine(g->r, x + i, y, x + i, y + 10);
+		}
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, x, y + 12, UI_LEFT, "none");
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, x + w, y + 12, UI_RIGHT, "max, ≥ 10/s (log scale)");
+		y += 30;
+	}
+	return y;
+}
+
+void ui_draw_panel(struct ui_app *a, struct ui_gfx *g)
+{
+	SDL_Rect pr = a->lay.panel;
+	ui_box(g, pr, "Running figures per variant");
+	/* The legend keeps its room at the bottom; counters take what is left. */
+	int legend_h = 300 + (a->lay.folded ? 50 : 0) + (a->show_times ? 20 : 0);
+	int y = draw_figures(a, g, pr, pr.y + 30, pr.y + pr.h - legend_h);
+	y += 12;
+	ui_set_color(g->r, ui_col_grid);
+	SDL_RenderDrawLine(g->r, pr.x + 10, y, pr.x + pr.w - 10, y);
+	y += 10;
+	SDL_RenderSetClipRect(g->r, &pr);
+	draw_legend(a, g, pr, y);
+	SDL_RenderSetClipRect(g->r, NULL);
+	if (a->show_times)
+		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, pr.x + 10, pr.y + pr.h - 18, UI_LEFT,
+			      "frame: simulate %.1f ms · draw %.1f ms", a->last_sim_ms, a->last_draw_ms);
+}
+
+void ui_draw_header(struct ui_app *a, struct ui_gfx *g);
+void ui_draw_header(struct ui_app *a, struct ui_gfx *g)
+{
+	SDL_Rect h = a->lay.header;
+	ui_fill(g->r, h, ui_col_panel);
+	int x = 12, y = (h.h - 20) / 2;
+	x += ui_text_draw(g->txt, UI_FONT_TITLE, ui_col_accent, x, y, UI_LEFT, "bounce") + 14;
+	SDL_Rect clip = {x, 0, h.w / 2 - x, h.h};
+	SDL_RenderSetClipRect(g->r, &clip);
+	ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, x, y + 2, UI_LEFT, a->title);
+	SDL_RenderSetClipRect(g->r, NULL);
+
+	char right[200], sp[32], now[32];
+	const struct ui_snap *s = ui_app_snap(a, a->cur);
+	const char *state = a->scrub ? "scrubbing" : a->var[a->cur].finished ? "finished"
+			    : a->paused ? "paused" : a->lagging ? "running (sim-bound)" : "running";
+	snprintf(right, sizeof right, "variant %s (%d/%d)  ·  %s  ·  t = %s  ·  speed %s cycles/s",
+		 a->var[a->cur].name, a->cur + 1, a->nvar, state,
+		 ui_fmt_cycles(now, sizeof now, s->now, s->figs.ghz), ui_fmt_count(sp, sizeof sp, a->speed));
+	ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, h.w - 12, y + 2, UI_RIGHT, right);
+}
+
+void ui_draw_footer(struct ui_app *a, struct ui_gfx *g);
+void ui_draw_footer(struct ui_app *a, struct ui_gfx *g)
+{
+	SDL_Rect f = a->lay.footer;
+	ui_fill(g->r, f, ui_col_panel);
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, 12, f.y + 5, UI_LEFT,
+		     "space  pause    .  step    [ ]  speed    ← →  scrub    v  variant    r  restart    "
+		     "s  screenshot    h  help    q  quit    ·    click: details");
+}
