@@ -45,11 +45,21 @@ extern volatile sig_atomic_t cli_interrupted;
 /* Parse argv for subcommand `cmd`; returns -1 with e set on a usage error. */
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e);
 void cli_opts_free(struct cli_opts *o);
-int cli_load_scenario(const struct cli_opts *o, struct scenario *s, struct err *e);
-/* Turn --cpu/--cores/--seed and one value of each --set into overrides.
- * Names `cores`, `seed` and `cpu` set those; any other name is a define. */
-int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cpu_model *cpu_buf,
-		  struct asm_define *defs_buf, struct scen_overrides *ov, struct err *e);
+/* Command-line overrides with the storage they point into (so keep it in
+ * place once filled). */
+struct cli_ov {
+	struct scen_overrides ov;
+	struct cpu_model cpu;
+	struct asm_define defs[CLI_MAX_SETS];
+};
+
+/* Turn --cpu/--cores/--seed and one value of each --set (pick[i], or the
+ * first when pick is NULL) into overrides. Names `cores`, `seed` and `cpu`
+ * set those; any other name is a define. */
+int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *ov, struct err *e);
+/* What every subcommand that runs a scenario starts with: load it (or the
+ * built-in default), check --variant names one, and build the overrides. */
+int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e);
 int cli_exit_status(const struct err *e);
 
 int cli_run(const struct cli_opts *o);

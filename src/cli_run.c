@@ -23,19 +23,6 @@ static int selected(const struct cli_opts *o, const struct scenario *s, size_t v
 	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
 }
 
-static int check_variant_name(const struct cli_opts *o, const struct scenario *s, struct err *e)
-{
-	if (o->variant && scen_find_variant(s, o->variant) < 0) {
-		char names[512] = "";
-		for (size_t v = 0; v < s->n_variants; v++)
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-				 v ? ", " : "", s->variants[v].name);
-		return err_set(e, s->file, 0, 0, "--variant: no variant named '%s' (have: %s)",
-			       o->variant, names);
-	}
-	return 0;
-}
-
 /* Run to the end in chunks, so that progress can be shown and a signal
  * stops the run between chunks. */
 static enum sim_status run_variant(struct runner *r, int progress, struct err *e)
@@ -85,16 +72,13 @@ int cli_run(const struct cli_opts *o)
 {
 	struct scenario s = {0};
 	struct err e = {0};
-	struct cpu_model cpu_buf;
-	struct asm_define defs[CLI_MAX_SETS];
-	struct scen_overrides ov;
+	struct cli_ov ov;
 	cJSON *rep = NULL;
 	struct outfile *trace_out = NULL;
 	int rc = EXIT_OK, pid = 0;
 	int progress = !o->quiet && isatty(2);
 
-	if (cli_load_scenario(o, &s, &e) || check_variant_name(o, &s, &e) ||
-	    cli_overrides(o, NULL, &cpu_buf, defs, &ov, &e))
+	if (cli_setup(o, &s, &ov, &e))
 		goto fail;
 	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
 		goto fail;
@@ -102,7 +86,7 @@ int cli_run(const struct cli_opts *o)
 		if (!selected(o, &s, v))
 			continue;
 		struct runner r;
-		if (runner_prepare(&r, &s, v, &ov, o->check, &e))
+		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
 		if (!rep)
 			rep = rep_new(&s, &r);
@@ -161,19 +145,16 @@ int cli_check(const struct cli_opts *o)
 {
 	struct scenario s = {0};
 	struct err e = {0};
-	struct cpu_model cpu_buf;
-	struct asm_define defs[CLI_MAX_SETS];
-	struct scen_overrides ov;
+	struct cli_ov ov;
 	int rc = EXIT_OK;
-	if (cli_load_scenario(o, &s, &e) || check_variant_name(o, &s, &e) ||
-	    cli_overrides(o, NULL, &cpu_buf, defs, &ov, &e))
+	if (cli_setup(o, &s, &ov, &e))
 		goto fail;
 	size_t n = 0;
 	for (size_t v = 0; v < s.n_variants; v++) {
 		if (!selected(o, &s, v))
 			continue;
 		struct runner r;
-		if (runner_prepare(&r, &s, v, &ov, 0, &e))
+		if (runner_prepare(&r, &s, v, &ov.ov, 0, &e))
 			goto fail;
 		if (!o->quiet)
 			printf("%s: variant %s: %d cores, %u instructions, %u symbols\n", s.file,
@@ -197,12 +178,9 @@ int cli_view(const struct cli_opts *o)
 #ifdef HAVE_UI
 	struct scenario s = {0};
 	struct err e = {0};
-	struct cpu_model cpu_buf;
-	struct asm_define defs[CLI_MAX_SETS];
-	struct scen_overrides ov;
+	struct cli_ov ov;
 	int rc = EXIT_OK;
-	if (cli_load_scenario(o, &s, &e) || check_variant_name(o, &s, &e) ||
-	    cli_overrides(o, NULL, &cpu_buf, defs, &ov, &e))
+	if (cli_setup(o, &s, &ov, &e))
 		goto fail;
 	struct ui_options uo = {
 		.speed = o->speed,
@@ -211,7 +189,7 @@ int cli_view(const struct cli_opts *o)
 		.width = o->width,
 		.height = o->height,
 		.variant = o->variant,
-		.overrides = &ov,
+		.overrides = &ov.ov,
 	};
 	if (ui_view(&s, &uo, &e))
 		goto fail;

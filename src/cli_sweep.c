@@ -37,18 +37,16 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 		     struct err *e)
 {
 	size_t pick[CLI_MAX_SETS];
-	struct cpu_model cpu_buf;
-	struct asm_define defs[CLI_MAX_SETS];
-	struct scen_overrides ov;
+	struct cli_ov ov;
 	point_pick(o, p, pick);
-	if (cli_overrides(o, pick, &cpu_buf, defs, &ov, e))
+	if (cli_overrides(o, pick, &ov, e))
 		return -1;
 	cJSON *rep = NULL;
 	for (size_t v = 0; v < s->n_variants; v++) {
 		if (o->variant && strcmp(o->variant, s->variants[v].name) != 0)
 			continue;
 		struct runner r;
-		if (runner_prepare(&r, s, v, &ov, o->check, e))
+		if (runner_prepare(&r, s, v, &ov.ov, o->check, e))
 			goto fail;
 		if (!rep)
 			rep = rep_new(s, &r);
@@ -160,23 +158,35 @@ static int read_chunks(const char *path, struct chunk **cs, size_t *n)
 	return 0;
 }
 
+/* Write header then the chunks in (point, arrival) order, whole or not at all. */
+static int write_chunks(const char *path, const char *header, struct chunk *cs, size_t n,
+			struct err *e)
+{
+	struct outfile *out = outfile_open(path ? path : "-", e);
+	if (!out)
+		return -1;
+	qsort(cs, n, sizeof *cs, cmp_chunk);
+	FILE *f = outfile_stream(out);
+	if (header)
+		fputs(header, f);
+	for (size_t i = 0; i < n; i++)
+		fputs(cs[i].text, f);
+	return outfile_commit(out, e);
+}
+
 int cli_sweep(const struct cli_opts *o)
 {
 	struct scenario s = {0};
 	struct err e = {0};
 	int rc = EXIT_OK;
-	struct outfile *out = NULL;
 	char dir[] = "/tmp/bounce-sweep-XXXXXX";
 	int have_dir = 0;
 	struct chunk *cs = NULL;
 	size_t ncs = 0;
 
-	if (cli_load_scenario(o, &s, &e))
+	struct cli_ov ov0;
+	if (cli_setup(o, &s, &ov0, &e))
 		goto fail;
-	if (o->variant && scen_find_variant(&s, o->variant) < 0) {
-		err_set(&e, s.file, 0, 0, "--variant: no variant named '%s'", o->variant);
-		goto fail;
-	}
 	size_t np = n_points(o);
 	if (np > 100000) {
 		err_set(&e, NULL, 0, 0, "sweep: %zu points is too many (at most 100000)", np);
@@ -185,15 +195,11 @@ int cli_sweep(const struct cli_opts *o)
 	/* Validate every point's settings before running any of them. */
 	for (size_t p = 0; p < np; p++) {
 		size_t pick[CLI_MAX_SETS];
-		struct cpu_model cpu_buf;
-		struct asm_define defs[CLI_MAX_SETS];
-		struct scen_overrides ov;
+		struct cli_ov ov;
 		point_pick(o, p, pick);
-		if (cli_overrides(o, pick, &cpu_buf, defs, &ov, &e))
+		if (cli_overrides(o, pick, &ov, &e))
 			goto fail;
 	}
-	if (!(out = outfile_open(o->csv ? o->csv : "-", &e)))
-		goto fail;
 	if (!mkdtemp(dir)) {
 		err_internal(&e, "cannot create a temporary directory: %s", strerror(errno));
 		goto fail;
@@ -230,16 +236,20 @@ int cli_sweep(const struct cli_opts *o)
 			err_internal(&e, "cannot read sweep part %s", paths[j]);
 			goto fail;
 		}
-	qsort(cs, ncs, sizeof *cs, cmp_chunk);
 	const char *params[CLI_MAX_SETS + 1] = {"point"};
 	for (size_t i = 0; i < o->n_sets; i++)
 		params[i + 1] = o->sets[i].name;
-	FILE *f = outfile_stream(out);
-	rep_write_csv_header(f, params, o->n_sets + 1);
-	for (size_t i = 0; i < ncs; i++)
-		fputs(cs[i].text, f);
-	int bad = outfile_commit(out, &e);
-	out = NULL;
+	char *header = NULL;
+	size_t hlen = 0;
+	FILE *hf = open_memstream(&header, &hlen);
+	if (!hf) {
+		err_internal(&e, "out of memory");
+		goto fail;
+	}
+	rep_write_csv_header(hf, params, o->n_sets + 1);
+	fclose(hf);
+	int bad = write_chunks(o->csv, header, cs, ncs, &e);
+	free(header);
 	if (bad)
 		goto fail;
 	goto out;
@@ -247,7 +257,6 @@ fail:
 	err_print(&e, stderr);
 	rc = cli_exit_status(&e);
 out:
-	outfile_abort(out);
 	for (size_t i = 0; i < ncs; i++)
 		free(cs[i].text);
 	free(cs);
@@ -272,7 +281,6 @@ int cli_merge(const struct cli_opts *o)
 	struct chunk *rows = NULL;
 	size_t n = 0;
 	int rc = EXIT_OK;
-	struct outfile *out = NULL;
 	if (!o->n_rest) {
 		err_set(&e, NULL, 0, 0, "merge needs the CSV parts to join");
 		goto fail;
@@ -325,23 +333,13 @@ int cli_merge(const struct cli_opts *o)
 		free(line);
 		fclose(f);
 	}
-	qsort(rows, n, sizeof *rows, cmp_chunk);
-	if (!(out = outfile_open(o->csv ? o->csv : "-", &e)))
-		goto fail;
-	if (header)
-		fputs(header, outfile_stream(out));
-	for (size_t i = 0; i < n; i++)
-		fputs(rows[i].text, outfile_stream(out));
-	int bad = outfile_commit(out, &e);
-	out = NULL;
-	if (bad)
+	if (write_chunks(o->csv, header, rows, n, &e))
 		goto fail;
 	goto out;
 fail:
 	err_print(&e, stderr);
 	rc = cli_exit_status(&e);
 out:
-	outfile_abort(out);
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].text);
 	free(rows);

@@ -173,14 +173,9 @@ void cli_opts_free(struct cli_opts *o)
 	free(o->rest);
 }
 
-int cli_load_scenario(const struct cli_opts *o, struct scenario *s, struct err *e)
+int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c, struct err *e)
 {
-	return o->scenario ? scen_load(o->scenario, s, e) : scen_load_default(s, e);
-}
-
-int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cpu_model *cpu_buf,
-		  struct asm_define *defs_buf, struct scen_overrides *ov, struct err *e)
-{
+	struct scen_overrides *ov = &c->ov;
 	memset(ov, 0, sizeof *ov);
 	const char *cpu = o->cpu;
 	ov->cores = o->cores;
@@ -206,18 +201,33 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cpu_model
 		} else {
 			if (parse_int(opt, val, INT64_MIN, INT64_MAX, &n, e))
 				return -1;
-			defs_buf[ov->n_defines].name = name;
-			defs_buf[ov->n_defines].value = n;
+			c->defs[ov->n_defines].name = name;
+			c->defs[ov->n_defines].value = n;
 			ov->n_defines++;
 		}
 	}
-	ov->defines = defs_buf;
+	ov->defines = c->defs;
 	if (cpu) {
-		if (scen_load_cpu(cpu, cpu_buf, e))
+		if (scen_load_cpu(cpu, &c->cpu, e))
 			return -1;
-		ov->cpu = cpu_buf;
+		ov->cpu = &c->cpu;
 	}
 	return 0;
+}
+
+int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e)
+{
+	if (o->scenario ? scen_load(o->scenario, s, e) : scen_load_default(s, e))
+		return -1;
+	if (o->variant && scen_find_variant(s, o->variant) < 0) {
+		char names[512] = "";
+		for (size_t v = 0; v < s->n_variants; v++)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+				 v ? ", " : "", s->variants[v].name);
+		return err_set(e, s->file, 0, 0, "--variant: no variant named '%s' (have: %s)",
+			       o->variant, names);
+	}
+	return cli_overrides(o, NULL, ov, e);
 }
 
 int cli_exit_status(const struct err *e)
