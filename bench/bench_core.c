@@ -1,7 +1,9 @@
 /* Core-model throughput: simulated instructions per host second on 8, 64
  * and 1024 cores, for `lock inc` on one shared atomic_t (every increment
  * a bounce and a queue round trip) and for per-CPU increments (L1 hits
- * only: the run-ahead fast path). Usage: bench_core [scale] */
+ * only: the run-ahead fast path). Usage: bench_core [scale [case]]: case
+ * 1..6 runs only that one (percpu/atomic at 8, 64, 1024 cores), e.g. to
+ * profile it alone. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,14 +78,17 @@ fail:
 int main(int argc, char **argv)
 {
 	double scale = argc > 1 ? atof(argv[1]) : 1.0;
+	int only = argc > 2 ? atoi(argv[2]) : 0;
 	static const int cores[] = { 8, 64, 1024 };
 	int rc = 0;
 	for (int i = 0; i < 3; i++) {
 		/* ~30 M instructions per per-CPU case, ~1.5 M per atomic case. */
 		uint64_t pc = (uint64_t)(scale * 10e6 / cores[i]) + 1;
 		uint64_t at = (uint64_t)(scale * 0.5e6 / cores[i]) + 1;
-		rc |= run("percpu", percpu_src, cores[i], pc);
-		rc |= run("atomic", atomic_src, cores[i], at);
+		if (!only || only == 2 * i + 1)
+			rc |= run("percpu", percpu_src, cores[i], pc);
+		if (!only || only == 2 * i + 2)
+			rc |= run("atomic", atomic_src, cores[i], at);
 	}
 	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -103,8 +103,9 @@ static inline int mapped(const struct core_env *env, uint64_t a, unsigned size)
 	return 0;
 }
 
-static inline int bad_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
-			     const char *what)
+/* The slow half of bad_access: the range walk, and the memo for next time. */
+static int check_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
+			const char *what)
 {
 	if (__builtin_expect(!mapped(env, a, size), 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped", what, size,
@@ -112,7 +113,30 @@ static inline int bad_access(struct core_env *env, struct core *c, uint64_t a, u
 	if (__builtin_expect(ms_crosses_line(a, size, env->m->line_size), 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx crosses a %u-byte cache line", what, size,
 			     (unsigned long long)a, env->m->line_size);
+	/* Memo: the part of a's line inside the mapped range that holds a. */
+	uint64_t lo = a & ~(uint64_t)(env->m->line_size - 1), hi = lo + env->m->line_size;
+	for (int i = 0; i < 3; i++)
+		if (a >= env->map[i][0] && a + size <= env->map[i][1]) {
+			lo = max64(lo, env->map[i][0]);
+			hi = min64(hi, env->map[i][1]);
+			c->ok_lo = lo;
+			c->ok_span = hi - lo;
+			break;
+		}
 	return ST_OK;
+}
+
+/* An access inside the memo [ok_lo, ok_lo + ok_span), which lies within one
+ * line and one mapped range (the map never changes during a run), is mapped
+ * and crosses no line: it passes both checks without the range walk.
+ * d < ok_span first, so that d + size cannot wrap. */
+static inline int bad_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
+			     const char *what)
+{
+	uint64_t d = a - c->ok_lo;
+	if (__builtin_expect(d < c->ok_span && d + size <= c->ok_span, 1))
+		return ST_OK;
+	return check_access(env, c, a, size, what);
 }
 
 /* ---- store buffer drain ---- */
@@ -146,7 +170,7 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 		struct sb_entry *e = sb_head(&c->sb);
 		if (sb_next(c) > t)
 			return 0;
-		if (!ms_try_store(env->ms, c->id, e->addr, e->size, e->val))
+		if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
 			return 1;
 		sb_pop(&c->sb);
 	}
@@ -177,7 +201,7 @@ static int wait_sb(struct core_env *env, struct core *c, unsigned max)
 			t = max64(t, at);
 			if (c->sb.n) {
 				struct sb_entry *e = sb_head(&c->sb);
-				if (!ms_try_store(env->ms, c->id, e->addr, e->size, e->val))
+				if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
 					break;
 				sb_pop(&c->sb);
 			}
@@ -255,7 +279,7 @@ static inline int load(struct core_env *env, struct core *c, uint64_t addr, unsi
 		if (l == SB_PARTIAL) /* wait for the overlapping store to leave */
 			return wait_sb(env, c, 0);
 	}
-	if (ms_try_load(env->ms, c->id, addr, size, v)) {
+	if (ms_hit_load(env->ms, c->id, addr, size, v)) {
 		acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
 		return ST_OK;
 	}
@@ -666,7 +690,7 @@ int core_exec_event(struct core_env *env, struct core *c)
 			goto fail;
 		}
 		const struct insn *in = &code[c->pc];
-		uint64_t a, b, r, addr = 0;
+		uint64_t a = 0, b = 0, r, addr = 0;
 		unsigned sz = in->size;
 
 		switch (in->op) {

@@ -59,37 +59,44 @@ enum core_run_state {
 struct ghost_table;
 struct core_env;
 
+/* Field order is by use: what the run-ahead loop touches per instruction
+ * and per event first (registers, clocks, flags, store buffer, counters,
+ * interrupt poll), the interrupted context last, so that a core's hot
+ * state spans as few host cache lines as possible (1024 cores do not fit
+ * in the host's L1/L2). */
 struct core {
 	uint64_t r[R_NREGS];
 	uint64_t clock;          /* the core's own time: when its next instruction starts */
 	uint64_t stop_at;        /* the run-ahead loop leaves its fast path at this clock */
+	uint64_t ok_lo, ok_span; /* bad_access's memo: a mapped part of one line; span 0 = none */
 	uint32_t pc;
 	uint8_t zf, sf, cf, of;
 	uint8_t intr;            /* IF: hard interrupts enabled */
 	uint8_t state;           /* enum core_run_state */
 	uint8_t act;             /* enum core_activity, as last reported */
 	int id;
+	int in_handler;          /* running an interrupt handler (context in `saved`) */
 	int bh_count, preempt_count;
 	uint32_t call_depth;     /* calls without their ret, in the current context */
 	uint64_t gs_base;        /* this CPU's per-CPU offset */
 	uint64_t stack_lo, stack_hi;
 	uint64_t ev_at;          /* time of the pending exec event (CORE_RUN) */
 	uint64_t drain_at;       /* time of the pending drain event, UINT64_MAX if none */
+
+	struct sb sb;
+	struct core_stats st;
+	struct irq_cpu irq;
+
 	uint64_t wait_from;      /* CORE_WAIT_SB: when the wait began */
 	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */
 
 	/* Interrupt handler context: the interrupted state, restored by the
 	 * handler's final ret (not only on the stack: a handler may clobber it). */
-	int in_handler;
 	struct {
 		uint64_t r[R_NREGS];
 		uint32_t pc, call_depth;
 		uint8_t zf, sf, cf, of, intr;
 	} saved;
-
-	struct sb sb;
-	struct irq_cpu irq;
-	struct core_stats st;
 };
 
 /* The machine the cores share. */

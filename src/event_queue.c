@@ -11,9 +11,10 @@
 
 static inline int before(const struct evq_entry *a, const struct evq_entry *b)
 {
-	/* bitwise, not ||: lets the compiler pick the minimum child with cmov
-	 * instead of a branch that mispredicts half the time */
-	return (a->time < b->time) | ((a->time == b->time) & (a->seq < b->seq));
+	/* (time, seq) as one 128-bit key: a cmp/sbb pair, and no branch for
+	 * the compiler to mispredict when it picks the minimum child */
+	__extension__ typedef unsigned __int128 u128;
+	return (((u128)a->time << 64) | a->seq) < (((u128)b->time << 64) | b->seq);
 }
 
 int evq_init(struct evq *q, size_t capacity, struct err *e)
@@ -57,6 +58,11 @@ int evq_push(struct evq *q, uint64_t time, uint32_t id)
 	return 0;
 }
 
+/* Bottom-up (Floyd): the hole left by the minimum goes down along the
+ * minimum children to a leaf without comparing against the element that
+ * refills it, then that element (the last one, usually among the latest)
+ * sifts up, typically not at all. Keys are unique (seq), so the pop order
+ * is the same whatever shape the heap takes. */
 int evq_pop(struct evq *q, uint64_t *time, uint32_t *id)
 {
 	if (!q->n)
@@ -64,27 +70,32 @@ int evq_pop(struct evq *q, uint64_t *time, uint32_t *id)
 	struct evq_entry *h = q->heap;
 	*time = h[0].time;
 	*id = h[0].id;
-	struct evq_entry x = h[--q->n];
-	size_t n = q->n, i = 0;
+	size_t n = --q->n, i = 0;
+	if (!n)
+		return 1;
+	struct evq_entry x = h[n];
 	for (;;) {
-		size_t c = 4 * i + 1;
-		if (c >= n)
-			break;
-		size_t best = c;
+		size_t c = 4 * i + 1, best = c;
 		if (c + 4 <= n) {
 			size_t b2 = before(&h[c + 1], &h[c]) ? c + 1 : c;
 			size_t b3 = before(&h[c + 3], &h[c + 2]) ? c + 3 : c + 2;
 			best = before(&h[b3], &h[b2]) ? b3 : b2;
-		} else {
+		} else if (c < n) {
 			for (size_t k = c + 1; k < n; k++)
 				best = before(&h[k], &h[best]) ? k : best;
-		}
-		if (!before(&h[best], &x))
+		} else {
 			break;
+		}
 		h[i] = h[best];
 		i = best;
 	}
-	if (n)
-		h[i] = x;
+	while (i > 0) {
+		size_t p = (i - 1) / 4;
+		if (!before(&x, &h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = x;
 	return 1;
 }

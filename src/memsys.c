@@ -40,6 +40,7 @@ struct ms_scratch {
 };
 
 struct memsys {
+	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
 	struct cpu_model m;
 	const struct coh_protocol *p;
 	int ncores, sockets, cps;
@@ -50,7 +51,6 @@ struct memsys {
 	uint8_t **chunks;
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *l1, *llc;
-	struct ms_stats *cstats;
 	uint64_t bus_free;
 	int checking;
 	struct err check_err;
@@ -60,7 +60,7 @@ struct memsys {
 };
 
 #define COUNT(ms, core, le, field, n) do { \
-	(ms)->cstats[core].field += (n); (le)->stats.field += (n); } while (0)
+	(ms)->fast.cstats[core].field += (n); (le)->stats.field += (n); } while (0)
 
 static inline struct ms_line *entry(const struct memsys *ms, size_t i)
 {
@@ -134,16 +134,23 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 		return err_set(e, NULL, 0, 0, "memory size %llu has too many lines",
 			       (unsigned long long)mem_size), NULL;
 	}
+	ms->fast.shift = ms->shift;
+	ms->fast.lmask = ms->ls - 1;
+	for (int st = 0; st < MS_NSTATES; st++)
+		for (int k = 0; k < 2; k++)
+			if (ms->p->access[st][k].hit && ms->p->access[st][k].next == st)
+				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 7) & ~(size_t)7;
 	ms->mem = calloc(ms->nlines, ms->ls);
 	ms->line_idx = calloc(ms->nlines, sizeof *ms->line_idx);
 	ms->l1 = calloc((size_t)ms->ncores, sizeof *ms->l1);
-	ms->cstats = calloc((size_t)ms->ncores, sizeof *ms->cstats);
+	ms->fast.cstats = calloc((size_t)ms->ncores, sizeof *ms->fast.cstats);
+	ms->fast.la = calloc((size_t)ms->ncores * MS_LA_SIZE, sizeof *ms->fast.la);
 	ms->scratch = calloc(1, sizeof *ms->scratch);
 	if (m->llc_size)
 		ms->llc = calloc((size_t)ms->sockets, sizeof *ms->llc);
-	if (!ms->mem || !ms->line_idx || !ms->l1 || !ms->cstats || !ms->scratch ||
+	if (!ms->mem || !ms->line_idx || !ms->l1 || !ms->fast.cstats || !ms->fast.la || !ms->scratch ||
 	    (m->llc_size && !ms->llc)) {
 		err_internal(e, "memsys: out of memory for %llu bytes of simulated memory",
 			     (unsigned long long)mem_size);
@@ -184,7 +191,8 @@ void ms_destroy(struct memsys *ms)
 	free(ms->home);
 	free(ms->shadow);
 	free(ms->line_idx);
-	free(ms->cstats);
+	free(ms->fast.cstats);
+	free(ms->fast.la);
 	if (ms->scratch)
 		free(ms->scratch->hot);
 	free(ms->scratch);
@@ -340,6 +348,9 @@ int ms_check_error(const struct memsys *ms, struct err *e)
 void ms_set_checking(struct memsys *ms, int on)
 {
 	ms->checking = on;
+	/* The lookaside skips the shadow: it must not be used while checking. */
+	if (on && ms->fast.la)
+		memset(ms->fast.la, 0, (size_t)ms->ncores * MS_LA_SIZE * sizeof *ms->fast.la);
 	if (!on) {
 		free(ms->shadow);
 		ms->shadow = NULL;
@@ -366,6 +377,39 @@ void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
 {
 	ms->obs = fn;
 	ms->obs_ctx = ctx;
+}
+
+/* ---- the hit lookaside (memsys.h) ---- */
+
+/* Note that core's L1 way w holds `line`, for the inline hit path. Only
+ * where a lookaside hit may skip what the slow hit path would do: not while
+ * checking (shadow), not for contended lines (offset detail), not for a line
+ * that sticks out past mem_size (the slow path's range check). */
+static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, struct ms_line *le)
+{
+	if (ms->checking || le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+		return;
+	struct cache *c = &ms->l1[core];
+	uint64_t want = line + 1;
+	struct ms_la *la = &ms->fast.la[(size_t)core * MS_LA_SIZE + (want & (MS_LA_SIZE - 1))];
+	la->want = want;
+	la->tag = &c->tag[w];
+	la->state = &c->state[w];
+	la->lru = &c->lru[w];
+	la->clock = &c->clock;
+	la->data = cache_data(c, w);
+	la->line_stats = &le->stats;
+}
+
+/* The line just became contended: no lookaside entry may name it any more. */
+static void la_forget(struct memsys *ms, uint64_t line)
+{
+	uint64_t want = line + 1;
+	for (int core = 0; core < ms->ncores; core++) {
+		struct ms_la *la = &ms->fast.la[(size_t)core * MS_LA_SIZE + (want & (MS_LA_SIZE - 1))];
+		if (la->want == want)
+			la->want = 0;
+	}
 }
 
 /* ---- transactions ---- */
@@ -553,8 +597,10 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	COUNT(ms, core, le, invalidations, inval);
 	COUNT(ms, core, le, writebacks, wb);
 	COUNT(ms, core, le, stall_cycles, done - now);
-	if (le->stats.bounces || le->stats.invalidations || le->stats.hitm)
+	if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
 		le->contended = 1;
+		la_forget(ms, line);
+	}
 	*way = w;
 	return done;
 }
@@ -614,20 +660,25 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 {
 	if (!in_range(ms, core, addr, size))
 		return now;
+	if (kind == ACC_LOAD ? ms_la_load(ms, core, addr, size, val)
+	    : kind == ACC_STORE && ms_la_store(ms, core, addr, size, *val))
+		return now + ms->m.lat_l1_hit;
 	uint64_t line = addr >> ms->shift;
 	struct cache *c = &ms->l1[core];
-	int w = cache_lookup(c, line);
+	/* Directory invariant: core's sharer bit is set iff its L1 holds the
+	 * line, so a miss needs no walk of the set. */
+	struct ms_line *le = line_find(ms, line);
+	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
 	const struct coh_access_cell *a = &ms->p->access[st][kind != ACC_LOAD];
 	if (a->hit) {
-		struct ms_line *le = line_find(ms, line);
 		c->state[w] = a->next;
 		cache_touch(c, w);
 		COUNT(ms, core, le, l1_hits, 1);
 		do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
+		la_fill(ms, core, line, w, le);
 		return now + ms->m.lat_l1_hit;
 	}
-	struct ms_line *le = line_find(ms, line);
 	if (!le && !(le = line_new(ms, line))) {
 		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
 		return now;
@@ -635,6 +686,7 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 	struct ms_txn t;
 	uint64_t done = transact(ms, core, now, line, le, &w, a->req, &t);
 	do_access(ms, core, c, w, le, addr, size, kind, val, t.hitm, t.hitm && t.remote);
+	la_fill(ms, core, line, w, le);
 	if (ms->checking && !err_is_set(&ms->check_err))
 		check_line(ms, line, &ms->check_err);
 	if (ms->obs)
@@ -685,6 +737,7 @@ static inline int try_access(struct memsys *ms, int core, uint64_t addr, unsigne
 	cache_touch(c, w);
 	COUNT(ms, core, le, l1_hits, 1);
 	do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
+	la_fill(ms, core, line, w, le);
 	return 1;
 }
 
@@ -736,7 +789,7 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 
 const struct ms_stats *ms_core_stats(const struct memsys *ms, int core)
 {
-	return &ms->cstats[core];
+	return &ms->fast.cstats[core];
 }
 
 void ms_total_stats(const struct memsys *ms, struct ms_stats *out)
@@ -744,7 +797,7 @@ void ms_total_stats(const struct memsys *ms, struct ms_stats *out)
 	memset(out, 0, sizeof *out);
 	uint64_t *o = (uint64_t *)out;
 	for (int c = 0; c < ms->ncores; c++) {
-		const uint64_t *s = (const uint64_t *)&ms->cstats[c];
+		const uint64_t *s = (const uint64_t *)&ms->fast.cstats[c];
 		for (size_t k = 0; k < sizeof *out / sizeof(uint64_t); k++)
 			o[k] += s[k];
 	}

@@ -120,9 +120,124 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
 /* The run-ahead fast path: perform the access if it hits in core's L1 with
  * enough permission (load: any valid state; store: M or E, E becoming M
  * silently), counting it as a hit and touching LRU, and return 1. Return 0
- * and change nothing when it would need a transaction. */
+ * and change nothing when it would need a transaction. ms_try_* check their
+ * arguments like ms_load; ms_hit_* (below) are the same without the checks. */
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
 int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val);
+
+/* ---- the inline L1 hit path (the core's per-instruction hot path) ----
+ * Each core has MS_LA_SIZE lookaside entries, direct-mapped by line number,
+ * each naming the L1 way a recent hit or fill found the line in, so a hit
+ * costs no set walk, no directory lookup and no call. An entry is only a
+ * hint: it is used only while the way's tag still equals `want` (a refill
+ * or invalidation of the way changes the tag). memsys fills entries only
+ * for lines that lie wholly inside memory, are not `contended` (those keep
+ * per-offset detail, the slow path's job; a line becoming contended clears
+ * its entries) and only while the checker is off (turning it on clears them
+ * all). So a lookaside hit needs exactly what the slow hit path does:
+ * the data, the LRU stamp, and the four hit counters. Internal to memsys:
+ * the structs are here only so that the hit path can be inline. */
+#define MS_LA_SIZE 4
+struct ms_la {
+	uint64_t want;              /* line number + 1; 0 = empty */
+	const uint64_t *tag;        /* the way's tag (struct cache) */
+	uint8_t *state;             /* the way's coherence state */
+	uint64_t *lru, *clock;      /* the way's LRU stamp, its cache's stamp source */
+	uint8_t *data;              /* the way's line */
+	struct ms_stats *line_stats;/* the line's statistics */
+};
+
+/* The first member of struct memsys (so a struct memsys * points to it). */
+struct ms_fast {
+	struct ms_la *la;           /* ncores * MS_LA_SIZE */
+	struct ms_stats *cstats;    /* per core */
+	uint32_t shift, lmask;      /* log2(line size), line size - 1 */
+	/* bit s: a load ([0]) / store ([1]) in state s hits and keeps state s
+	 * (E->M on a store is a hit that changes state: the slow path's) */
+	uint8_t hit_same[2];
+};
+
+/* Precondition (what the core's bad_access already checked): core is a
+ * valid core, [addr, addr+size) is mapped memory and does not cross a line,
+ * size is 1, 2, 4 or 8. Anything the lookaside does not cover goes to
+ * ms_try_*, which checks everything again. */
+static inline struct ms_la *ms_la_of(const struct memsys *ms, int core, uint64_t want, int kind)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	struct ms_la *la = &f->la[(size_t)core * MS_LA_SIZE + (want & (MS_LA_SIZE - 1))];
+	if (la->want != want || *la->tag != want || !((f->hit_same[kind] >> *la->state) & 1))
+		return NULL;
+	return la;
+}
+
+static inline void ms_la_count(const struct memsys *ms, int core, struct ms_la *la, int kind)
+{
+	struct ms_stats *cs = &((const struct ms_fast *)ms)->cstats[core], *ls = la->line_stats;
+	*la->lru = ++*la->clock;
+	cs->l1_hits++;
+	ls->l1_hits++;
+	if (kind) {
+		cs->stores++;
+		ls->stores++;
+	} else {
+		cs->loads++;
+		ls->loads++;
+	}
+}
+
+/* The lookaside alone: 1 when it performed the hit, 0 (nothing changed)
+ * when the access needs the slow path. */
+static inline int ms_la_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	struct ms_la *la = ms_la_of(ms, core, (addr >> f->shift) + 1, 0);
+	if (__builtin_expect(!la, 0))
+		return 0;
+	const uint8_t *d = la->data + (addr & f->lmask);
+	uint8_t v1;
+	uint16_t v2;
+	uint32_t v4;
+	switch (size) {  /* fixed-size copies: no memcpy call (x86 is little-endian) */
+	case 1: __builtin_memcpy(&v1, d, 1); *val = v1; break;
+	case 2: __builtin_memcpy(&v2, d, 2); *val = v2; break;
+	case 4: __builtin_memcpy(&v4, d, 4); *val = v4; break;
+	case 8: __builtin_memcpy(val, d, 8); break;
+	default: return 0;
+	}
+	ms_la_count(ms, core, la, 0);
+	return 1;
+}
+
+static inline int ms_la_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	struct ms_la *la = ms_la_of(ms, core, (addr >> f->shift) + 1, 1);
+	if (__builtin_expect(!la, 0))
+		return 0;
+	uint8_t *d = la->data + (addr & f->lmask);
+	uint8_t v1 = (uint8_t)val;
+	uint16_t v2 = (uint16_t)val;
+	uint32_t v4 = (uint32_t)val;
+	switch (size) {
+	case 1: __builtin_memcpy(d, &v1, 1); break;
+	case 2: __builtin_memcpy(d, &v2, 2); break;
+	case 4: __builtin_memcpy(d, &v4, 4); break;
+	case 8: __builtin_memcpy(d, &val, 8); break;
+	default: return 0;
+	}
+	ms_la_count(ms, core, la, 1);
+	return 1;
+}
+
+static inline int ms_hit_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+{
+	return ms_la_load(ms, core, addr, size, val) || ms_try_load(ms, core, addr, size, val);
+}
+
+static inline int ms_hit_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
+{
+	return ms_la_store(ms, core, addr, size, val) || ms_try_store(ms, core, addr, size, val);
+}
 
 /* Questions with no side effects and no statistics. */
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr);
