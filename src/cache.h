@@ -10,12 +10,12 @@
 #include "error.h"
 
 struct cache {
-	uint32_t sets, assoc, set_mask, line_size;
+	uint64_t clock;   /* LRU stamp source (first: the L1 hit path's, memsys.h) */
+	uint8_t *data;    /* sets*assoc*line_size bytes, or NULL (tag-only) */
 	uint64_t *tag;    /* sets*assoc; 0 = invalid way */
 	uint64_t *lru;    /* last-use stamp per way */
 	uint8_t *state;   /* coherence state per way (enum ms_state) */
-	uint8_t *data;    /* sets*assoc*line_size bytes, or NULL (tag-only) */
-	uint64_t clock;   /* LRU stamp source */
+	uint32_t sets, assoc, set_mask, line_size;
 };
 
 int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,

@@ -180,7 +180,7 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 /* Where the run-ahead loop must next leave its fast path. */
 static inline void set_stop(struct core_env *env, struct core *c)
 {
-	uint64_t s = min64(env->horizon, c->irq.next_min);
+	uint64_t s = min64(env->horizon, c->irq_next);
 	if (c->sb.n && c->drain_at == NONE)
 		s = min64(s, sb_next(c));
 	c->stop_at = s;
@@ -647,8 +647,9 @@ static int boundary(struct core_env *env, struct core *c)
 {
 	if (c->sb.n && c->drain_at == NONE && drain_hits(env, c, c->clock) && ensure_drain(env, c))
 		return -1;
-	if (c->irq.n) {
+	if (c->irq_any) {
 		irq_poll(&c->irq, env->irq_src, c->clock);
+		c->irq_next = c->irq.next_min;
 		int src = irq_take(&c->irq, env->irq_src, c->intr, c->bh_count, c->in_handler);
 		if (src >= 0)
 			irq_enter(env, c, src);
@@ -1058,6 +1059,7 @@ void core_init(struct core_env *env, struct core *c, int id)
 	c->stack_lo = p->stack_base + (uint64_t)id * PROG_STACK_SIZE;
 	c->stack_hi = c->stack_lo + PROG_STACK_SIZE;
 	c->irq.next_min = NONE;
+	c->irq_next = NONE;
 }
 
 void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint64_t *regs,
@@ -1068,6 +1070,8 @@ void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint
 	if (!((regs_set >> R_RSP) & 1))
 		c->r[R_RSP] = c->stack_hi;
 	c->pc = entry;
+	c->irq_next = c->irq.next_min;  /* sim.c set irq up just before */
+	c->irq_any = c->irq.n != 0;
 	c->clock = start;
 	c->st.started = start;
 	c->state = CORE_RUN;

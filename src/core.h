@@ -33,13 +33,15 @@ enum core_activity {
 	CORE_NACTS
 };
 
+/* The counters an instruction may bump (instructions, sb_forwards, the
+ * busy and L1-hit cycles) are the first 32 bytes. */
 struct core_stats {
 	uint64_t instructions;
+	uint64_t sb_forwards;          /* loads served by the store buffer */
 	uint64_t cycles[CORE_NCYCLES]; /* indexed by enum core_activity */
 	uint64_t locked_ops;           /* lock-prefixed RMWs and xchg with memory */
 	uint64_t locked_cycles;        /* from taking the line to releasing it */
 	uint64_t irqs_hard, irqs_soft; /* handlers run */
-	uint64_t sb_forwards;          /* loads served by the store buffer */
 	uint64_t started, halted_at;   /* cycles; halted_at 0 while running */
 };
 
@@ -59,36 +61,45 @@ enum core_run_state {
 struct ghost_table;
 struct core_env;
 
-/* Field order is by use: what the run-ahead loop touches per instruction
- * and per event first (registers, clocks, flags, store buffer, counters,
- * interrupt poll), the interrupted context last, so that a core's hot
- * state spans as few host cache lines as possible (1024 cores do not fit
- * in the host's L1/L2). */
+/* Field order is by use, in 64-byte host cache lines (the array is
+ * 64-byte aligned; 1024 cores' state does not fit in the host's L1/L2, so
+ * host lines touched per event are what a run costs): line 0 what every
+ * instruction reads (clocks, address memo, pc, flags), line 1 the store
+ * buffer and the small per-event fields, lines 2-3 the counters (the ones
+ * an instruction bumps first), then the registers on their own lines, the
+ * interrupt sources and the interrupted context last. */
 struct core {
-	uint64_t r[R_NREGS];
+	/* line 0 */
 	uint64_t clock;          /* the core's own time: when its next instruction starts */
 	uint64_t stop_at;        /* the run-ahead loop leaves its fast path at this clock */
 	uint64_t ok_lo, ok_span; /* bad_access's memo: a mapped part of one line; span 0 = none */
+	uint64_t gs_base;        /* this CPU's per-CPU offset */
+	uint64_t ev_at;          /* time of the pending exec event (CORE_RUN) */
+	uint64_t drain_at;       /* time of the pending drain event, UINT64_MAX if none */
 	uint32_t pc;
 	uint8_t zf, sf, cf, of;
+	/* line 1 */
+	struct sb sb;
+	/* irq.next_min and whether irq.n is non-zero, copied whenever they may
+	 * change (core_start, irq_poll), so that an event or an instruction
+	 * boundary of a core without interrupt sources never reads `irq` */
+	uint64_t irq_next;
+	uint8_t irq_any;
 	uint8_t intr;            /* IF: hard interrupts enabled */
 	uint8_t state;           /* enum core_run_state */
 	uint8_t act;             /* enum core_activity, as last reported */
 	int id;
 	int in_handler;          /* running an interrupt handler (context in `saved`) */
-	int bh_count, preempt_count;
 	uint32_t call_depth;     /* calls without their ret, in the current context */
-	uint64_t gs_base;        /* this CPU's per-CPU offset */
-	uint64_t stack_lo, stack_hi;
-	uint64_t ev_at;          /* time of the pending exec event (CORE_RUN) */
-	uint64_t drain_at;       /* time of the pending drain event, UINT64_MAX if none */
-
-	struct sb sb;
+	int bh_count, preempt_count;
+	/* lines 2-3 */
 	struct core_stats st;
-	struct irq_cpu irq;
-
-	uint64_t wait_from;      /* CORE_WAIT_SB: when the wait began */
 	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */
+	uint64_t wait_from;      /* CORE_WAIT_SB: when the wait began */
+
+	_Alignas(64) uint64_t r[R_NREGS];
+	uint64_t stack_lo, stack_hi;
+	struct irq_cpu irq;
 
 	/* Interrupt handler context: the interrupted state, restored by the
 	 * handler's final ret (not only on the stack: a handler may clobber it). */

@@ -22,6 +22,9 @@
 #define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
 
 struct ms_line {
+	/* First, and entries 64-byte aligned: the hit path's counters (loads,
+	 * stores, l1_hits) then share one host cache line. */
+	struct ms_stats stats;
 	uint64_t line;        /* line number */
 	uint64_t busy_until;  /* home busy (FIFO per line, locked RMW) */
 	int32_t owner, last_owner;
@@ -29,7 +32,6 @@ struct ms_line {
 	uint32_t n_offsets, cap_offsets;
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
-	struct ms_stats stats;
 	uint64_t sharers[];   /* ms->words words */
 };
 
@@ -50,7 +52,7 @@ struct memsys {
 	uint32_t *line_idx;              /* nlines; 0 = no entry, else entry index + 1 */
 	uint8_t **chunks;
 	size_t nchunks, chunk_cap, nentries, stride, words;
-	struct cache *l1, *llc;
+	struct cache *llc;
 	uint64_t bus_free;
 	int checking;
 	struct err check_err;
@@ -60,7 +62,12 @@ struct memsys {
 };
 
 #define COUNT(ms, core, le, field, n) do { \
-	(ms)->fast.cstats[core].field += (n); (le)->stats.field += (n); } while (0)
+	(ms)->fast.pc[core].stats.field += (n); (le)->stats.field += (n); } while (0)
+
+static inline struct cache *l1_of(const struct memsys *ms, int core)
+{
+	return &ms->fast.pc[core].l1;
+}
 
 static inline struct ms_line *entry(const struct memsys *ms, size_t i)
 {
@@ -85,7 +92,7 @@ static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 			ms->chunks = c;
 			ms->chunk_cap = cap;
 		}
-		ms->chunks[ms->nchunks] = malloc(ms->stride << CHUNK_SHIFT);
+		ms->chunks[ms->nchunks] = aligned_alloc(64, ms->stride << CHUNK_SHIFT);
 		if (!ms->chunks[ms->nchunks])
 			return NULL;
 		ms->nchunks++;
@@ -141,23 +148,23 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 			if (ms->p->access[st][k].hit && ms->p->access[st][k].next == st)
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
-	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 7) & ~(size_t)7;
+	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
 	ms->mem = calloc(ms->nlines, ms->ls);
 	ms->line_idx = calloc(ms->nlines, sizeof *ms->line_idx);
-	ms->l1 = calloc((size_t)ms->ncores, sizeof *ms->l1);
-	ms->fast.cstats = calloc((size_t)ms->ncores, sizeof *ms->fast.cstats);
-	ms->fast.la = calloc((size_t)ms->ncores * MS_LA_SIZE, sizeof *ms->fast.la);
+	ms->fast.pc = aligned_alloc(_Alignof(struct ms_core), (size_t)ms->ncores * sizeof *ms->fast.pc);
+	if (ms->fast.pc)
+		memset(ms->fast.pc, 0, (size_t)ms->ncores * sizeof *ms->fast.pc);
 	ms->scratch = calloc(1, sizeof *ms->scratch);
 	if (m->llc_size)
 		ms->llc = calloc((size_t)ms->sockets, sizeof *ms->llc);
-	if (!ms->mem || !ms->line_idx || !ms->l1 || !ms->fast.cstats || !ms->fast.la || !ms->scratch ||
+	if (!ms->mem || !ms->line_idx || !ms->fast.pc || !ms->scratch ||
 	    (m->llc_size && !ms->llc)) {
 		err_internal(e, "memsys: out of memory for %llu bytes of simulated memory",
 			     (unsigned long long)mem_size);
 		goto fail;
 	}
 	for (int c = 0; c < ms->ncores; c++)
-		if (cache_init(&ms->l1[c], m->l1_size, m->l1_assoc, ms->ls, 1, e))
+		if (cache_init(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1, e))
 			goto fail;
 	for (int s = 0; ms->llc && s < ms->sockets; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
@@ -181,18 +188,16 @@ void ms_destroy(struct memsys *ms)
 	for (size_t i = 0; i < ms->nchunks; i++)
 		free(ms->chunks[i]);
 	free(ms->chunks);
-	for (int c = 0; ms->l1 && c < ms->ncores; c++)
-		cache_free(&ms->l1[c]);
+	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
+		cache_free(l1_of(ms, c));
 	for (int s = 0; ms->llc && s < ms->sockets; s++)
 		cache_free(&ms->llc[s]);
-	free(ms->l1);
 	free(ms->llc);
 	free(ms->mem);
 	free(ms->home);
 	free(ms->shadow);
 	free(ms->line_idx);
-	free(ms->fast.cstats);
-	free(ms->fast.la);
+	free(ms->fast.pc);
 	if (ms->scratch)
 		free(ms->scratch->hot);
 	free(ms->scratch);
@@ -286,7 +291,7 @@ static int check_line(const struct memsys *ms, uint64_t line, struct err *e)
 	uint64_t base = line << ms->shift;
 	int valid = 0, nexcl = 0, nowner = 0, dirty = 0, owner = MS_NO_CORE;
 	for (int c = 0; c < ms->ncores; c++) {
-		int w = cache_lookup(&ms->l1[c], line);
+		int w = cache_lookup(l1_of(ms, c), line);
 		int bit = le && (le->sharers[c >> 6] >> (c & 63)) & 1;
 		if ((w >= 0) != bit)
 			return err_internal(e, "line 0x%llx: directory says core %d %s a copy, its L1 says %s",
@@ -294,7 +299,7 @@ static int check_line(const struct memsys *ms, uint64_t line, struct err *e)
 					    w >= 0 ? "it does" : "it does not");
 		if (w < 0)
 			continue;
-		enum ms_state s = ms->l1[c].state[w];
+		enum ms_state s = l1_of(ms, c)->state[w];
 		valid++;
 		if (!p->has_state[s] || s == MS_I)
 			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
@@ -305,7 +310,7 @@ static int check_line(const struct memsys *ms, uint64_t line, struct err *e)
 			nowner++;
 			owner = c;
 		}
-		if (ms->shadow && memcmp(cache_data(&ms->l1[c], w), ms->shadow + base, ms->ls))
+		if (ms->shadow && memcmp(cache_data(l1_of(ms, c), w), ms->shadow + base, ms->ls))
 			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
 					    (unsigned long long)base, c, ms_state_name(s));
 	}
@@ -349,8 +354,8 @@ void ms_set_checking(struct memsys *ms, int on)
 {
 	ms->checking = on;
 	/* The lookaside skips the shadow: it must not be used while checking. */
-	if (on && ms->fast.la)
-		memset(ms->fast.la, 0, (size_t)ms->ncores * MS_LA_SIZE * sizeof *ms->fast.la);
+	for (int c = 0; on && c < ms->ncores; c++)
+		memset(ms->fast.pc[c].la, 0, sizeof ms->fast.pc[c].la);
 	if (!on) {
 		free(ms->shadow);
 		ms->shadow = NULL;
@@ -367,9 +372,9 @@ void ms_set_checking(struct memsys *ms, int on)
 		const struct ms_line *le = entry(ms, i);
 		if (le->owner == MS_NO_CORE)
 			continue;
-		int w = cache_lookup(&ms->l1[le->owner], le->line);
+		int w = cache_lookup(l1_of(ms, le->owner), le->line);
 		if (w >= 0)
-			memcpy(ms->shadow + (le->line << ms->shift), cache_data(&ms->l1[le->owner], w), ms->ls);
+			memcpy(ms->shadow + (le->line << ms->shift), cache_data(l1_of(ms, le->owner), w), ms->ls);
 	}
 }
 
@@ -389,27 +394,32 @@ static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, st
 {
 	if (ms->checking || le->contended || ((line + 1) << ms->shift) > ms->mem_size)
 		return;
-	struct cache *c = &ms->l1[core];
+	struct cache *c = l1_of(ms, core);
 	uint64_t want = line + 1;
-	struct ms_la *la = &ms->fast.la[(size_t)core * MS_LA_SIZE + (want & (MS_LA_SIZE - 1))];
-	la->want = want;
-	la->tag = &c->tag[w];
-	la->state = &c->state[w];
+	unsigned s = c->state[w];
+	struct ms_la *la = &ms->fast.pc[core].la[want & (MS_LA_SIZE - 1)];
+	la->key = want | (((ms->fast.hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) |
+		  (((ms->fast.hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
 	la->lru = &c->lru[w];
-	la->clock = &c->clock;
 	la->data = cache_data(c, w);
 	la->line_stats = &le->stats;
+}
+
+/* Core's way holding `line` is about to change tag or state: its lookaside
+ * entry, if any, is no longer exact (memsys.h). */
+static inline void la_drop(struct memsys *ms, int core, uint64_t line)
+{
+	struct ms_la *la = &ms->fast.pc[core].la[(line + 1) & (MS_LA_SIZE - 1)];
+	if ((la->key & ~MS_LA_OKS) == line + 1)
+		la->key = 0;
 }
 
 /* The line just became contended: no lookaside entry may name it any more. */
 static void la_forget(struct memsys *ms, uint64_t line)
 {
 	uint64_t want = line + 1;
-	for (int core = 0; core < ms->ncores; core++) {
-		struct ms_la *la = &ms->fast.la[(size_t)core * MS_LA_SIZE + (want & (MS_LA_SIZE - 1))];
-		if (la->want == want)
-			la->want = 0;
-	}
+	for (int core = 0; core < ms->ncores; core++)
+		la_drop(ms, core, want - 1);
 }
 
 /* ---- transactions ---- */
@@ -430,6 +440,7 @@ static void evict(struct memsys *ms, int core, struct cache *c, int w)
 	le->nsharers--;
 	if (le->owner == core)
 		le->owner = MS_NO_CORE;
+	la_drop(ms, core, line);
 	cache_invalidate(c, w);
 }
 
@@ -440,7 +451,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 {
 	const struct coh_protocol *p = ms->p;
 	const struct cpu_model *m = &ms->m;
-	struct cache *c = &ms->l1[core];
+	struct cache *c = l1_of(ms, core);
 	int w = *way, rsock = sock_of(ms, core);
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
 
@@ -490,7 +501,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 			bits &= bits - 1;
 			if (h == core)
 				continue;
-			struct cache *hc = &ms->l1[h];
+			struct cache *hc = l1_of(ms, h);
 			int hw = cache_lookup(hc, line);
 			if (hw < 0) {
 				err_internal(&ms->check_err, "line 0x%llx: directory lists core %d, which has no copy",
@@ -521,6 +532,8 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 				hitm++;
 				hitm_remote += (uint32_t)hremote;
 			}
+			if (cell.next != hs)
+				la_drop(ms, h, line);
 			if (cell.next == MS_I) {
 				cache_invalidate(hc, hw);
 				le->sharers[h >> 6] &= ~(1ull << (h & 63));
@@ -565,6 +578,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 
 	uint32_t others = le->nsharers - (st != MS_I);
 	enum ms_state ns = others ? p->fill_shared[req] : p->fill_alone[req];
+	la_drop(ms, core, line);
 	if (st == MS_I) {
 		cache_fill(c, w, line, (uint8_t)ns);
 		le->sharers[core >> 6] |= 1ull << (core & 63);
@@ -664,7 +678,7 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 	    : kind == ACC_STORE && ms_la_store(ms, core, addr, size, *val))
 		return now + ms->m.lat_l1_hit;
 	uint64_t line = addr >> ms->shift;
-	struct cache *c = &ms->l1[core];
+	struct cache *c = l1_of(ms, core);
 	/* Directory invariant: core's sharer bit is set iff its L1 holds the
 	 * line, so a miss needs no walk of the set. */
 	struct ms_line *le = line_find(ms, line);
@@ -672,6 +686,8 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
 	const struct coh_access_cell *a = &ms->p->access[st][kind != ACC_LOAD];
 	if (a->hit) {
+		if (a->next != st)
+			la_drop(ms, core, line);
 		c->state[w] = a->next;
 		cache_touch(c, w);
 		COUNT(ms, core, le, l1_hits, 1);
@@ -725,7 +741,7 @@ static inline int try_access(struct memsys *ms, int core, uint64_t addr, unsigne
 	if (!in_range(ms, core, addr, size))
 		return 0;
 	uint64_t line = addr >> ms->shift;
-	struct cache *c = &ms->l1[core];
+	struct cache *c = l1_of(ms, core);
 	int w = cache_lookup(c, line);
 	if (w < 0)
 		return 0;
@@ -733,6 +749,8 @@ static inline int try_access(struct memsys *ms, int core, uint64_t addr, unsigne
 	if (!a->hit)
 		return 0;
 	struct ms_line *le = line_find(ms, line);
+	if (a->next != c->state[w])
+		la_drop(ms, core, line);
 	c->state[w] = a->next;
 	cache_touch(c, w);
 	COUNT(ms, core, le, l1_hits, 1);
@@ -757,8 +775,8 @@ enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr)
 {
 	if (core < 0 || core >= ms->ncores || addr >= ms->mem_size)
 		return MS_I;
-	int w = cache_lookup(&ms->l1[core], addr >> ms->shift);
-	return w >= 0 ? (enum ms_state)ms->l1[core].state[w] : MS_I;
+	int w = cache_lookup(l1_of(ms, core), addr >> ms->shift);
+	return w >= 0 ? (enum ms_state)l1_of(ms, core)->state[w] : MS_I;
 }
 
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr)
@@ -779,7 +797,7 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 		return 0;
 	const struct ms_line *le = line_find(ms, addr >> ms->shift);
 	if (le && le->owner != MS_NO_CORE) {
-		const struct cache *c = &ms->l1[le->owner];
+		const struct cache *c = l1_of(ms, le->owner);
 		int w = cache_lookup(c, le->line);
 		if (w >= 0)
 			return get_val(cache_data(c, w) + (addr & (ms->ls - 1)), size);
@@ -789,7 +807,7 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 
 const struct ms_stats *ms_core_stats(const struct memsys *ms, int core)
 {
-	return &ms->fast.cstats[core];
+	return &ms->fast.pc[core].stats;
 }
 
 void ms_total_stats(const struct memsys *ms, struct ms_stats *out)
@@ -797,7 +815,7 @@ void ms_total_stats(const struct memsys *ms, struct ms_stats *out)
 	memset(out, 0, sizeof *out);
 	uint64_t *o = (uint64_t *)out;
 	for (int c = 0; c < ms->ncores; c++) {
-		const uint64_t *s = (const uint64_t *)&ms->fast.cstats[c];
+		const uint64_t *s = (const uint64_t *)&ms->fast.pc[c].stats;
 		for (size_t k = 0; k < sizeof *out / sizeof(uint64_t); k++)
 			o[k] += s[k];
 	}

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "cpu_model.h"
+#include "cache.h"
 #include "error.h"
 
 #define MS_NO_CORE (-1)
@@ -127,10 +128,12 @@ int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint
 
 /* ---- the inline L1 hit path (the core's per-instruction hot path) ----
  * Each core has MS_LA_SIZE lookaside entries, direct-mapped by line number,
- * each naming the L1 way a recent hit or fill found the line in, so a hit
- * costs no set walk, no directory lookup and no call. An entry is only a
- * hint: it is used only while the way's tag still equals `want` (a refill
- * or invalidation of the way changes the tag). memsys fills entries only
+ * each naming the L1 way a recent hit or fill found the line in, and which
+ * accesses (load, store) hit there without changing its state, so a hit
+ * costs no set walk, no directory lookup and no call. memsys keeps them
+ * exact: every change of a way's tag or state (fill, eviction, snoop,
+ * upgrade, E->M) first drops the core's entry for that line, so a hit
+ * reads neither the way's tag nor its state. memsys fills entries only
  * for lines that lie wholly inside memory, are not `contended` (those keep
  * per-offset detail, the slow path's job; a line becoming contended clears
  * its entries) and only while the checker is off (turning it on clears them
@@ -138,19 +141,30 @@ int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint
  * the data, the LRU stamp, and the four hit counters. Internal to memsys:
  * the structs are here only so that the hit path can be inline. */
 #define MS_LA_SIZE 4
+/* key = (line number + 1) | MS_LA_OK(kind) for each kind that hits; 0 = empty */
+#define MS_LA_OK(kind) (1ull << (62 + (kind)))
+#define MS_LA_OKS (MS_LA_OK(0) | MS_LA_OK(1))
 struct ms_la {
-	uint64_t want;              /* line number + 1; 0 = empty */
-	const uint64_t *tag;        /* the way's tag (struct cache) */
-	uint8_t *state;             /* the way's coherence state */
-	uint64_t *lru, *clock;      /* the way's LRU stamp, its cache's stamp source */
+	uint64_t key;
+	uint64_t *lru;              /* the way's LRU stamp */
 	uint8_t *data;              /* the way's line */
 	struct ms_stats *line_stats;/* the line's statistics */
 };
 
+/* What memsys keeps per core, in one block so that a hit touches two or
+ * three host cache lines of one page (at 1024 cores the per-core state
+ * does not fit in the host's L1 or TLB): the lookaside (lines 0-1), the
+ * core's counters (the hit path's at the start of line 2), its L1 (the
+ * LRU clock and data base first). */
+struct ms_core {
+	_Alignas(64) struct ms_la la[MS_LA_SIZE];
+	struct ms_stats stats;
+	struct cache l1;
+};
+
 /* The first member of struct memsys (so a struct memsys * points to it). */
 struct ms_fast {
-	struct ms_la *la;           /* ncores * MS_LA_SIZE */
-	struct ms_stats *cstats;    /* per core */
+	struct ms_core *pc;         /* ncores */
 	uint32_t shift, lmask;      /* log2(line size), line size - 1 */
 	/* bit s: a load ([0]) / store ([1]) in state s hits and keeps state s
 	 * (E->M on a store is a hit that changes state: the slow path's) */
@@ -163,17 +177,19 @@ struct ms_fast {
  * ms_try_*, which checks everything again. */
 static inline struct ms_la *ms_la_of(const struct memsys *ms, int core, uint64_t want, int kind)
 {
-	const struct ms_fast *f = (const struct ms_fast *)ms;
-	struct ms_la *la = &f->la[(size_t)core * MS_LA_SIZE + (want & (MS_LA_SIZE - 1))];
-	if (la->want != want || *la->tag != want || !((f->hit_same[kind] >> *la->state) & 1))
+	struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
+	struct ms_la *la = &pc->la[want & (MS_LA_SIZE - 1)];
+	/* the line matches and this kind's bit is set (the other's may be) */
+	if ((la->key | MS_LA_OK(!kind)) != (want | MS_LA_OKS))
 		return NULL;
 	return la;
 }
 
 static inline void ms_la_count(const struct memsys *ms, int core, struct ms_la *la, int kind)
 {
-	struct ms_stats *cs = &((const struct ms_fast *)ms)->cstats[core], *ls = la->line_stats;
-	*la->lru = ++*la->clock;
+	struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
+	struct ms_stats *cs = &pc->stats, *ls = la->line_stats;
+	*la->lru = ++pc->l1.clock;
 	cs->l1_hits++;
 	ls->l1_hits++;
 	if (kind) {

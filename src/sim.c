@@ -137,7 +137,10 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	ms_set_checking(s->ms, cfg->check);
 	if (evq_init(&s->q, 2 * (size_t)n + 4, e))
 		goto fail;
-	s->cores = calloc((size_t)n, sizeof *s->cores);
+	/* aligned as struct core asks (its hot fields are laid out by line) */
+	s->cores = aligned_alloc(_Alignof(struct core), (size_t)n * sizeof *s->cores);
+	if (s->cores)
+		memset(s->cores, 0, (size_t)n * sizeof *s->cores);
 	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;

@@ -11,10 +11,15 @@
 int sb_init(struct sb *b, unsigned cap, struct err *err)
 {
 	memset(b, 0, sizeof *b);
-	b->e = calloc(cap ? cap : 1, sizeof *b->e);
+	b->cap = cap ? cap : 1;
+	/* 64-byte aligned: slots 0-1, where a short queue stays (sb_pop), are
+	 * one host cache line. The size is rounded up to what aligned_alloc
+	 * requires, a multiple of the alignment. */
+	size_t bytes = ((size_t)b->cap * sizeof *b->e + 63) & ~(size_t)63;
+	b->e = aligned_alloc(64, bytes);
 	if (!b->e)
 		return err_internal(err, "out of memory for a store buffer");
-	b->cap = cap ? cap : 1;
+	memset(b->e, 0, bytes);
 	return 0;
 }
 
