@@ -6,7 +6,10 @@ set -eu
 cd "$(dirname "$0")"
 
 pkgs="autoconf automake libtool pkg-config make gcc libsdl2-dev libcjson-dev check
-      libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core fontconfig xvfb xdotool parallel"
+      libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core fontconfig xvfb xdotool parallel valgrind"
+# The fuzz build (CONFIGURE_FLAGS=--enable-fuzzing) needs clang and libFuzzer;
+# the normal build stays gcc-only.
+case " ${CONFIGURE_FLAGS:-} " in *" --enable-fuzzing "*) pkgs="$pkgs clang libclang-rt-dev" ;; esac
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -10,6 +10,8 @@ run_suite() {
 	make -C "$1" -j"$(nproc)" check || { cat "$1/test-suite.log"; exit 1; }
 }
 run_suite build
+# Static analysis (cppcheck, clang-tidy: tests/lint.sh), about a minute.
+make -C build lint
 
 # The same suite under ASan+UBSan, with the invariant checker on in every run.
 if [ "${BOUNCE_SKIP_SANITIZERS:-0}" != 1 ]; then

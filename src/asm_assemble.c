@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int asm_error(struct asm_state *st, uint32_t col, const char *fmt, ...)
+int (asm_error)(struct asm_state *st, uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -17,7 +17,7 @@ int asm_error(struct asm_state *st, uint32_t col, const char *fmt, ...)
 	return -1;
 }
 
-int asm_error_loc(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)
+int (asm_error_loc)(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)
 {
 	const struct src_loc *l = &st->locs[loc];
 	va_list ap;
@@ -27,7 +27,7 @@ int asm_error_loc(struct asm_state *st, uint32_t loc, uint32_t col, const char *
 	return -1;
 }
 
-int asm_oom(struct asm_state *st)
+int (asm_oom)(struct asm_state *st)
 {
 	return err_internal(st->e, "assembler: out of memory");
 }

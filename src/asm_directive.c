@@ -35,6 +35,11 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 	if (n > PROG_MAX_DATA || *size + n > PROG_MAX_DATA)
 		return asm_error(st, col, "%s larger than %u bytes",
 				 section == SEC_DATA ? ".data" : ".percpu", PROG_MAX_DATA);
+	/* Every CPU gets a copy of .percpu: bound the copies, not just one. */
+	if (section == SEC_PERCPU && (*size + n) * (uint64_t)st->nr_cpus > PROG_MAX_MEMORY)
+		return asm_error(st, col, ".percpu of %" PRIu64 " bytes times %d CPUs exceeds the %u MiB "
+				 "of simulated memory", *size + n, st->nr_cpus,
+				 PROG_MAX_MEMORY >> 20);
 	if (*size + n > *cap) {
 		uint64_t c = *cap ? *cap : 256;
 		while (c < *size + n)
@@ -124,7 +129,9 @@ static int dir_space(struct asm_state *st, uint32_t pos)
 		return asm_error(st, t->col, ".space %" PRId64 " is negative", n);
 	if (asm_section_bytes(st, st->section, (uint64_t)n, t->col, &at))
 		return -1;
-	memset((st->section == SEC_DATA ? st->data : st->percpu) + at, (int)(uint8_t)fill,
+	/* `.space 0` in a still empty section: there is no image to point into. */
+	if (n)
+		memset((st->section == SEC_DATA ? st->data : st->percpu) + at, (int)(uint8_t)fill,
 	       (size_t)n);
 	return 0;
 }

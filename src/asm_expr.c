@@ -184,6 +184,8 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 			continue;
 		}
 		case X_NEG:
+			if (sp < 1)
+				return err_internal(st->e, "assembler: malformed expression");
 			a = stack[sp - 1];
 			if (__builtin_sub_overflow((int64_t)0, a, &r))
 				return asm_error(st, n[i].col, "arithmetic overflow");
@@ -192,6 +194,10 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 		default:
 			break;
 		}
+		/* The parser emits well-formed postfix; a short stack is our bug,
+		 * reported rather than read out of bounds. */
+		if (sp < 2)
+			return err_internal(st->e, "assembler: malformed expression");
 		b = stack[--sp];
 		a = stack[sp - 1];
 		int ovf = n[i].op == X_ADD ? __builtin_add_overflow(a, b, &r) :

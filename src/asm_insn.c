@@ -353,7 +353,7 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		return -1;
 	in.loc = loc;
 
-	struct asm_opnd ops[2];
+	struct asm_opnd ops[2] = {0};
 	int n = 0;
 	if (m->form == F_BRANCH || m->form == F_MARK) {
 		if (parse_name_operand(st, &pos, m, &in, loc))
@@ -379,7 +379,7 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 					 n_operands(m->form), n_operands(m->form) == 1 ? "" : "s");
 		if (n == 1)
 			memset(&ops[1], 0, sizeof ops[1]);
-		if (n && check_form(st, m, &ops[0], n > 1 ? &ops[1] : &ops[1], &in.size))
+		if (n && check_form(st, m, &ops[0], &ops[1], &in.size))
 			return -1;
 		if (in.lock && ops[0].o.kind != OPND_MEM)
 			return asm_error(st, ops[0].col, "'lock' needs a memory destination");

@@ -15,6 +15,7 @@
 #define ASM_MAX_TOTAL (64u << 20)       /* bytes read in all, counting re-inclusions */
 #define ASM_MAX_CPUS 65536
 #define ASM_MAX_ALIGN 4096u
+#define ASM_MAX_IDENT 255u       /* bytes in a name: keeps messages and the symbol table sane */
 
 enum asm_tok_kind { T_END, T_IDENT, T_NUM, T_STR, T_PUNCT };
 
@@ -122,6 +123,12 @@ int asm_error(struct asm_state *st, uint32_t col, const char *fmt, ...)
 int asm_error_loc(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int asm_oom(struct asm_state *st);
+#ifdef __clang_analyzer__
+/* Always -1, as err_set (error.h). */
+#define asm_error(...) (asm_error(__VA_ARGS__), -1)
+#define asm_error_loc(...) (asm_error_loc(__VA_ARGS__), -1)
+#define asm_oom(st) (asm_oom(st), -1)
+#endif
 int asm_grow(struct asm_state *st, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 int asm_add_file(struct asm_state *st, const char *path);
 int asm_new_loc(struct asm_state *st, uint32_t col, uint32_t *loc);

@@ -35,6 +35,14 @@ static int layout(struct asm_state *st, struct program *p)
 	p->percpu_base = align_up(p->data_base + p->data_size, pal > 4096 ? pal : 4096);
 	p->stack_base = align_up(p->percpu_base + (uint64_t)st->nr_cpus * p->percpu_stride, 4096);
 	p->mem_size = p->stack_base + (uint64_t)st->nr_cpus * PROG_STACK_SIZE;
+	/* The directives bound each section; alignment padding of the per-CPU
+	 * stride can still add up, so check the whole map once more. */
+	if (p->mem_size > PROG_MAX_MEMORY)
+		return err_set(st->e, st->n_files ? st->files[0] : NULL, 0, 0,
+			       "simulated memory of %llu bytes (.data, %d per-CPU areas of %llu bytes, "
+			       "stacks) exceeds the limit of %u MiB",
+			       (unsigned long long)p->mem_size, st->nr_cpus,
+			       (unsigned long long)p->percpu_stride, PROG_MAX_MEMORY >> 20);
 	for (int c = 0; c < st->nr_cpus; c++) {
 		uint64_t off = program_percpu_offset(p, c);
 		for (int i = 0; i < 8; i++)

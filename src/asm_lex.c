@@ -120,6 +120,9 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len)
 			size_t b = i;
 			while (i < len && is_ident_char(s[i]))
 				i++;
+			if (i - b > ASM_MAX_IDENT)
+				return asm_error(st, t->col, "name of %zu characters is longer than the limit of %u",
+						 i - b, ASM_MAX_IDENT);
 			t->kind = T_IDENT;
 			t->s = text + b;
 			t->len = (uint32_t)(i - b);

@@ -31,10 +31,13 @@ static size_t list_dir(const char *dir, const char *suffix, char ***out)
 		if (!nn)
 			break;
 		*out = nn;
-		(*out)[n++] = strdup(de->d_name);
+		if (!((*out)[n] = strdup(de->d_name)))
+			break;
+		n++;
 	}
 	closedir(d);
-	qsort(*out, n, sizeof **out, cmp_str);
+	if (n > 1)
+		qsort(*out, n, sizeof **out, cmp_str);
 	return n;
 }
 

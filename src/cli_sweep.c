@@ -165,7 +165,8 @@ static int write_chunks(const char *path, const char *header, struct chunk *cs, 
 	struct outfile *out = outfile_open(path ? path : "-", e);
 	if (!out)
 		return -1;
-	qsort(cs, n, sizeof *cs, cmp_chunk);
+	if (n > 1)
+		qsort(cs, n, sizeof *cs, cmp_chunk);
 	FILE *f = outfile_stream(out);
 	if (header)
 		fputs(header, f);
@@ -293,9 +294,8 @@ int cli_merge(const struct cli_opts *o)
 		}
 		char *line = NULL;
 		size_t cap = 0;
-		ssize_t len;
 		int lineno = 0;
-		while ((len = getline(&line, &cap, f)) > 0) {
+		while (getline(&line, &cap, f) > 0) {
 			lineno++;
 			if (lineno == 1) {
 				if (!header)

@@ -97,7 +97,7 @@ static int read_field(const struct jpos_doc *d, const cJSON *n, const struct fie
 		*(int *)p = (int)v;
 		return 0;
 	case F_GHZ:
-		return jpos_double(d, n, 0.001, 99.0, (double *)p, e);
+		return jpos_double(d, n, 0.001, 99.0, &m->ghz, e); /* the one F_GHZ field */
 	case F_STR:
 		if (jpos_string(d, n, f->size - 1, &s, e))
 			return -1;

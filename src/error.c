@@ -18,7 +18,7 @@ int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int 
 	return -1;
 }
 
-int err_set(struct err *e, const char *file, int line, int col, const char *fmt, ...)
+int (err_set)(struct err *e, const char *file, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -27,7 +27,7 @@ int err_set(struct err *e, const char *file, int line, int col, const char *fmt,
 	return -1;
 }
 
-int err_internal(struct err *e, const char *fmt, ...)
+int (err_internal)(struct err *e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

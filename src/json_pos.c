@@ -488,7 +488,8 @@ static int check_duplicates(struct jpos_doc *d, struct err *e)
 			}
 			refs[n++] = (struct keyref){ d->nodes[j].node->string, (int)j };
 		}
-		qsort(refs, n, sizeof *refs, keyref_cmp);
+		if (n > 1)
+			qsort(refs, n, sizeof *refs, keyref_cmp);
 		int worst = -1, first = -1;
 		for (size_t j = 1; j < n; j++)
 			if (!strcmp(refs[j].key, refs[j - 1].key) && (worst < 0 || refs[j].entry < worst)) {
@@ -709,7 +710,7 @@ static int vpos_error(const struct jpos_doc *d, const cJSON *n, int at_key, stru
 	return err_set(e, d->name, line, col, "%s: %s", path, msg);
 }
 
-int jpos_error(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
+int (jpos_error)(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -718,7 +719,7 @@ int jpos_error(const struct jpos_doc *d, const cJSON *n, struct err *e, const ch
 	return -1;
 }
 
-int jpos_key_error(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
+int (jpos_key_error)(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -38,6 +38,11 @@ int jpos_error(const struct jpos_doc *d, const cJSON *n, struct err *e, const ch
 	__attribute__((format(printf, 4, 5)));
 int jpos_key_error(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+#ifdef __clang_analyzer__
+/* Always -1, as err_set (error.h). */
+#define jpos_error(...) (jpos_error(__VA_ARGS__), -1)
+#define jpos_key_error(...) (jpos_key_error(__VA_ARGS__), -1)
+#endif
 
 /* Typed access: each returns 0, or -1 with a positioned error naming what was
  * expected. Integers are read from the source text, so 64-bit values are exact;

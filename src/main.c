@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,12 +120,21 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 			o->jobs = (int)n;
 		} else if (strcmp(a, "--shard") == 0) {
 			NEED_VALUE();
-			int k, nn;
-			char extra;
-			if (sscanf(val, "%d/%d%c", &k, &nn, &extra) != 2 || nn < 1 || k < 1 || k > nn)
+			/* strtol, not sscanf %d: an out-of-range K or N must be an
+			 * error, not undefined behaviour. */
+			char *end;
+			errno = 0;
+			long k = strtol(val, &end, 10), nn = 0;
+			if (end != val && *end == '/') {
+				const char *ns = end + 1;
+				nn = strtol(ns, &end, 10);
+				if (end == ns)
+					nn = 0;
+			}
+			if (errno || *end || nn < 1 || nn > INT_MAX || k < 1 || k > nn)
 				return err_set(e, NULL, 0, 0, "--shard: expected K/N with 1 <= K <= N, got '%s'", val);
-			o->shard_k = k;
-			o->shard_n = nn;
+			o->shard_k = (int)k;
+			o->shard_n = (int)nn;
 		} else if (strcmp(a, "--speed") == 0) {
 			NEED_VALUE();
 			char *end;

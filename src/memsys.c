@@ -685,7 +685,9 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
 	const struct coh_access_cell *a = &ms->p->access[st][kind != ACC_LOAD];
-	if (a->hit) {
+	/* I never hits, so a hit implies w >= 0 and le != NULL; the test says
+	 * so for readers and the analyzer. */
+	if (w >= 0 && a->hit) {
 		if (a->next != st)
 			la_drop(ms, core, line);
 		c->state[w] = a->next;

@@ -24,6 +24,10 @@
 #define PROG_DATA_BASE 0x10000u
 #define PROG_STACK_SIZE 4096u
 #define PROG_MAX_DATA (64u << 20)     /* refuse .data/.space beyond this */
+/* Refuse a layout whose simulated memory (.data, NR_CPUS copies of .percpu,
+ * the stacks) exceeds this: the memory system allocates all of it up front,
+ * so a .percpu .space times 1024 CPUs must be an input error, not an OOM. */
+#define PROG_MAX_MEMORY (256u << 20)
 
 enum sym_section { SEC_TEXT, SEC_DATA, SEC_PERCPU, SEC_ABS /* .equ */ };
 

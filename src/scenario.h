@@ -11,8 +11,13 @@
 #include "cpu_model.h"
 #include "error.h"
 #include "program.h"
+#include "sim.h"
 
-#define SCEN_DEFAULT_MAX_CYCLES 1000000000ull /* the stop limit when none is given */
+/* The stop limit when none is given is the driver's (one constant). */
+#define SCEN_DEFAULT_MAX_CYCLES SIM_DEFAULT_LIMIT
+/* The largest "stop": {"cycles"} accepted: 10^12 cycles is hours of host
+ * time even for the cheapest workload; more is a typo or a hostile input. */
+#define SCEN_MAX_STOP_CYCLES 1000000000000ull
 #define SCEN_DEFAULT_VARIANT "default"        /* the one variant of a scenario without "variants" */
 #define SCEN_PATH_MAX 160
 

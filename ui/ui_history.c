@@ -104,6 +104,8 @@ void ui_hist_activity(struct ui_hist *h, int core, uint64_t t, int act)
 	if (core < 0 || core >= h->ncores)
 		return;
 	struct ui_lane *l = &h->lane[core];
+	if (!l->cap) /* only before ui_hist_init sized the lanes (cap >= 512 after) */
+		return;
 	if (l->n) {
 		struct ui_seg *last = &l->seg[(l->head + l->n - 1) % l->cap];
 		if (last->act == act)

@@ -391,7 +391,7 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
  * reported symbols never accessed last: with little room, show activity. */
 static void order_rows(struct ui_machine *m)
 {
-	struct ui_row tmp[UI_MAX_ROWS];
+	struct ui_row tmp[UI_MAX_ROWS] = {0};
 	int n = 0;
 	struct ms_line_info li;
 	struct memsys *ms = sim_memsys(m->run.sim);
