@@ -1,5 +1,6 @@
-/* Assemble-time expressions: + - * and parentheses over numbers, .equ
- * constants, NR_CPUS and symbol addresses, compiled to postfix so that a
+/* Assemble-time expressions: + - *, parentheses and max(a, b) / min(a, b)
+ * over numbers, .equ constants, NR_CPUS and symbol addresses (max is what
+ * the kernel's max(32, 2 * nr_cpus) batch needs), compiled to postfix so that a
  * forward reference can be evaluated at the end. Nesting is bounded
  * (ASM_MAX_PAREN), so no input drives the recursion deeper than that. */
 #include "config.h"
@@ -19,6 +20,32 @@ int asm_expr_push(struct asm_state *st, struct asm_expr *x, uint8_t op, uint32_t
 }
 
 static int sum(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int depth);
+
+static int expect_punct(struct asm_state *st, uint32_t *pos, char ch)
+{
+	const struct asm_tok *t = &st->toks[*pos];
+	char what[96];
+	if (t->kind != T_PUNCT || t->ch != ch) {
+		asm_tok_text(t, what, sizeof what);
+		return asm_error(st, t->col, "expected '%c' but found %s", ch, what);
+	}
+	(*pos)++;
+	return 0;
+}
+
+/* max(a, b) / min(a, b): the tokens at *pos are the name and '('. */
+static int minmax(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int depth)
+{
+	const struct asm_tok *t = &st->toks[*pos];
+	uint8_t op = asm_tok_is(t, "max") ? X_MAX : X_MIN;
+	if (depth >= ASM_MAX_PAREN)
+		return asm_error(st, t->col, "expression nested too deeply");
+	*pos += 2;
+	if (sum(st, pos, x, depth + 1) || expect_punct(st, pos, ',') ||
+	    sum(st, pos, x, depth + 1) || expect_punct(st, pos, ')'))
+		return -1;
+	return asm_expr_push(st, x, op, t->col, 0);
+}
 
 static int primary(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int depth)
 {
@@ -52,6 +79,8 @@ static int primary(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int 
 	}
 	if (asm_tok_is(t, "CPU"))
 		return asm_error(st, t->col, "CPU is only allowed as a whole operand");
+	if ((asm_tok_is(t, "max") || asm_tok_is(t, "min")) && t[1].kind == T_PUNCT && t[1].ch == '(')
+		return minmax(st, pos, x, depth);
 	if (asm_reg_lookup(t->s, t->len, &r, &sz) == 0)
 		return asm_error(st, t->col, "register %s not allowed here", what);
 	if (asm_reserved_name(t->s, t->len))
@@ -200,6 +229,10 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 			return err_internal(st->e, "assembler: malformed expression");
 		b = stack[--sp];
 		a = stack[sp - 1];
+		if (n[i].op == X_MAX || n[i].op == X_MIN) {
+			stack[sp - 1] = (n[i].op == X_MAX) == (a > b) ? a : b;
+			continue;
+		}
 		int ovf = n[i].op == X_ADD ? __builtin_add_overflow(a, b, &r) :
 			  n[i].op == X_SUB ? __builtin_sub_overflow(a, b, &r) :
 					     __builtin_mul_overflow(a, b, &r);

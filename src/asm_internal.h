@@ -30,7 +30,7 @@ struct asm_tok {
 
 /* Expressions compile to postfix so that a forward reference can be kept
  * and evaluated once every symbol is known. */
-enum asm_xop { X_NUM, X_SYM, X_ADD, X_SUB, X_MUL, X_NEG };
+enum asm_xop { X_NUM, X_SYM, X_ADD, X_SUB, X_MUL, X_NEG, X_MAX, X_MIN };
 
 struct asm_xnode {
 	uint8_t op;

@@ -381,6 +381,25 @@ START_TEST(test_equ_defines)
 }
 END_TEST
 
+/* max/min: the kernel's percpu_counter_batch = max(32, 2 * nr_cpus). */
+START_TEST(test_expr_minmax)
+{
+	struct program p;
+	assemble_ok(".equ B, max(32, NR_CPUS * 2)\n.equ S, min(-(1), 3) + max(2, min(7, 5))\n"
+		    "mov rax, B\nmov rbx, S\n", &in4, &p);
+	ck_assert_int_eq(p.insns[0].b.imm, 32);   /* 4 CPUs: 8 < 32 */
+	ck_assert_int_eq(p.insns[1].b.imm, 4);    /* -1 + 5 */
+	program_free(&p);
+	struct asm_input in64 = in4;
+	in64.nr_cpus = 64;
+	assemble_ok(".equ B, max(32, NR_CPUS * 2)\nmov rax, B\n", &in64, &p);
+	ck_assert_int_eq(p.insns[0].b.imm, 128);
+	program_free(&p);
+	assemble_fails(".equ B, max(1 2)\n", &in4, "t.s:1:15: expected ',' but found number");
+	assemble_fails(".equ B, min(1, 2\n", &in4, "t.s:1:17: expected ')' but found end of line");
+}
+END_TEST
+
 static char tmpdir[256];
 
 static void write_file(const char *name, const char *text)
@@ -739,6 +758,7 @@ static Suite *asm_suite(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_layout_empty_percpu_and_big_stride);
 	tcase_add_test(tc, test_equ_defines);
+	tcase_add_test(tc, test_expr_minmax);
 	tcase_add_test(tc, test_include);
 	tcase_add_test(tc, test_include_cycle_and_depth);
 	tcase_add_test(tc, test_bad_bytes);

@@ -16,8 +16,9 @@
 .equ FBC_COUNTERS, 16
 .equ PERCPU_COUNTER_SIZE, 24
 
-; percpu_counter_batch = max(32, num_online_cpus() * 2), set at boot
-.equ PERCPU_COUNTER_BATCH, 32
+; percpu_counter_batch = max(32, num_online_cpus() * 2): compute_batch_size()
+; sets it at boot so that the fold (and its lock) gets rarer as CPUs are added.
+.equ PERCPU_COUNTER_BATCH, max(32, NR_CPUS * 2)
 
 .data
 .align 8
