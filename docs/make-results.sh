@@ -5,7 +5,7 @@
 set -eu
 : "${BOUNCE:?set BOUNCE to the bounce binary (make results does)}"
 top=$(cd "$(dirname "$0")/.." && pwd)
-cores=${RESULTS_CORES:-1,2,4,8,16,32,64,128,256}
+cores=${RESULTS_CORES:-1,2,4,8,16,32,64,128,256,512,1024}
 jobs=${RESULTS_JOBS:-2}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -51,6 +51,7 @@ NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
 	if (!(v in seen)) { seen[v] = 1; order[++nv] = v }
 	if (!(c in seenc)) { seenc[c] = 1; corder[++nc] = c }
 	bpo[c, v] = f[col["bounces_per_op"]]; ops[c, v] = f[col["ops_per_sec"]]
+	lim[c, v] = f[col["stopped"]] == "limit" ? "*" : ""; if (lim[c, v] != "") anylim = 1
 }
 END {
 	print "### scaling: one counter, each design, as cores grow (bounces per op)\n"
@@ -58,12 +59,13 @@ END {
 	printf "| cores |"; for (i = 1; i <= nv; i++) printf " %s |", order[i]; print ""
 	printf "|---:|"; for (i = 1; i <= nv; i++) printf "---:|"; print ""
 	for (k = 1; k <= nc; k++) { c = corder[k]; printf "| %s |", c
-		for (i = 1; i <= nv; i++) printf " %.3f |", bpo[c, order[i]]; print "" }
+		for (i = 1; i <= nv; i++) printf " %.3f%s |", bpo[c, order[i]], lim[c, order[i]]; print "" }
+	if (anylim) print "\n\\* stopped at the scenario cycle limit before every thread finished: the figures cover the part that ran."
 	print "\n### scaling: ops per simulated second\n"
 	printf "| cores |"; for (i = 1; i <= nv; i++) printf " %s |", order[i]; print ""
 	printf "|---:|"; for (i = 1; i <= nv; i++) printf "---:|"; print ""
 	for (k = 1; k <= nc; k++) { c = corder[k]; printf "| %s |", c
-		for (i = 1; i <= nv; i++) printf " %.3g |", ops[c, order[i]]; print "" }
+		for (i = 1; i <= nv; i++) printf " %.3g%s |", ops[c, order[i]], lim[c, order[i]]; print "" }
 	print ""
 }' "$tmp/scaling.csv" >>"$out"
 mv "$out" "$top/docs/results.md"

@@ -118,7 +118,7 @@ void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params)
 		const char *c = strchr(csv_cols[i], '.');
 		fprintf(f, ",%s", c ? c + 1 : csv_cols[i]);
 	}
-	fprintf(f, ",max_error,footprint\n");
+	fprintf(f, ",max_error,footprint,stopped\n");
 }
 
 static void csv_string(FILE *f, const char *s)
@@ -149,7 +149,8 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 			fprintf(f, ",%.17g", me);
 		else
 			fprintf(f, ",");
-		fprintf(f, ",%.17g\n", footprint(v));
+		fprintf(f, ",%.17g,%s\n", footprint(v),
+			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
 	}
 }
 
