@@ -190,9 +190,12 @@ int cli_view(const struct cli_opts *o)
 		.height = o->height,
 		.variant = o->variant,
 		.overrides = &ov.ov,
+		.interrupted = &cli_interrupted,
 	};
 	if (ui_view(&s, &uo, &e))
 		goto fail;
+	if (cli_interrupted)
+		rc = EXIT_INTERRUPTED;
 	goto out;
 fail:
 	err_print(&e, stderr);

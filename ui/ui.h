@@ -5,6 +5,8 @@
 #define BOUNCE_UI_H
 
 struct scenario;
+#include <signal.h>
+
 struct scen_overrides;
 struct err;
 
@@ -15,6 +17,10 @@ struct ui_options {
 	int width, height;      /* window / image size; 0 = 1280x800 */
 	const char *variant;    /* variant shown first; NULL = the first one */
 	const struct scen_overrides *overrides; /* --cpu/--cores/--seed/--set, as for run; may be NULL */
+	/* Set asynchronously (the CLI's SIGINT/SIGTERM handler) to close the
+	 * window as `q` would; may be NULL. The CLI's handler replaces SDL's,
+	 * which would otherwise turn the signals into SDL_QUIT. */
+	const volatile sig_atomic_t *interrupted;
 };
 
 /* Returns 0 when the user quit (or the PNG was written), -1 with e filled:

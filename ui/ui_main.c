@@ -175,7 +175,8 @@ static void on_click(struct ui_app *a, int x, int y)
 	a->sel_row = -1;
 }
 
-static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h, struct err *e)
+static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
+		    const volatile sig_atomic_t *interrupted, struct err *e)
 {
 	char title[200];
 	snprintf(title, sizeof title, "bounce — %s", a->title);
@@ -200,7 +201,7 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h, struct e
 	int lw = 0, lh = 0;
 	a->show_times = 1;
 	Uint64 last = SDL_GetPerformanceCounter();
-	while (!quit) {
+	while (!quit && !(interrupted && *interrupted)) {
 		Uint64 t0 = SDL_GetPerformanceCounter();
 		SDL_Event ev;
 		while (SDL_PollEvent(&ev)) {
@@ -268,12 +269,28 @@ int ui_view(const struct scenario *sc, const struct ui_options *opt, struct err 
 		free(a);
 		return -1;
 	}
+	if (!opt->screenshot && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY") &&
+	    !getenv("SDL_VIDEODRIVER")) {
+		ui_app_free(a);
+		free(a);
+		return err_set(e, NULL, 0, 0, "view: no display (DISPLAY is not set): run it under X, or use --screenshot F.png");
+	}
 	Uint32 flags = opt->screenshot ? 0 : SDL_INIT_VIDEO | SDL_INIT_TIMER;
 	struct ui_fonts *f = NULL;
 	char eb[600];
 	if (SDL_Init(flags)) {
 		rc = sdl_fail(e, opt->screenshot ? "SDL" : "video (is DISPLAY set? --screenshot needs none)");
 		goto out;
+	}
+	/* With no display SDL falls back to its offscreen driver, where a
+	 * window would run unseen forever: refuse unless asked for by name. */
+	const char *drv = SDL_GetCurrentVideoDriver();
+	if (!opt->screenshot && drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) &&
+	    !getenv("SDL_VIDEODRIVER")) {
+		rc = err_set(e, NULL, 0, 0,
+			     "view: no display (SDL found only its '%s' video driver): set DISPLAY, or use --screenshot F.png",
+			     drv);
+		goto out_sdl;
 	}
 	if (TTF_Init()) {
 		rc = err_internal(e, "view: fonts: %s", TTF_GetError());
@@ -289,7 +306,8 @@ int ui_view(const struct scenario *sc, const struct ui_options *opt, struct err 
 		rc = err_internal(e, "view: font %s", eb);
 		goto out_img;
 	}
-	rc = opt->screenshot ? offscreen(a, f, opt, w, h, e) : windowed(a, f, w, h, e);
+	rc = opt->screenshot ? offscreen(a, f, opt, w, h, e)
+			     : windowed(a, f, w, h, opt->interrupted, e);
 	ui_fonts_close(f);
 out_img:
 	IMG_Quit();
