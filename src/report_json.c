@@ -239,7 +239,10 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	uint64_t ghost_addr;
 	if (y->section == SEC_PERCPU) {
 		cJSON_AddStringToObject(o, "section", "percpu");
+		/* SPEC §7's "address": CPU 0's copy; the others follow at the stride. */
+		add_hex(o, "address", program_percpu_offset(p, 0) + (uint64_t)y->value);
 		add_hex(o, "offset", (uint64_t)y->value);
+		add_hex(o, "stride", p->percpu_stride);
 		for (int c = 0; c < r->run.cores; c++) {
 			uint64_t a = program_percpu_offset(p, c) + (uint64_t)y->value;
 			value += read_signed(sim, a, vs);
