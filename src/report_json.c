@@ -203,7 +203,7 @@ static unsigned value_size(uint64_t size)
 /* Per-symbol totals: the lines a symbol occupies (every CPU's copy for a
  * per-CPU symbol), and HITM on the offsets inside it. */
 static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t addr, uint64_t size,
-			 struct ms_stats *acc, uint64_t *nlines)
+			 struct ms_stats *acc, uint64_t *nlines, int *accessed)
 {
 	uint32_t ls = r->run.cpu.line_size;
 	uint64_t first = addr & ~(uint64_t)(ls - 1);
@@ -212,6 +212,7 @@ static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t add
 		(*nlines)++;
 		if (!ms_line_info(ms, l, &li))
 			continue;
+		*accessed = 1;
 		acc->bounces += li.stats.bounces;
 		acc->invalidations += li.stats.invalidations;
 		acc->c2c_transfers += li.stats.c2c_transfers;
@@ -236,6 +237,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	struct ms_stats acc = {0};
 	uint64_t nlines = 0;
 	int64_t value = 0;
+	int accessed = 0;
 	uint64_t ghost_addr;
 	if (y->section == SEC_PERCPU) {
 		cJSON_AddStringToObject(o, "section", "percpu");
@@ -246,7 +248,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 		for (int c = 0; c < r->run.cores; c++) {
 			uint64_t a = program_percpu_offset(p, c) + (uint64_t)y->value;
 			value += read_signed(sim, a, vs);
-			symbol_lines(r, ms, a, size, &acc, &nlines);
+			symbol_lines(r, ms, a, size, &acc, &nlines, &accessed);
 		}
 		add_u64(o, "size", size);
 		add_u64(o, "footprint", size * (uint64_t)r->run.cores);
@@ -255,7 +257,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 		cJSON_AddStringToObject(o, "section", "data");
 		add_hex(o, "address", (uint64_t)y->value);
 		value = read_signed(sim, (uint64_t)y->value, vs);
-		symbol_lines(r, ms, (uint64_t)y->value, size, &acc, &nlines);
+		symbol_lines(r, ms, (uint64_t)y->value, size, &acc, &nlines, &accessed);
 		add_u64(o, "size", size);
 		add_u64(o, "footprint", size);
 		ghost_addr = (uint64_t)y->value;
@@ -264,6 +266,9 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	 * summing every CPU would get. */
 	cJSON_AddNumberToObject(o, "value", (double)value);
 	add_u64(o, "lines", nlines);
+	/* Variants often carry every design's instance; only the ones a run
+	 * touched count towards its footprint in the summaries. */
+	cJSON_AddBoolToObject(o, "accessed", accessed);
 	add_u64(o, "bounces", acc.bounces);
 	add_u64(o, "hitm", acc.hitm);
 	add_u64(o, "hitm_remote", acc.hitm_remote);

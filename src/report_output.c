@@ -47,7 +47,8 @@ static double footprint(const cJSON *v)
 	double f = 0;
 	const cJSON *s;
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(v, "symbols"))
-		f += num(s, "footprint");
+		if (cJSON_IsTrue(cJSON_GetObjectItem(s, "accessed")))
+			f += num(s, "footprint");
 	return f;
 }
 
