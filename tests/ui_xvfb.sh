@@ -22,7 +22,10 @@ while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do
 	n=$((n + 1))
 	[ $n -lt 200 ] || fail "no free X display number"
 done
-Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+# -noreset: an X server resets when its last client leaves, so without it
+# the view could connect while the server regenerates after the xdotool
+# probe below disconnected, fail, and fall back to SDL's offscreen driver.
+Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp -noreset >"$tmp/xvfb.log" 2>&1 &
 xpid=$!
 export DISPLAY=":$n"
 i=0
