@@ -70,16 +70,8 @@ worker_next:
 	jnz worker_exit
 	mov rdi, NR_CPUS
 	call wait_threads_done
-	mov rax, qword ptr [fbc + FBC_COUNT]
-	xor ecx, ecx
-worker_sum:
-	mov rdx, qword ptr [__per_cpu_offset + rcx*8]
-	add rax, qword ptr [rdx + fbc_pcpu]
-	inc ecx
-	cmp ecx, NR_CPUS
-	jl worker_sum
 	mov rdi, offset fbc
-	ghost_read [rdi], rax
+	call percpu_counter_sum_quiescent
 	mov qword ptr [final_count], rax
 	mov rcx, NR_CPUS * NR_UPDATES
 	xor esi, esi

@@ -33,21 +33,6 @@ fbc_pcpu:
 
 .text
 
-; exact sum for the final value (2.6.17's percpu_counter_sum without the lock:
-; every CPU is done)
-fbc_sum:
-	mov rax, qword ptr [fbc + FBC_COUNT]
-	xor ecx, ecx
-fbc_sum_cpu:
-	mov rdx, qword ptr [__per_cpu_offset + rcx*8]
-	add rax, qword ptr [rdx + fbc_pcpu]
-	inc ecx
-	cmp ecx, NR_CPUS
-	jl fbc_sum_cpu
-	mov rdi, offset fbc
-	ghost_read [rdi], rax
-	ret
-
 worker:
 	xor r12d, r12d
 worker_update:
@@ -70,7 +55,8 @@ worker_next:
 	jnz worker_exit
 	mov rdi, NR_CPUS
 	call wait_threads_done
-	call fbc_sum
+	mov rdi, offset fbc
+	call percpu_counter_sum_quiescent
 	mov qword ptr [final_count], rax
 	mov rbx, rax
 	mov rdi, offset fbc

@@ -212,21 +212,6 @@ __sk_stream_mem_reclaim_atomic_out:
 	pop rbx
 	ret
 
-; long percpu_counter_sum: 2.6.17's exact read (the 2.6.16 series had none), for
-; the final value only: every CPU is done, so no lock is needed
-tcp_memory_allocated_sum:
-	mov rax, qword ptr [tcp_memory_allocated + FBC_COUNT]
-	xor ecx, ecx
-tcp_memory_allocated_sum_cpu:
-	mov rdx, qword ptr [__per_cpu_offset + rcx*8]
-	add rax, qword ptr [rdx + tcp_memory_allocated_pcpu]
-	inc ecx
-	cmp ecx, NR_CPUS
-	jl tcp_memory_allocated_sum_cpu
-	mov rdi, offset tcp_memory_allocated
-	ghost_read [rdi], rax
-	ret
-
 ; Thread: send rdi segments on this CPU's socket; every SEGS_PER_BURST of them
 ; an ACK frees what they charged. CPU 0 then waits for all and records the exact count.
 worker:
@@ -277,7 +262,8 @@ worker_reclaimed:
 	mov eax, USE_PERCPU
 	test eax, eax
 	jz worker_final_atomic
-	call tcp_memory_allocated_sum
+	mov rdi, offset tcp_memory_allocated
+	call percpu_counter_sum_quiescent
 	jmp worker_final
 worker_final_atomic:
 	mov rdi, offset tcp_memory_allocated_atomic

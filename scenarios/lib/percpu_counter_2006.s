@@ -67,3 +67,19 @@ percpu_counter_read:
 	mov rax, qword ptr [rdi + FBC_COUNT]
 	ghost_read [rdi], rax
 	ret
+
+; long percpu_counter_sum_quiescent(struct percpu_counter *fbc): 2.6.17's exact
+; percpu_counter_sum without the lock (the 2.6.16 series had none). Only for a
+; final value, once every CPU is done: nothing can change the counters under it.
+percpu_counter_sum_quiescent:
+	mov rax, qword ptr [rdi + FBC_COUNT]
+	mov rsi, qword ptr [rdi + FBC_COUNTERS]
+	xor ecx, ecx
+percpu_counter_sum_quiescent_cpu:		; for_each_possible_cpu(cpu)
+	mov rdx, qword ptr [__per_cpu_offset + rcx*8]
+	add rax, qword ptr [rdx + rsi]		;	ret += *per_cpu_ptr(fbc->counters, cpu);
+	inc ecx
+	cmp ecx, NR_CPUS
+	jl percpu_counter_sum_quiescent_cpu
+	ghost_read [rdi], rax
+	ret
