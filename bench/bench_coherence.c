@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include <sys/resource.h>
-#include "event_queue.h"
-#include "memsys.h"
+#include "base/event_queue.h"
+#include "mem/memsys.h"
 
 enum pattern {
 	HOT_STORE,        /* every core stores to one line: each store is a GETM + HITM */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sim.h"
+#include "cpu/sim.h"
 
 static double now_s(void)
 {

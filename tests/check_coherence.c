@@ -6,9 +6,9 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "coherence.h"
-#include "event_queue.h"
-#include "memsys.h"
+#include "mem/coherence.h"
+#include "base/event_queue.h"
+#include "mem/memsys.h"
 
 #define MEM (1u << 20)
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "cpu/sim.h"
 
 struct run {
 	struct program p;

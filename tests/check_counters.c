@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_model.h"
-#include "memsys.h"
-#include "program.h"
-#include "sim.h"
+#include "base/cpu_model.h"
+#include "mem/memsys.h"
+#include "cpu/program.h"
+#include "cpu/sim.h"
 
 #define MAX_FILES 12
 #define MAX_DEFS 8

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event_queue.h"
+#include "base/event_queue.h"
 
 START_TEST(test_empty)
 {

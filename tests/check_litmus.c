@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "cpu/sim.h"
 
 #define SEEDS 400
 /* Start skews from tight (SB's window is a few cycles) to wider than a

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpu_json.h"
-#include "json_pos.h"
-#include "scenario.h"
+#include "load/cpu_json.h"
+#include "load/json_pos.h"
+#include "load/scenario.h"
 
 static char tmpdir[256];
 

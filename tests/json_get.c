@@ -3,7 +3,7 @@
  * when the file does not parse or the path is absent, so a shell test can
  * assert on exact values without a JSON tool on the machine. */
 #include "config.h"
-#include "report.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,16 +1,19 @@
 #!/bin/sh
-# `make lint`: cppcheck and clang-tidy over src/ and ui/ (the checks are in
-# .clang-tidy, the justified suppressions in tests/cppcheck.supp). Any
-# finding fails.
+# `make lint`: the layering rule (tests/layers.sh), then cppcheck and
+# clang-tidy over src/ and ui/ (the checks are in .clang-tidy, the justified
+# suppressions in tests/cppcheck.supp). Any finding fails.
 set -eu
 src=${BOUNCE_SRC:?run through make lint}
 build=${BOUNCE_BUILD:?}
 cd "$src"
 jobs=$(nproc 2>/dev/null || echo 2)
-files=$(ls src/*.c ui/*.c)
+files=$(ls src/*.c src/*/*.c ui/*.c)
 # The flags the build uses, as far as the analysers need them.
 cflags="-std=c11 -D_GNU_SOURCE -Isrc -I$build -DBOUNCE_DATADIR=\"$src\" $(pkg-config --cflags libcjson sdl2 SDL2_ttf SDL2_image 2>/dev/null || true)"
 status=0
+
+echo "lint: layers"
+tests/layers.sh "$src" || status=1
 
 echo "lint: cppcheck"
 # cppcheck reads no system header unless told; give it cJSON's alone (its

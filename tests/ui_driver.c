@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "scenario.h"
+#include "base/error.h"
+#include "load/scenario.h"
 #include "../ui/ui.h"
 
 int main(int argc, char **argv)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "ui_engine.h"
 
 #define HEAT_TAU 1.0            /* seconds: the heat map's memory */
 #define CHUNKS_PER_FRAME 8      /* window mode checks the clock this often */

@@ -9,7 +9,7 @@
 #include <SDL.h>
 #include <stdint.h>
 
-#include "memsys.h"
+#include "ui_engine.h"
 #include "ui.h"
 #include "ui_text.h"
 

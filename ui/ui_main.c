@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario.h"
+#include "ui_engine.h"
 
 #define DEFAULT_W 1280
 #define DEFAULT_H 800

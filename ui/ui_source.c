@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner.h"
+#include "ui_engine.h"
 
 #define HOLD_SLOTS 8192         /* lines whose holders are tracked; power of two */
 #define REROW_FRAMES 30         /* re-pick the busiest lines this often */

@@ -3,8 +3,8 @@
  * missing or cyclic files is reached. Seeded with the shipped .s files. */
 #include "config.h"
 #include "fuzz.h"
-#include "program.h"
-#include "scenario.h"
+#include "cpu/program.h"
+#include "load/scenario.h"
 
 #include <stdio.h>
 

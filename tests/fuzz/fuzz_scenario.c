@@ -3,9 +3,9 @@
  * seeded with the scenarios and cpus/ JSON files. Only loading: nothing runs. */
 #include "config.h"
 #include "fuzz.h"
-#include "scenario.h"
-#include "cpu_json.h"
-#include "json_pos.h"
+#include "load/scenario.h"
+#include "load/cpu_json.h"
+#include "load/json_pos.h"
 
 static void fuzz_cpu(const char *text)
 {

@@ -1,0 +1,234 @@
+/* Directives: sections, .align, data (.byte/.word/.long/.quad/.space),
+ * .equ with scenario defines overriding it, and .include (handed to the
+ * source driver). .globl/.global/.type/.size are accepted and ignored:
+ * every symbol is global and sizes are computed from the layout. */
+#include "config.h"
+#include "asm/asm_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_punct(const struct asm_tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->ch == c;
+}
+
+static int end_of_line(struct asm_state *st, uint32_t pos)
+{
+	const struct asm_tok *t = &st->toks[pos];
+	if (t->kind == T_END)
+		return 0;
+	char what[96];
+	asm_tok_text(t, what, sizeof what);
+	return asm_error(st, t->col, "unexpected %s", what);
+}
+
+/* Grow a data section by n zero bytes; *at is where they start. */
+int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t col, uint64_t *at)
+{
+	if (section == SEC_TEXT)
+		return asm_error(st, col, "data directive in .text (write .data or .percpu first)");
+	uint8_t **img = section == SEC_DATA ? &st->data : &st->percpu;
+	uint64_t *size = section == SEC_DATA ? &st->data_size : &st->percpu_size;
+	uint64_t *cap = section == SEC_DATA ? &st->data_cap : &st->percpu_cap;
+	if (n > PROG_MAX_DATA || *size + n > PROG_MAX_DATA)
+		return asm_error(st, col, "%s larger than %u bytes",
+				 section == SEC_DATA ? ".data" : ".percpu", PROG_MAX_DATA);
+	/* Every CPU gets a copy of .percpu: bound the copies, not just one. */
+	if (section == SEC_PERCPU && (*size + n) * (uint64_t)st->nr_cpus > PROG_MAX_MEMORY)
+		return asm_error(st, col, ".percpu of %" PRIu64 " bytes times %d CPUs exceeds the %u MiB "
+				 "of simulated memory", *size + n, st->nr_cpus,
+				 PROG_MAX_MEMORY >> 20);
+	if (*size + n > *cap) {
+		uint64_t c = *cap ? *cap : 256;
+		while (c < *size + n)
+			c *= 2;
+		uint8_t *p = realloc(*img, c);
+		if (!p)
+			return asm_oom(st);
+		memset(p + *cap, 0, c - *cap);
+		*img = p;
+		*cap = c;
+	}
+	*at = *size;
+	*size += n;
+	return 0;
+}
+
+/* A constant expression that must be known here (sizes, alignment). */
+static int const_expr(struct asm_state *st, uint32_t *pos, int64_t *v)
+{
+	struct asm_expr x;
+	x.len = 0;
+	if (asm_expr_sum(st, pos, &x))
+		return -1;
+	return asm_expr_eval(st, x.n, x.len, POL_CONST, 0, 0, v);
+}
+
+static int dir_align(struct asm_state *st, uint32_t pos)
+{
+	const struct asm_tok *t = &st->toks[pos];
+	int64_t n;
+	if (const_expr(st, &pos, &n) || end_of_line(st, pos))
+		return -1;
+	if (n < 1 || n > ASM_MAX_ALIGN || (n & (n - 1)))
+		return asm_error(st, t->col, ".align %" PRId64 " is not a power of two in 1..%u", n,
+				 ASM_MAX_ALIGN);
+	if (st->section == SEC_TEXT)
+		return 0;
+	uint64_t size = st->section == SEC_DATA ? st->data_size : st->percpu_size;
+	uint64_t *amax = st->section == SEC_DATA ? &st->data_align : &st->percpu_align;
+	uint64_t at;
+	if ((uint64_t)n > *amax)
+		*amax = (uint64_t)n;
+	return asm_section_bytes(st, st->section, (uint64_t)(-size & (uint64_t)(n - 1)), t->col,
+				 &at);
+}
+
+static int dir_data(struct asm_state *st, uint32_t pos, unsigned width, uint32_t col)
+{
+	uint32_t loc;
+	if (asm_new_loc(st, col, &loc))
+		return -1;
+	for (;;) {
+		struct asm_expr x;
+		uint64_t at;
+		x.len = 0;
+		uint32_t c = st->toks[pos].col;
+		if (asm_expr_sum(st, &pos, &x) || asm_section_bytes(st, st->section, width, c, &at))
+			return -1;
+		if (asm_settle(st, st->section == SEC_DATA ? FIX_DATA : FIX_PERCPU,
+			       width == 8 ? POL_QUAD : POL_CONST, 0, (uint8_t)width, at, x.n, x.len,
+			       loc, 1))
+			return -1;
+		if (!is_punct(&st->toks[pos], ','))
+			return end_of_line(st, pos);
+		pos++;
+	}
+}
+
+static int dir_space(struct asm_state *st, uint32_t pos)
+{
+	const struct asm_tok *t = &st->toks[pos];
+	int64_t n, fill = 0;
+	uint64_t at;
+	if (const_expr(st, &pos, &n))
+		return -1;
+	if (is_punct(&st->toks[pos], ',')) {
+		const struct asm_tok *f = &st->toks[++pos];
+		if (const_expr(st, &pos, &fill))
+			return -1;
+		if (!asm_fits(fill, 1))
+			return asm_error(st, f->col, "fill value %" PRId64 " does not fit in a byte",
+					 fill);
+	}
+	if (end_of_line(st, pos))
+		return -1;
+	if (n < 0)
+		return asm_error(st, t->col, ".space %" PRId64 " is negative", n);
+	if (asm_section_bytes(st, st->section, (uint64_t)n, t->col, &at))
+		return -1;
+	/* `.space 0` in a still empty section: there is no image to point into. */
+	if (n)
+		memset((st->section == SEC_DATA ? st->data : st->percpu) + at, (int)(uint8_t)fill,
+	       (size_t)n);
+	return 0;
+}
+
+static int dir_equ(struct asm_state *st, uint32_t pos)
+{
+	const struct asm_tok *name = &st->toks[pos];
+	char what[96];
+	asm_tok_text(name, what, sizeof what);
+	if (name->kind != T_IDENT)
+		return asm_error(st, name->col, "expected a name after .equ but found %s", what);
+	if (!is_punct(&st->toks[pos + 1], ','))
+		return asm_error(st, st->toks[pos + 1].col, "expected ',' after the .equ name");
+	pos += 2;
+	int64_t v;
+	if (const_expr(st, &pos, &v) || end_of_line(st, pos))
+		return -1;
+	for (size_t i = 0; i < st->in->n_defines; i++) {
+		const char *d = st->in->defines[i].name;
+		if (d && strlen(d) == name->len && memcmp(d, name->s, name->len) == 0) {
+			v = st->in->defines[i].value;
+			st->define_used[i] = 1;
+		}
+	}
+	/* Two library files may both spell out a constant they share, as two C
+	 * files include one header; only a different value is a conflict. */
+	uint32_t idx;
+	if (asm_sym_ref(st, name->s, name->len, &idx))
+		return -1;
+	const struct asm_sym *s = &st->syms[idx];
+	if (s->defined && s->section == SEC_ABS && s->value == v)
+		return 0;
+	return asm_sym_define(st, name, SEC_ABS, v);
+}
+
+static int dir_include(struct asm_state *st, uint32_t pos)
+{
+	const struct asm_tok *t = &st->toks[pos];
+	char what[96];
+	asm_tok_text(t, what, sizeof what);
+	if (t->kind != T_STR || t->len == 0)
+		return asm_error(st, t->col, "expected a file name in quotes but found %s", what);
+	if (end_of_line(st, pos + 1))
+		return -1;
+	free(st->include_path);
+	if (!(st->include_path = strndup(t->s, t->len)))
+		return asm_oom(st);
+	st->include_col = t->col;
+	return 0;
+}
+
+static int set_section(struct asm_state *st, const struct asm_tok *t)
+{
+	if (asm_tok_is(t, ".text"))
+		st->section = SEC_TEXT;
+	else if (asm_tok_is(t, ".data"))
+		st->section = SEC_DATA;
+	else if (asm_tok_is(t, ".percpu") || asm_tok_is(t, ".data..percpu"))
+		st->section = SEC_PERCPU;
+	else
+		return 0;
+	return 1;
+}
+
+int asm_parse_directive(struct asm_state *st, uint32_t pos)
+{
+	const struct asm_tok *t = &st->toks[pos];
+	char what[96];
+	if (set_section(st, t))
+		return end_of_line(st, pos + 1);
+	if (asm_tok_is(t, ".section")) {
+		const struct asm_tok *n = &st->toks[pos + 1];
+		if (!set_section(st, n)) {
+			asm_tok_text(n, what, sizeof what);
+			return asm_error(st, n->col, "unknown section %s", what);
+		}
+		return end_of_line(st, pos + 2);
+	}
+	if (asm_tok_is(t, ".align") || asm_tok_is(t, ".balign"))
+		return dir_align(st, pos + 1);
+	if (asm_tok_is(t, ".byte"))
+		return dir_data(st, pos + 1, 1, t->col);
+	if (asm_tok_is(t, ".word") || asm_tok_is(t, ".short"))
+		return dir_data(st, pos + 1, 2, t->col);
+	if (asm_tok_is(t, ".long") || asm_tok_is(t, ".int"))
+		return dir_data(st, pos + 1, 4, t->col);
+	if (asm_tok_is(t, ".quad"))
+		return dir_data(st, pos + 1, 8, t->col);
+	if (asm_tok_is(t, ".space") || asm_tok_is(t, ".zero"))
+		return dir_space(st, pos + 1);
+	if (asm_tok_is(t, ".equ") || asm_tok_is(t, ".set"))
+		return dir_equ(st, pos + 1);
+	if (asm_tok_is(t, ".include"))
+		return dir_include(st, pos + 1);
+	if (asm_tok_is(t, ".globl") || asm_tok_is(t, ".global") || asm_tok_is(t, ".type") ||
+	    asm_tok_is(t, ".size"))
+		return 0;
+	asm_tok_text(t, what, sizeof what);
+	return asm_error(st, t->col, "unknown directive %s", what);
+}

@@ -1,0 +1,194 @@
+/* Assembler internals shared by the asm_*.c files: tokens, compiled
+ * expressions, the symbol table and the state that owns every allocation
+ * until a finished program is handed over (or everything is freed). */
+#ifndef BOUNCE_ASM_INTERNAL_H
+#define BOUNCE_ASM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cpu/program.h"
+
+#define ASM_MAX_XNODES 128      /* nodes in one compiled expression */
+#define ASM_MAX_PAREN 32        /* parenthesis nesting in one expression */
+#define ASM_MAX_INCLUDE 32      /* .include nesting below the top-level file */
+#define ASM_MAX_FILE (16u << 20)        /* bytes in one source file */
+#define ASM_MAX_TOTAL (64u << 20)       /* bytes read in all, counting re-inclusions */
+#define ASM_MAX_CPUS 65536
+#define ASM_MAX_ALIGN 4096u
+#define ASM_MAX_IDENT 255u       /* bytes in a name: keeps messages and the symbol table sane */
+
+enum asm_tok_kind { T_END, T_IDENT, T_NUM, T_STR, T_PUNCT };
+
+struct asm_tok {
+	uint8_t kind;
+	char ch;               /* T_PUNCT */
+	uint32_t col;          /* 1-based byte column */
+	const char *s;         /* T_IDENT, T_STR: into the line, not NUL-terminated */
+	uint32_t len;
+	uint64_t num;          /* T_NUM */
+};
+
+/* Expressions compile to postfix so that a forward reference can be kept
+ * and evaluated once every symbol is known. */
+enum asm_xop { X_NUM, X_SYM, X_ADD, X_SUB, X_MUL, X_NEG, X_MAX, X_MIN };
+
+struct asm_xnode {
+	uint8_t op;
+	uint32_t col;          /* of the token, for errors */
+	int64_t v;             /* X_NUM: value; X_SYM: symbol index */
+};
+
+struct asm_expr {
+	struct asm_xnode n[ASM_MAX_XNODES];
+	uint32_t len;
+};
+
+/* What a symbol may be in a given place (checked when it is evaluated). */
+enum asm_policy {
+	POL_CONST,     /* .equ constants and NR_CPUS only */
+	POL_IMM,       /* constants; addresses only after `offset` */
+	POL_MEM,       /* displacement: .data addresses, .percpu offsets with gs: or a register */
+	POL_QUAD,      /* .quad: constants and any data address or per-CPU offset */
+};
+#define PF_OFFSET 1    /* POL_IMM: `offset` keyword given */
+#define PF_GS 2        /* POL_MEM: gs: segment */
+#define PF_REG 4       /* POL_MEM: a base or index register is present */
+
+struct asm_sym {
+	char *name;
+	uint8_t section;       /* enum sym_section */
+	uint8_t defined;
+	int64_t value;
+	uint32_t loc;          /* index into locs of the definition */
+};
+
+enum asm_fix_kind { FIX_OPND_A, FIX_OPND_B, FIX_TARGET, FIX_DATA, FIX_PERCPU };
+
+/* A value that could not be computed where it was written. */
+struct asm_fixup {
+	uint8_t kind, policy, flags, width;
+	uint32_t loc;          /* the line that wrote it */
+	uint64_t at;           /* insn index or byte offset in the section image */
+	struct asm_xnode *n;   /* FIX_TARGET: one X_SYM node */
+	uint32_t len;
+};
+
+struct asm_state {
+	const struct asm_input *in;
+	struct err *e;
+	int nr_cpus;
+	uint32_t line_size;
+
+	/* where we are, for messages */
+	const char *cur_file;
+	uint16_t cur_file_idx;
+	uint32_t cur_line;
+	uint64_t total_bytes;
+
+	int section;           /* SEC_TEXT, SEC_DATA or SEC_PERCPU */
+	struct insn *insns;
+	uint32_t n_insns, cap_insns;
+	struct src_loc *locs;
+	uint32_t n_locs, cap_locs;
+	char **files;
+	uint32_t n_files, cap_files;
+	char **marks;
+	uint32_t n_marks, cap_marks;
+
+	struct asm_sym *syms;
+	uint32_t n_syms, cap_syms;
+	uint32_t *hash;        /* open addressing: symbol index + 1, 0 = empty */
+	uint32_t hash_cap;
+
+	uint8_t *data;         /* .data image from data_base, __per_cpu_offset first */
+	uint64_t data_size, data_cap, data_align;
+	uint8_t *percpu;
+	uint64_t percpu_size, percpu_cap, percpu_align;
+
+	struct asm_fixup *fix;
+	uint32_t n_fix, cap_fix;
+	uint8_t *define_used;
+
+	struct asm_tok *toks;
+	uint32_t n_toks, cap_toks;
+
+	/* set by a `.include` line for the source driver to open */
+	char *include_path;
+	uint32_t include_col;
+};
+
+/* asm_assemble.c */
+int asm_error(struct asm_state *st, uint32_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int asm_error_loc(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int asm_oom(struct asm_state *st);
+#ifdef __clang_analyzer__
+/* Always -1, as err_set (error.h). */
+#define asm_error(...) (asm_error(__VA_ARGS__), -1)
+#define asm_error_loc(...) (asm_error_loc(__VA_ARGS__), -1)
+#define asm_oom(st) (asm_oom(st), -1)
+#endif
+int asm_grow(struct asm_state *st, void **arr, uint32_t *cap, uint32_t need, size_t elem);
+int asm_add_file(struct asm_state *st, const char *path);
+int asm_new_loc(struct asm_state *st, uint32_t col, uint32_t *loc);
+void asm_loc_text(const struct asm_state *st, uint32_t loc, char *buf, size_t n);
+
+/* asm_lex.c */
+int asm_lex_line(struct asm_state *st, const char *text, size_t len);
+int asm_tok_is(const struct asm_tok *t, const char *word);
+int asm_tok_is_ci(const struct asm_tok *t, const char *word);
+void asm_tok_text(const struct asm_tok *t, char *buf, size_t n);
+
+/* asm_symtab.c */
+int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx);
+int asm_sym_define(struct asm_state *st, const struct asm_tok *t, int section, int64_t value);
+int asm_reserved_name(const char *name, size_t len);
+
+/* asm_expr.c: parse from toks[*pos]; stop at the first token that is not
+ * part of the expression (the caller checks what follows). */
+int asm_expr_sum(struct asm_state *st, uint32_t *pos, struct asm_expr *x);
+int asm_expr_term(struct asm_state *st, uint32_t *pos, struct asm_expr *x);
+int asm_expr_push(struct asm_state *st, struct asm_expr *x, uint8_t op, uint32_t col, int64_t v);
+/* 0: value computed; 1: a symbol is not yet defined (only when may_defer);
+ * -1: error recorded. */
+int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len, int policy,
+		  int flags, int may_defer, int64_t *val);
+int asm_fits(int64_t v, unsigned width);
+
+/* asm_operand.c */
+struct asm_opnd {
+	struct operand o;      /* size 0 when not given (memory without prefix, immediates) */
+	uint32_t col;
+	uint8_t has_expr;      /* OPND_IMM / OPND_MEM value still in x */
+	uint8_t flags;         /* PF_* for evaluation */
+	struct asm_expr x;
+};
+int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op);
+
+/* asm_insn.c */
+int asm_parse_insn(struct asm_state *st, uint32_t pos);
+
+/* asm_directive.c */
+int asm_parse_directive(struct asm_state *st, uint32_t pos);
+int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t col,
+		      uint64_t *at);
+
+/* asm_parse.c */
+int asm_parse_line(struct asm_state *st, const char *text, size_t len);
+int asm_add_fixup(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags,
+		  uint8_t width, uint64_t at, const struct asm_xnode *n, uint32_t len,
+		  uint32_t loc);
+/* Evaluate a value and store it (instruction operand, jump target or data
+ * bytes), or keep it as a fixup when may_defer and a symbol is not known yet. */
+int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags, uint8_t width,
+	       uint64_t at, const struct asm_xnode *n, uint32_t len, uint32_t loc, int may_defer);
+
+/* asm_source.c */
+int asm_run_file(struct asm_state *st, const char *path);
+int asm_run_string(struct asm_state *st, const char *name, const char *text);
+
+/* asm_layout.c */
+int asm_finish(struct asm_state *st, struct program *out);
+
+#endif

@@ -1,0 +1,111 @@
+/* One source line: labels, then a directive or an instruction. Also where
+ * values land: asm_settle stores a computed value, or keeps a fixup for a
+ * symbol defined further down, resolved by asm_finish. */
+#include "config.h"
+#include "asm/asm_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int asm_add_fixup(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags,
+		  uint8_t width, uint64_t at, const struct asm_xnode *n, uint32_t len,
+		  uint32_t loc)
+{
+	if (asm_grow(st, (void **)&st->fix, &st->cap_fix, st->n_fix + 1, sizeof *st->fix))
+		return -1;
+	struct asm_fixup *f = &st->fix[st->n_fix];
+	memset(f, 0, sizeof *f);
+	if (!(f->n = malloc(len * sizeof *n)))
+		return asm_oom(st);
+	memcpy(f->n, n, len * sizeof *n);
+	f->len = len;
+	f->kind = kind;
+	f->policy = policy;
+	f->flags = flags;
+	f->width = width;
+	f->at = at;
+	f->loc = loc;
+	st->n_fix++;
+	return 0;
+}
+
+int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags, uint8_t width,
+	       uint64_t at, const struct asm_xnode *n, uint32_t len, uint32_t loc, int may_defer)
+{
+	if (kind == FIX_TARGET) {
+		const struct asm_sym *s = &st->syms[n[0].v];
+		if (!s->defined) {
+			if (may_defer)
+				return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
+			return asm_error(st, n[0].col, "undefined label '%s'", s->name);
+		}
+		if (s->section != SEC_TEXT)
+			return asm_error(st, n[0].col, "'%s' is not a code label", s->name);
+		st->insns[at].target = (uint32_t)s->value;
+		return 0;
+	}
+	int64_t v;
+	int rc = asm_expr_eval(st, n, len, policy, flags, may_defer, &v);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
+	if (kind == FIX_OPND_A || kind == FIX_OPND_B) {
+		struct operand *o = kind == FIX_OPND_A ? &st->insns[at].a : &st->insns[at].b;
+		if (o->kind == OPND_IMM && !asm_fits(v, width))
+			return asm_error(st, n[0].col, "immediate %" PRId64 " does not fit in %u bits",
+					 v, width * 8u);
+		if (st->insns[at].op == OP_WORK && v < 0)
+			return asm_error(st, n[0].col, "work %" PRId64 " is negative", v);
+		o->imm = v;
+		return 0;
+	}
+	if (!asm_fits(v, width))
+		return asm_error(st, n[0].col, "value %" PRId64 " does not fit in %u byte%s", v,
+				 width, width == 1 ? "" : "s");
+	uint8_t *p = (kind == FIX_DATA ? st->data : st->percpu) + at;
+	for (unsigned i = 0; i < width; i++)
+		p[i] = (uint8_t)((uint64_t)v >> (8 * i));
+	return 0;
+}
+
+static int define_label(struct asm_state *st, const struct asm_tok *t)
+{
+	int64_t v;
+	switch (st->section) {
+	case SEC_TEXT:
+		v = st->n_insns;
+		break;
+	case SEC_DATA:
+		v = (int64_t)(PROG_DATA_BASE + st->data_size);
+		break;
+	default:
+		v = (int64_t)st->percpu_size;
+		break;
+	}
+	return asm_sym_define(st, t, st->section, v);
+}
+
+int asm_parse_line(struct asm_state *st, const char *text, size_t len)
+{
+	if (asm_lex_line(st, text, len))
+		return -1;
+	uint32_t pos = 0;
+	while (st->toks[pos].kind == T_IDENT && st->toks[pos + 1].kind == T_PUNCT &&
+	       st->toks[pos + 1].ch == ':' && !asm_tok_is_ci(&st->toks[pos], "gs")) {
+		if (define_label(st, &st->toks[pos]))
+			return -1;
+		pos += 2;
+	}
+	const struct asm_tok *t = &st->toks[pos];
+	if (t->kind == T_END)
+		return 0;
+	if (t->kind == T_IDENT && t->s[0] == '.')
+		return asm_parse_directive(st, pos);
+	if (t->kind == T_IDENT)
+		return asm_parse_insn(st, pos);
+	char what[96];
+	asm_tok_text(t, what, sizeof what);
+	return asm_error(st, t->col, "expected an instruction or directive but found %s", what);
+}

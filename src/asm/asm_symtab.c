@@ -1,0 +1,148 @@
+/* The assembler's names: symbols in an open-addressing hash table (a
+ * reference before the definition creates an undefined entry that the
+ * definition fills in), register names, and the words no symbol may take. */
+#include "config.h"
+#include "asm/asm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static uint32_t hash_name(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int rehash(struct asm_state *st)
+{
+	uint32_t cap = st->hash_cap ? st->hash_cap * 2 : 256;
+	uint32_t *h = calloc(cap, sizeof *h);
+	if (!h)
+		return asm_oom(st);
+	for (uint32_t i = 0; i < st->n_syms; i++) {
+		const char *name = st->syms[i].name;
+		uint32_t j = hash_name(name, strlen(name)) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = i + 1;
+	}
+	free(st->hash);
+	st->hash = h;
+	st->hash_cap = cap;
+	return 0;
+}
+
+int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx)
+{
+	if (st->n_syms * 2 >= st->hash_cap && rehash(st))
+		return -1;
+	uint32_t j = hash_name(name, len) & (st->hash_cap - 1);
+	while (st->hash[j]) {
+		const struct asm_sym *s = &st->syms[st->hash[j] - 1];
+		if (strlen(s->name) == len && memcmp(s->name, name, len) == 0) {
+			*idx = st->hash[j] - 1;
+			return 0;
+		}
+		j = (j + 1) & (st->hash_cap - 1);
+	}
+	if (asm_grow(st, (void **)&st->syms, &st->cap_syms, st->n_syms + 1, sizeof *st->syms))
+		return -1;
+	struct asm_sym *s = &st->syms[st->n_syms];
+	memset(s, 0, sizeof *s);
+	if (!(s->name = strndup(name, len)))
+		return asm_oom(st);
+	st->hash[j] = st->n_syms + 1;
+	*idx = st->n_syms++;
+	return 0;
+}
+
+int asm_sym_define(struct asm_state *st, const struct asm_tok *t, int section, int64_t value)
+{
+	char what[96];
+	asm_tok_text(t, what, sizeof what);
+	if (asm_reserved_name(t->s, t->len))
+		return asm_error(st, t->col, "%s is a reserved word and cannot be a symbol", what);
+	uint32_t i, loc;
+	if (asm_sym_ref(st, t->s, t->len, &i))
+		return -1;
+	struct asm_sym *s = &st->syms[i];
+	if (s->defined) {
+		char where[600];
+		asm_loc_text(st, s->loc, where, sizeof where);
+		return asm_error(st, t->col, "duplicate symbol %s (first defined at %s)", what, where);
+	}
+	if (asm_new_loc(st, t->col, &loc))
+		return -1;
+	s = &st->syms[i];
+	s->defined = 1;
+	s->section = (uint8_t)section;
+	s->value = value;
+	s->loc = loc;
+	return 0;
+}
+
+static const char *const reg64[] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi" };
+static const char *const reg32[] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+static const char *const reg16[] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+static const char *const reg8[] = { "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil" };
+
+static int eq_ci(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && strncasecmp(s, w, n) == 0;
+}
+
+/* Register names are case-insensitive; r8..r15 take the d/w/b suffixes.
+ * 0 when name is a register (program.h), -1 otherwise. */
+int asm_reg_lookup(const char *name, size_t len, uint8_t *reg, uint8_t *size)
+{
+	for (int i = 0; i < 8; i++) {
+		if (eq_ci(name, len, reg64[i]))
+			return *reg = (uint8_t)i, *size = 8, 0;
+		if (eq_ci(name, len, reg32[i]))
+			return *reg = (uint8_t)i, *size = 4, 0;
+		if (eq_ci(name, len, reg16[i]))
+			return *reg = (uint8_t)i, *size = 2, 0;
+		if (eq_ci(name, len, reg8[i]))
+			return *reg = (uint8_t)i, *size = 1, 0;
+	}
+	if (len < 2 || len > 4 || (name[0] != 'r' && name[0] != 'R'))
+		return -1;
+	size_t p = 1;
+	unsigned n = 0;
+	while (p < len && name[p] >= '0' && name[p] <= '9' && p < 3)
+		n = n * 10 + (unsigned)(name[p++] - '0');
+	if (p == 1 || n < 8 || n > 15 || (p == 3 && name[1] == '0'))
+		return -1;
+	uint8_t sz = 8;
+	if (p < len) {
+		if (p + 1 != len)
+			return -1;
+		switch (name[p] | 0x20) {
+		case 'd': sz = 4; break;
+		case 'w': sz = 2; break;
+		case 'b': sz = 1; break;
+		default: return -1;
+		}
+	}
+	*reg = (uint8_t)n;
+	*size = sz;
+	return 0;
+}
+
+int asm_reserved_name(const char *name, size_t len)
+{
+	static const char *const words[] = {
+		"CPU", "NR_CPUS", "byte", "word", "dword", "qword", "ptr", "offset", "gs",
+		"ah", "bh", "ch", "dh", NULL
+	};
+	uint8_t r, sz;
+	if (asm_reg_lookup(name, len, &r, &sz) == 0)
+		return 1;
+	for (int i = 0; words[i]; i++)
+		if (eq_ci(name, len, words[i]))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* CPU-model defaults and validation. Validation is the one place that
+ * decides what the engine can simulate, so every limit is stated here. */
+#include "config.h"
+#include "base/cpu_model.h"
+
+#include <string.h>
+
+void cpu_model_default(struct cpu_model *m)
+{
+	memset(m, 0, sizeof *m);
+	snprintf(m->name, sizeof m->name, "test-8way");
+	snprintf(m->description, sizeof m->description, "round-number 8-core MESI bus machine for tests");
+	m->ghz = 1.0;
+	m->cores = 8;
+	m->cores_per_socket = 4;
+	m->threads_per_core = 1;
+	m->l1_size = 32 * 1024;
+	m->l1_assoc = 8;
+	m->line_size = 64;
+	m->llc_size = 0;
+	m->llc_assoc = 16;
+	m->lat_l1_hit = 4;
+	m->lat_llc_hit = 40;
+	m->lat_c2c_local = 60;
+	m->lat_c2c_remote = 120;
+	m->lat_mem_local = 200;
+	m->lat_mem_remote = 300;
+	m->lat_locked_op = 20;
+	m->lat_mfence = 30;
+	m->lat_pause = 10;
+	m->lat_bus = 8;
+	m->cpi = 1;
+	m->sb_entries = 8;
+	m->fabric = FABRIC_BUS;
+	m->protocol = PROTO_MESI;
+}
+
+static int is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int cpu_model_validate(const struct cpu_model *m, struct err *e)
+{
+	if (m->cores < 1 || m->cores > CPU_MAX_CORES)
+		return err_set(e, NULL, 0, 0, "cores: %d is out of range (expected 1..%d)",
+			       m->cores, CPU_MAX_CORES);
+	if (m->cores_per_socket < 1 || m->cores_per_socket > CPU_MAX_CORES)
+		return err_set(e, NULL, 0, 0, "cores_per_socket: %d is out of range (expected 1..%d)",
+			       m->cores_per_socket, CPU_MAX_CORES);
+	if (m->threads_per_core < 1 || m->threads_per_core > 8)
+		return err_set(e, NULL, 0, 0, "threads_per_core: %d is out of range (expected 1..8)",
+			       m->threads_per_core);
+	if (!(m->ghz > 0.0 && m->ghz < 100.0))
+		return err_set(e, NULL, 0, 0, "ghz: %g is out of range (expected 0 < ghz < 100)", m->ghz);
+	if (!is_pow2(m->line_size) || m->line_size < 16 || m->line_size > 256)
+		return err_set(e, NULL, 0, 0, "line_size: %u is not a power of two in 16..256",
+			       m->line_size);
+	if (m->l1_assoc < 1 || m->l1_assoc > 64)
+		return err_set(e, NULL, 0, 0, "l1_assoc: %u is out of range (expected 1..64)", m->l1_assoc);
+	if (m->l1_size < m->line_size * m->l1_assoc || m->l1_size > (64u << 20) ||
+	    m->l1_size % (m->line_size * m->l1_assoc) ||
+	    !is_pow2(m->l1_size / (m->line_size * m->l1_assoc)))
+		return err_set(e, NULL, 0, 0,
+			       "l1_size: %u bytes does not make a power-of-two number of sets of %u ways of %u-byte lines (max 64 MiB)",
+			       m->l1_size, m->l1_assoc, m->line_size);
+	if (m->llc_size) {
+		if (m->llc_assoc < 1 || m->llc_assoc > 64)
+			return err_set(e, NULL, 0, 0, "llc_assoc: %u is out of range (expected 1..64)",
+				       m->llc_assoc);
+		if (m->llc_size % (m->line_size * m->llc_assoc) ||
+		    !is_pow2(m->llc_size / (m->line_size * m->llc_assoc)) || m->llc_size > (1u << 30))
+			return err_set(e, NULL, 0, 0,
+				       "llc_size: %u bytes does not make a power-of-two number of sets of %u ways (max 1 GiB)",
+				       m->llc_size, m->llc_assoc);
+	}
+	if (m->cpi < 1 || m->cpi > 1000)
+		return err_set(e, NULL, 0, 0, "cpi: %u is out of range (expected 1..1000)", m->cpi);
+	if (m->sb_entries < 1 || m->sb_entries > 256)
+		return err_set(e, NULL, 0, 0, "sb_entries: %u is out of range (expected 1..256)", m->sb_entries);
+	const struct { const char *name; uint32_t v; } lat[] = {
+		{"lat_l1_hit", m->lat_l1_hit}, {"lat_llc_hit", m->lat_llc_hit},
+		{"lat_c2c_local", m->lat_c2c_local}, {"lat_c2c_remote", m->lat_c2c_remote},
+		{"lat_mem_local", m->lat_mem_local}, {"lat_mem_remote", m->lat_mem_remote},
+		{"lat_locked_op", m->lat_locked_op}, {"lat_mfence", m->lat_mfence},
+		{"lat_pause", m->lat_pause}, {"lat_bus", m->lat_bus},
+	};
+	for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++)
+		if (lat[i].v > 100000)
+			return err_set(e, NULL, 0, 0, "%s: %u cycles is out of range (expected 0..100000)",
+				       lat[i].name, lat[i].v);
+	if (m->lat_l1_hit < 1)
+		return err_set(e, NULL, 0, 0, "lat_l1_hit: must be at least 1 cycle");
+	if (m->lat_c2c_local < 1 || m->lat_mem_local < 1)
+		return err_set(e, NULL, 0, 0, "lat_c2c_local and lat_mem_local must be at least 1 cycle");
+	if (m->fabric != FABRIC_BUS && m->fabric != FABRIC_DIRECTORY)
+		return err_set(e, NULL, 0, 0, "fabric: unknown kind %d", (int)m->fabric);
+	if (m->protocol != PROTO_MESI && m->protocol != PROTO_MESIF && m->protocol != PROTO_MOESI)
+		return err_set(e, NULL, 0, 0, "protocol: unknown kind %d", (int)m->protocol);
+	return 0;
+}
+
+const char *cpu_fabric_name(enum fabric_kind f)
+{
+	return f == FABRIC_BUS ? "bus" : "directory";
+}
+
+const char *cpu_protocol_name(enum protocol_kind p)
+{
+	switch (p) {
+	case PROTO_MESI: return "MESI";
+	case PROTO_MESIF: return "MESIF";
+	case PROTO_MOESI: return "MOESI";
+	}
+	return "?";
+}

@@ -1,0 +1,62 @@
+/* Errors as values (see error.h). The first error recorded wins, because the
+ * first thing that went wrong is the one the user has to fix. */
+#include "config.h"
+#include "base/error.h"
+
+#include <string.h>
+
+int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
+	     const char *fmt, va_list ap)
+{
+	if (!e || e->kind != ERR_NONE)
+		return -1;
+	e->kind = kind;
+	snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+	e->line = line;
+	e->col = col;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	return -1;
+}
+
+int (err_set)(struct err *e, const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_vset(e, ERR_INPUT, file, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int (err_internal)(struct err *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_vset(e, ERR_INTERNAL, NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void err_clear(struct err *e)
+{
+	memset(e, 0, sizeof *e);
+}
+
+void err_format(const struct err *e, char *buf, size_t n)
+{
+	if (e->file[0] && e->line > 0 && e->col > 0)
+		snprintf(buf, n, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
+	else if (e->file[0] && e->line > 0)
+		snprintf(buf, n, "%s:%d: %s", e->file, e->line, e->msg);
+	else if (e->file[0])
+		snprintf(buf, n, "%s: %s", e->file, e->msg);
+	else
+		snprintf(buf, n, "%s", e->msg);
+}
+
+void err_print(const struct err *e, FILE *f)
+{
+	char buf[2048];
+	err_format(e, buf, sizeof buf);
+	/* Positioned messages start with the position so editors can jump to it. */
+	fprintf(f, "%s%s\n", e->file[0] ? "" : "bounce: ", buf);
+}

@@ -1,0 +1,76 @@
+/* Shared pieces of the command line: option parsing common to run, sweep,
+ * check and view, loading the scenario, and the subcommand entry points. */
+#ifndef BOUNCE_CLI_H
+#define BOUNCE_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "load/scenario.h"
+#include "base/error.h"
+
+#define CLI_MAX_SETS 64
+
+/* Exit statuses (SPEC §7). */
+enum { EXIT_OK = 0, EXIT_EXPECT = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_INTERRUPTED = 130 };
+
+struct cli_set {
+	char *name;
+	char **values;     /* one for run, a list for sweep */
+	size_t n_values;
+};
+
+struct cli_opts {
+	const char *scenario;  /* NULL: the built-in default */
+	const char *cpu, *variant;
+	int cores;
+	bool has_seed;
+	uint64_t seed;
+	struct cli_set sets[CLI_MAX_SETS];
+	size_t n_sets;
+	const char *json, *csv, *junit, *trace, *markdown;
+	bool check, quiet;
+	/* sweep */
+	int jobs, shard_k, shard_n;
+	/* view */
+	double speed;
+	const char *screenshot;
+	int frames, width, height;
+	/* merge: the remaining arguments */
+	char **rest;
+	size_t n_rest;
+};
+
+extern volatile sig_atomic_t cli_interrupted;
+
+/* Parse argv for subcommand `cmd`; returns -1 with e set on a usage error. */
+int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e);
+void cli_opts_free(struct cli_opts *o);
+/* Command-line overrides with the storage they point into (so keep it in
+ * place once filled). */
+struct cli_ov {
+	struct scen_overrides ov;
+	struct cpu_model cpu;
+	struct asm_define defs[CLI_MAX_SETS];
+};
+
+/* Turn --cpu/--cores/--seed and one value of each --set (pick[i], or the
+ * first when pick is NULL) into overrides. Names `cores`, `seed` and `cpu`
+ * set those; any other name is a define. */
+int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *ov, struct err *e);
+/* What every subcommand that runs a scenario starts with: load it (or the
+ * built-in default), check --variant names one, and build the overrides. */
+int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e);
+int cli_exit_status(const struct err *e);
+
+int cli_run(const struct cli_opts *o);
+int cli_check(const struct cli_opts *o);
+int cli_sweep(const struct cli_opts *o);
+int cli_merge(const struct cli_opts *o);
+int cli_list(const struct cli_opts *o);
+/* The visualizer, handed in by the program's entry point: the CLI never
+ * includes the UI. NULL in a build without one. */
+typedef int (*cli_viewer_fn)(const struct scenario *s, const struct cli_opts *o,
+			     const struct cli_ov *ov, struct err *e);
+int cli_view(const struct cli_opts *o, cli_viewer_fn viewer);
+
+#endif

@@ -1,0 +1,25 @@
+/* Output files written whole or not at all: data goes to a temporary file
+ * beside the target and is renamed over it only on success. A signal
+ * handler can remove every pending temporary (outfile_cleanup_all). */
+#ifndef BOUNCE_OUTFILE_H
+#define BOUNCE_OUTFILE_H
+
+#include <stdio.h>
+#include "base/error.h"
+
+struct outfile;
+
+/* Open a pending output for `path` ("-" means stdout, written directly). */
+struct outfile *outfile_open(const char *path, struct err *e);
+FILE *outfile_stream(struct outfile *o);
+/* Flush, sync and rename into place; frees o. Returns -1 on error (e set). */
+int outfile_commit(struct outfile *o, struct err *e);
+/* Remove the temporary; frees o. */
+void outfile_abort(struct outfile *o);
+/* Async-signal-safe: unlink every pending temporary. */
+void outfile_cleanup_all(void);
+
+/* Convenience: write a whole buffer to path atomically. */
+int outfile_write_all(const char *path, const char *data, size_t len, struct err *e);
+
+#endif

@@ -1,0 +1,1095 @@
+/* The x86 core: one switch over the pre-decoded program (as Lua's lvm.c),
+ * x86 flag semantics, the cost model, the x86-TSO store buffer's drain,
+ * locked RMWs and interrupt entry/exit. A core runs ahead of the event
+ * queue while it hits in L1; anything that needs a coherence transaction
+ * is performed only when the core's clock equals the global time, so
+ * transactions happen in (cycle, seq) order.
+ *
+ * Store buffer choices: a store may leave the buffer env->sb_delay
+ * cycles after it entered (one L1 access), so a load right behind it can
+ * pass it even when its line is already M here (SB's r1 = r2 = 0); a head
+ * whose line is not M/E takes an RFO, performed in global order by the
+ * core's drain event, and keeps its slot until the data arrives. A load
+ * that partially overlaps a buffered store waits until the buffer has
+ * drained (simpler than waiting for just that entry, and rare).
+ * Interrupt handlers run on the interrupted stack with no frame pushed;
+ * their call depth starts at 0 and the ret at depth 0 restores the
+ * registers, flags and pc saved in the core.
+ *
+ * Instruction restart: an instruction that must yield (a miss while
+ * running ahead, a full store buffer, a fence waiting for the drain) does
+ * so before any architectural side effect, and is executed again from the
+ * start when the core resumes. */
+#include "config.h"
+#include "cpu/core.h"
+#include "cpu/sim.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ST_OK, ST_YIELD, ST_WAIT, ST_RETRY, ST_FAULT };
+
+#define NONE UINT64_MAX
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static inline uint64_t mask(unsigned size)
+{
+	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+}
+
+static inline int64_t sext(uint64_t v, unsigned size)
+{
+	unsigned sh = 64 - 8 * size;
+	return (int64_t)(v << sh) >> sh;
+}
+
+/* ---- accounting ---- */
+
+static inline void note_act(struct core_env *env, struct core *c, unsigned act)
+{
+	c->act = (uint8_t)act;
+	if (env->on_activity)
+		env->on_activity(env->obs_ctx, c->id, c->clock, (enum core_activity)act);
+}
+
+static inline void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
+{
+	if (c->in_handler)
+		act = CORE_ACT_IRQ;
+	if (c->act != act)
+		note_act(env, c, act);
+	c->st.cycles[act] += n;
+	c->clock += n;
+}
+
+/* ---- faults ---- */
+
+static int fault(struct core_env *env, struct core *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fault(struct core_env *env, struct core *c, const char *fmt, ...)
+{
+	const struct program *p = env->prog;
+	const char *file = NULL;
+	int line = 0, col = 0;
+	/* Past the end: blame the last instruction, the one that fell off. */
+	uint32_t i = c->pc < p->n_insns ? c->pc : p->n_insns - 1;
+	if (p->n_insns && p->insns[i].loc < p->n_locs) {
+		const struct src_loc *l = &p->locs[p->insns[i].loc];
+		file = l->file < p->n_files ? p->files[l->file] : NULL;
+		line = (int)l->line;
+		col = l->col;
+	}
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	err_set(&env->err, file, line, col, "core %d: %s", c->id, msg);
+	env->failed = 1;
+	c->state = CORE_FAULTED;
+	return ST_FAULT;
+}
+
+static inline int mapped(const struct core_env *env, uint64_t a, unsigned size)
+{
+	uint64_t end = a + size;
+	for (int i = 0; i < 3; i++)
+		if (a >= env->map[i][0] && end <= env->map[i][1])
+			return end > a;
+	return 0;
+}
+
+/* The slow half of bad_access: the range walk, and the memo for next time. */
+static int check_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
+			const char *what)
+{
+	if (__builtin_expect(!mapped(env, a, size), 0))
+		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped", what, size,
+			     (unsigned long long)a);
+	if (__builtin_expect(ms_crosses_line(a, size, env->m->line_size), 0))
+		return fault(env, c, "%s of %u bytes at 0x%llx crosses a %u-byte cache line", what, size,
+			     (unsigned long long)a, env->m->line_size);
+	/* Memo: the part of a's line inside the mapped range that holds a. */
+	uint64_t lo = a & ~(uint64_t)(env->m->line_size - 1), hi = lo + env->m->line_size;
+	for (int i = 0; i < 3; i++)
+		if (a >= env->map[i][0] && a + size <= env->map[i][1]) {
+			lo = max64(lo, env->map[i][0]);
+			hi = min64(hi, env->map[i][1]);
+			c->ok_lo = lo;
+			c->ok_span = hi - lo;
+			break;
+		}
+	return ST_OK;
+}
+
+/* An access inside the memo [ok_lo, ok_lo + ok_span), which lies within one
+ * line and one mapped range (the map never changes during a run), is mapped
+ * and crosses no line: it passes both checks without the range walk.
+ * d < ok_span first, so that d + size cannot wrap. */
+static inline int bad_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
+			     const char *what)
+{
+	uint64_t d = a - c->ok_lo;
+	if (__builtin_expect(d < c->ok_span && d + size <= c->ok_span, 1))
+		return ST_OK;
+	return check_access(env, c, a, size, what);
+}
+
+/* ---- store buffer drain ---- */
+
+/* When the head may next try to leave. */
+static inline uint64_t sb_next(const struct core *c)
+{
+	return max64(c->sb.e[c->sb.head].ready, c->sb.inflight_until);
+}
+
+/* The drain activity needs the event queue (an RFO, or the core is not
+ * running to drain by itself): make sure one drain event is pending. */
+static int ensure_drain(struct core_env *env, struct core *c)
+{
+	if (c->drain_at != NONE)
+		return 0;
+	uint64_t t = c->sb.n ? sb_next(c) : c->sb.inflight_until;
+	t = max64(t, env->now);
+	c->drain_at = t;
+	if (evq_push(env->q, t, CORE_EV_DRAIN(c->id)))
+		return err_internal(&env->err, "out of memory in the event queue");
+	return 0;
+}
+
+/* Commit, in order, the buffered stores that can leave by cycle t without
+ * a transaction (their line is M or E here). Returns 1 when the head is
+ * ready but needs an RFO. */
+static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
+{
+	while (c->sb.n) {
+		struct sb_entry *e = sb_head(&c->sb);
+		if (sb_next(c) > t)
+			return 0;
+		if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
+			return 1;
+		sb_pop(&c->sb);
+	}
+	return 0;
+}
+
+/* Where the run-ahead loop must next leave its fast path. */
+static inline void set_stop(struct core_env *env, struct core *c)
+{
+	uint64_t s = min64(env->horizon, c->irq_next);
+	if (c->sb.n && c->drain_at == NONE)
+		s = min64(s, sb_next(c));
+	c->stop_at = s;
+}
+
+/* The core cannot go on until its buffer holds at most `max` stores.
+ * Stores whose line is already M/E leave by themselves, so the core just
+ * stalls until they have (within the lookahead); anything else waits for
+ * the drain activity, which wakes the core. */
+static int wait_sb(struct core_env *env, struct core *c, unsigned max)
+{
+	uint64_t t = c->clock;
+	if (c->drain_at == NONE) {
+		while (sb_used(&c->sb, t) > max) {
+			uint64_t at = c->sb.n ? sb_next(c) : c->sb.inflight_until;
+			if (at >= env->horizon)
+				break;
+			t = max64(t, at);
+			if (c->sb.n) {
+				struct sb_entry *e = sb_head(&c->sb);
+				if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
+					break;
+				sb_pop(&c->sb);
+			}
+		}
+	}
+	if (sb_used(&c->sb, t) <= max) {
+		if (t > c->clock)
+			acct(env, c, CORE_ACT_SB_STALL, t - c->clock);
+		return ST_RETRY;
+	}
+	if (t > c->clock)
+		acct(env, c, CORE_ACT_SB_STALL, t - c->clock);
+	c->state = CORE_WAIT_SB;
+	c->sb_wait_max = max;
+	c->wait_from = c->clock;
+	if (ensure_drain(env, c))
+		return ST_FAULT;
+	return ST_WAIT;
+}
+
+int core_drain_event(struct core_env *env, struct core *c)
+{
+	uint64_t now = env->now;
+	c->drain_at = NONE;
+	if (drain_hits(env, c, now)) {
+		/* The head needs its line in M: an RFO, performed now in global
+		 * order. The store is visible from here on; its slot stays
+		 * taken until the data arrives, and later stores wait for it. */
+		struct sb_entry *e = sb_head(&c->sb);
+		uint64_t done = ms_store(env->ms, c->id, now, e->addr, e->size, e->val);
+		sb_pop(&c->sb);
+		c->sb.inflight_until = done;
+	}
+	if (c->state == CORE_WAIT_SB) {
+		uint64_t wake = NONE;
+		if (c->sb.n + (c->sb.inflight_until > now) <= c->sb_wait_max)
+			wake = now;
+		else if (c->sb.n <= c->sb_wait_max)
+			wake = c->sb.inflight_until;
+		if (wake != NONE) {
+			c->clock = c->wait_from;
+			acct(env, c, CORE_ACT_SB_STALL, wake - c->wait_from);
+			c->state = CORE_RUN;
+			c->ev_at = wake;
+			if (evq_push(env->q, wake, CORE_EV_EXEC(c->id)))
+				return err_internal(&env->err, "out of memory in the event queue");
+		}
+	}
+	if (c->sb.n) {
+		/* A running core drains its own hits when it passes them. */
+		uint64_t at = max64(sb_next(c), now);
+		int need = c->state != CORE_RUN || at < c->ev_at;
+		if (need)
+			return ensure_drain(env, c);
+	} else if (c->state == CORE_WAIT_SB && c->sb.inflight_until > now) {
+		return ensure_drain(env, c);
+	}
+	return 0;
+}
+
+/* ---- memory accesses ---- */
+
+static inline int load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+		       uint64_t *v)
+{
+	if (bad_access(env, c, addr, size, "load"))
+		return ST_FAULT;
+	if (c->sb.n) {
+		enum sb_lookup l = sb_lookup(&c->sb, addr, size, v);
+		if (l == SB_HIT) {
+			c->st.sb_forwards++;
+			acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
+			return ST_OK;
+		}
+		if (l == SB_PARTIAL) /* wait for the overlapping store to leave */
+			return wait_sb(env, c, 0);
+	}
+	if (ms_hit_load(env->ms, c->id, addr, size, v)) {
+		acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
+		return ST_OK;
+	}
+	if (c->clock != env->now)
+		return ST_YIELD;
+	uint64_t done = ms_load(env->ms, c->id, c->clock, addr, size, v);
+	/* Stores that become ready during the miss drain meanwhile. */
+	if (c->sb.n && c->drain_at == NONE && sb_next(c) < done && ensure_drain(env, c))
+		return ST_FAULT;
+	acct(env, c, CORE_ACT_MISS, done - c->clock);
+	return ST_OK;
+}
+
+/* Callers check sb_full first, before any other effect of the instruction. */
+static inline int store(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			uint64_t v)
+{
+	if (bad_access(env, c, addr, size, "store"))
+		return ST_FAULT;
+	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay);
+	if (c->sb.n == 1 && c->drain_at == NONE)
+		c->stop_at = min64(c->stop_at, sb_next(c));
+	return ST_OK;
+}
+
+/* A lock-prefixed RMW (or xchg with memory): drain the store buffer, then
+ * take the line in M and hold it at its home until lock_end. */
+static int lock_begin(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+		      uint64_t *v, uint64_t *t0, uint64_t *done)
+{
+	if (bad_access(env, c, addr, size, "locked access"))
+		return ST_FAULT;
+	if (sb_used(&c->sb, c->clock))
+		return wait_sb(env, c, 0);
+	if (c->clock != env->now)
+		return ST_YIELD;
+	*t0 = c->clock;
+	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
+	if (!ms_try_load(env->ms, c->id, addr, size, v)) {
+		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
+			     (unsigned long long)addr);
+		env->failed = 1;
+		return ST_FAULT;
+	}
+	return ST_OK;
+}
+
+static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+		     uint64_t v, uint64_t t0, uint64_t done)
+{
+	if (!ms_try_store(env->ms, c->id, addr, size, v & mask(size))) {
+		err_internal(&env->err, "core %d: lost line 0x%llx inside a locked RMW", c->id,
+			     (unsigned long long)addr);
+		env->failed = 1;
+	}
+	uint64_t until = done + env->m->lat_locked_op;
+	ms_rmw_end(env->ms, c->id, addr, until);
+	c->st.locked_ops++;
+	c->st.locked_cycles += until - t0;
+	acct(env, c, CORE_ACT_LOCKED, until - t0);
+}
+
+/* ---- registers and flags ---- */
+
+static inline uint64_t ea(const struct core *c, const struct operand *o)
+{
+	uint64_t a = (uint64_t)o->imm;
+	if (o->base != R_NONE)
+		a += c->r[o->base];
+	if (o->index != R_NONE)
+		a += c->r[o->index] * o->scale;
+	if (o->gs)
+		a += c->gs_base;
+	return a;
+}
+
+static inline void wr_reg(struct core *c, unsigned r, unsigned size, uint64_t v)
+{
+	switch (size) {
+	case 8: c->r[r] = v; break;
+	case 4: c->r[r] = (uint32_t)v; break;   /* x86-64 zero-extends 32-bit writes */
+	case 2: c->r[r] = (c->r[r] & ~0xffffull) | (v & 0xffff); break;
+	default: c->r[r] = (c->r[r] & ~0xffull) | (v & 0xff); break;
+	}
+}
+
+/* The value of a non-memory operand at `size` bytes. */
+static inline uint64_t opval(const struct core *c, const struct operand *o, unsigned size)
+{
+	switch (o->kind) {
+	case OPND_REG: return c->r[o->reg] & mask(size);
+	case OPND_CPU: return (uint64_t)c->id & mask(size);
+	default: return (uint64_t)o->imm & mask(size);
+	}
+}
+
+static inline void szf(struct core *c, uint64_t r, unsigned size)
+{
+	c->zf = r == 0;
+	c->sf = (r >> (8 * size - 1)) & 1;
+}
+
+static inline uint64_t alu(struct core *c, unsigned op, uint64_t a, uint64_t b, unsigned size)
+{
+	uint64_t m = mask(size), sign = 1ull << (8 * size - 1), r;
+	switch (op) {
+	case OP_ADD:
+		r = (a + b) & m;
+		c->cf = r < a;
+		c->of = ((a ^ r) & (b ^ r) & sign) != 0;
+		break;
+	case OP_SUB:
+	case OP_CMP:
+		r = (a - b) & m;
+		c->cf = a < b;
+		c->of = ((a ^ b) & (a ^ r) & sign) != 0;
+		break;
+	case OP_AND:
+	case OP_TEST:
+		r = a & b;
+		c->cf = c->of = 0;
+		break;
+	case OP_OR:
+		r = a | b;
+		c->cf = c->of = 0;
+		break;
+	default: /* OP_XOR */
+		r = a ^ b;
+		c->cf = c->of = 0;
+		break;
+	}
+	szf(c, r, size);
+	return r;
+}
+
+/* inc/dec/neg/not/shl/shr: one operand (b is the shift count). */
+static inline uint64_t unary(struct core *c, unsigned op, uint64_t a, uint64_t b, unsigned size)
+{
+	uint64_t m = mask(size), sign = 1ull << (8 * size - 1), r;
+	unsigned bits = 8 * size, n;
+	switch (op) {
+	case OP_INC: /* CF unchanged, as on x86 */
+		r = (a + 1) & m;
+		c->of = r == sign;
+		break;
+	case OP_DEC:
+		r = (a - 1) & m;
+		c->of = a == sign;
+		break;
+	case OP_NEG:
+		r = (0 - a) & m;
+		c->cf = a != 0;
+		c->of = a == sign;
+		break;
+	case OP_NOT:
+		return ~a & m;
+	case OP_SHL:
+		n = (unsigned)b & (size == 8 ? 63 : 31);
+		if (!n)
+			return a;
+		r = n >= bits ? 0 : (a << n) & m;
+		c->cf = n <= bits ? (a >> (bits - n)) & 1 : 0;
+		c->of = ((r & sign) != 0) ^ c->cf;
+		break;
+	default: /* OP_SHR */
+		n = (unsigned)b & (size == 8 ? 63 : 31);
+		if (!n)
+			return a;
+		r = n >= bits ? 0 : a >> n;
+		c->cf = n <= bits ? (a >> (n - 1)) & 1 : 0;
+		c->of = (a & sign) != 0;
+		break;
+	}
+	szf(c, r, size);
+	return r;
+}
+
+static inline int cond(const struct core *c, unsigned cc)
+{
+	switch (cc) {
+	case CC_E: return c->zf;
+	case CC_NE: return !c->zf;
+	case CC_L: return c->sf != c->of;
+	case CC_LE: return c->zf || c->sf != c->of;
+	case CC_G: return !c->zf && c->sf == c->of;
+	case CC_GE: return c->sf == c->of;
+	case CC_B: return c->cf;
+	case CC_BE: return c->cf || c->zf;
+	case CC_A: return !c->cf && !c->zf;
+	case CC_AE: return !c->cf;
+	case CC_S: return c->sf;
+	default: return !c->sf;
+	}
+}
+
+/* ---- ghost counters: open addressing on the address ---- */
+
+struct ghost_table {
+	struct sim_ghost *g;     /* insertion order */
+	uint32_t *slot;          /* index + 1, 0 = empty */
+	size_t n, cap, nslots;
+	struct sim_ghost *sorted;
+	double *sum;
+};
+
+struct ghost_table *core_ghost_new(void)
+{
+	return calloc(1, sizeof(struct ghost_table));
+}
+
+void core_ghost_free(struct ghost_table *t)
+{
+	if (!t)
+		return;
+	free(t->g);
+	free(t->slot);
+	free(t->sorted);
+	free(t->sum);
+	free(t);
+}
+
+static size_t ghost_hash(uint64_t a, size_t nslots)
+{
+	return (size_t)((a * 0x9e3779b97f4a7c15ull) >> 20) & (nslots - 1);
+}
+
+static struct sim_ghost *ghost_get(struct ghost_table *t, uint64_t addr, int create)
+{
+	if (t->nslots) {
+		for (size_t i = ghost_hash(addr, t->nslots);; i = (i + 1) & (t->nslots - 1)) {
+			if (!t->slot[i])
+				break;
+			if (t->g[t->slot[i] - 1].addr == addr)
+				return &t->g[t->slot[i] - 1];
+		}
+	}
+	if (!create)
+		return NULL;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		struct sim_ghost *g = realloc(t->g, cap * sizeof *g);
+		double *s = g ? realloc(t->sum, cap * sizeof *s) : NULL;
+		if (g)
+			t->g = g;
+		if (!s)
+			return NULL;
+		t->sum = s;
+		t->cap = cap;
+	}
+	if (2 * (t->n + 1) > t->nslots) {
+		size_t ns = t->nslots ? 2 * t->nslots : 64;
+		uint32_t *sl = calloc(ns, sizeof *sl);
+		if (!sl)
+			return NULL;
+		for (size_t k = 0; k < t->n; k++) {
+			size_t i = ghost_hash(t->g[k].addr, ns);
+			while (sl[i])
+				i = (i + 1) & (ns - 1);
+			sl[i] = (uint32_t)k + 1;
+		}
+		free(t->slot);
+		t->slot = sl;
+		t->nslots = ns;
+	}
+	size_t i = ghost_hash(addr, t->nslots);
+	while (t->slot[i])
+		i = (i + 1) & (t->nslots - 1);
+	struct sim_ghost *g = &t->g[t->n];
+	memset(g, 0, sizeof *g);
+	g->addr = addr;
+	t->sum[t->n] = 0;
+	t->slot[i] = (uint32_t)++t->n;
+	return g;
+}
+
+static int ghost_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct sim_ghost *)a)->addr, y = ((const struct sim_ghost *)b)->addr;
+	return x < y ? -1 : x > y;
+}
+
+size_t core_ghost_list(struct ghost_table *t, const struct sim_ghost **out)
+{
+	free(t->sorted);
+	t->sorted = t->n ? malloc(t->n * sizeof *t->sorted) : NULL;
+	if (!t->sorted) {
+		*out = NULL;
+		return 0;
+	}
+	memcpy(t->sorted, t->g, t->n * sizeof *t->sorted);
+	qsort(t->sorted, t->n, sizeof *t->sorted, ghost_cmp);
+	*out = t->sorted;
+	return t->n;
+}
+
+const struct sim_ghost *core_ghost_find(struct ghost_table *t, uint64_t addr)
+{
+	return ghost_get(t, addr, 0);
+}
+
+static int ghost_op(struct core_env *env, struct core *c, const struct insn *in)
+{
+	struct sim_ghost *g = ghost_get(env->ghosts, ea(c, &in->a), 1);
+	if (!g) {
+		env->failed = 1;
+		return err_internal(&env->err, "out of memory for ghost counters");
+	}
+	unsigned sz = in->b.size ? in->b.size : 8;
+	int64_t v = sext(opval(c, &in->b, sz), sz);
+	if (in->op == OP_GHOST_ADD) {
+		g->exact += v;
+		return 0;
+	}
+	uint64_t e = v > g->exact ? (uint64_t)v - (uint64_t)g->exact : (uint64_t)g->exact - (uint64_t)v;
+	double *sum = &env->ghosts->sum[g - env->ghosts->g];
+	g->reads++;
+	*sum += (double)e;
+	g->mean_err = *sum / (double)g->reads;
+	if (e > g->max_err)
+		g->max_err = e;
+	return 0;
+}
+
+/* ---- interrupts ---- */
+
+static void irq_enter(struct core_env *env, struct core *c, int src)
+{
+	const struct irq_source *s = &env->irq_src[src];
+	memcpy(c->saved.r, c->r, sizeof c->r);
+	c->saved.pc = c->pc;
+	c->saved.call_depth = c->call_depth;
+	c->saved.zf = c->zf;
+	c->saved.sf = c->sf;
+	c->saved.cf = c->cf;
+	c->saved.of = c->of;
+	c->saved.intr = c->intr;
+	c->in_handler = 1;
+	c->call_depth = 0;
+	c->pc = s->handler;
+	if (s->kind == IRQ_HARD)
+		c->st.irqs_hard++;
+	else
+		c->st.irqs_soft++;
+	if (c->act != CORE_ACT_IRQ)
+		note_act(env, c, CORE_ACT_IRQ);
+}
+
+static void irq_exit(struct core *c)
+{
+	memcpy(c->r, c->saved.r, sizeof c->r);
+	c->pc = c->saved.pc;
+	c->call_depth = c->saved.call_depth;
+	c->zf = c->saved.zf;
+	c->sf = c->saved.sf;
+	c->cf = c->saved.cf;
+	c->of = c->saved.of;
+	c->intr = c->saved.intr;
+	c->in_handler = 0;
+}
+
+/* The slow part of an instruction boundary: store-buffer hits whose time
+ * has come, interrupt arrivals and delivery, the lookahead horizon.
+ * Returns 1 when the core must yield to the event queue. */
+static int boundary(struct core_env *env, struct core *c)
+{
+	if (c->sb.n && c->drain_at == NONE && drain_hits(env, c, c->clock) && ensure_drain(env, c))
+		return -1;
+	if (c->irq_any) {
+		irq_poll(&c->irq, env->irq_src, c->clock);
+		c->irq_next = c->irq.next_min;
+		int src = irq_take(&c->irq, env->irq_src, c->intr, c->bh_count, c->in_handler);
+		if (src >= 0)
+			irq_enter(env, c, src);
+	}
+	if (c->clock >= env->horizon)
+		return 1;
+	set_stop(env, c);
+	return 0;
+}
+
+/* ---- the interpreter ---- */
+
+#define TRY(x) do { status = (x); if (status != ST_OK) goto leave; } while (0)
+#define NEED_SLOT() do { if (sb_full(&c->sb, c->clock)) { status = wait_sb(env, c, c->sb.cap - 1); goto leave; } } while (0)
+
+int core_exec_event(struct core_env *env, struct core *c)
+{
+	const struct program *p = env->prog;
+	const struct insn *code = p->insns;
+	const uint64_t cpi = env->m->cpi;
+	int status = ST_OK;
+
+	if (c->state != CORE_RUN || c->ev_at != env->now)
+		return 0;
+	uint64_t peek = evq_peek_time(env->q);
+	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
+	set_stop(env, c);
+
+	for (;;) {
+		if (__builtin_expect(c->clock >= c->stop_at, 0)) {
+			int b = boundary(env, c);
+			if (b < 0)
+				goto fail;
+			if (b)
+				goto yield;
+		}
+		if (__builtin_expect(c->pc >= p->n_insns, 0)) {
+			fault(env, c, "ran past the end of the program");
+			goto fail;
+		}
+		const struct insn *in = &code[c->pc];
+		uint64_t a = 0, b = 0, r, addr = 0;
+		unsigned sz = in->size;
+
+		switch (in->op) {
+		case OP_NOP:
+		case OP_LFENCE:
+		case OP_SFENCE: /* TSO orders loads with loads and stores with stores */
+			c->pc++;
+			break;
+
+		case OP_MOV:
+			if (in->a.kind == OPND_REG) {
+				if (in->b.kind == OPND_MEM)
+					TRY(load(env, c, ea(c, &in->b), sz, &b));
+				else
+					b = opval(c, &in->b, sz);
+				wr_reg(c, in->a.reg, sz, b);
+			} else {
+				NEED_SLOT();
+				TRY(store(env, c, ea(c, &in->a), sz, opval(c, &in->b, sz)));
+			}
+			c->pc++;
+			break;
+
+		case OP_MOVZX:
+		case OP_MOVSX:
+			if (in->b.kind == OPND_MEM)
+				TRY(load(env, c, ea(c, &in->b), in->b.size, &b));
+			else
+				b = opval(c, &in->b, in->b.size);
+			if (in->op == OP_MOVSX)
+				b = (uint64_t)sext(b, in->b.size);
+			wr_reg(c, in->a.reg, in->a.size, b & mask(in->a.size));
+			c->pc++;
+			break;
+
+		case OP_LEA:
+			wr_reg(c, in->a.reg, in->a.size, ea(c, &in->b));
+			c->pc++;
+			break;
+
+		case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR:
+		case OP_CMP: case OP_TEST:
+			if (in->b.kind == OPND_MEM)
+				TRY(load(env, c, ea(c, &in->b), sz, &b));
+			else
+				b = opval(c, &in->b, sz);
+			if (in->a.kind == OPND_REG) {
+				r = alu(c, in->op, c->r[in->a.reg] & mask(sz), b, sz);
+				if (in->op != OP_CMP && in->op != OP_TEST)
+					wr_reg(c, in->a.reg, sz, r);
+			} else if (in->lock) {
+				uint64_t t0, done;
+				addr = ea(c, &in->a);
+				TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
+				r = alu(c, in->op, a, b, sz);
+				lock_end(env, c, addr, sz, in->op == OP_CMP || in->op == OP_TEST ? a : r, t0, done);
+				c->pc++;
+				goto charged;
+			} else {
+				int writes = in->op != OP_CMP && in->op != OP_TEST;
+				if (writes)
+					NEED_SLOT();
+				addr = ea(c, &in->a);
+				TRY(load(env, c, addr, sz, &a));
+				r = alu(c, in->op, a, b, sz);
+				if (writes)
+					TRY(store(env, c, addr, sz, r));
+			}
+			c->pc++;
+			break;
+
+		case OP_INC: case OP_DEC: case OP_NEG: case OP_NOT: case OP_SHL: case OP_SHR:
+			b = in->b.kind == OPND_NONE ? 0 : opval(c, &in->b, 1);
+			if (in->a.kind == OPND_REG) {
+				wr_reg(c, in->a.reg, sz, unary(c, in->op, c->r[in->a.reg] & mask(sz), b, sz));
+			} else if (in->lock) {
+				uint64_t t0, done;
+				addr = ea(c, &in->a);
+				TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
+				lock_end(env, c, addr, sz, unary(c, in->op, a, b, sz), t0, done);
+				c->pc++;
+				goto charged;
+			} else {
+				NEED_SLOT();
+				addr = ea(c, &in->a);
+				TRY(load(env, c, addr, sz, &a));
+				TRY(store(env, c, addr, sz, unary(c, in->op, a, b, sz)));
+			}
+			c->pc++;
+			break;
+
+		case OP_XADD:
+		case OP_CMPXCHG:
+		case OP_XCHG: {
+			uint64_t t0 = 0, done = 0;
+			int locked = in->a.kind == OPND_MEM && (in->lock || in->op == OP_XCHG);
+			int mem = in->a.kind == OPND_MEM;
+			/* xchg is symmetric: keep the memory operand (if any) in a. */
+			const struct operand *da = &in->a, *db = &in->b;
+			if (in->op == OP_XCHG && db->kind == OPND_MEM) {
+				da = &in->b;
+				db = &in->a;
+				locked = mem = 1;
+			}
+			b = c->r[db->reg] & mask(sz);
+			if (mem) {
+				addr = ea(c, da);
+				if (locked) {
+					TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
+				} else {
+					NEED_SLOT();
+					TRY(load(env, c, addr, sz, &a));
+				}
+			} else {
+				a = c->r[da->reg] & mask(sz);
+			}
+			int write = 1;
+			if (in->op == OP_XADD) {
+				r = alu(c, OP_ADD, a, b, sz);
+				wr_reg(c, db->reg, sz, a);
+			} else if (in->op == OP_XCHG) {
+				r = b;
+				wr_reg(c, db->reg, sz, a);
+			} else { /* cmpxchg: compare the accumulator with the destination */
+				alu(c, OP_CMP, c->r[R_RAX] & mask(sz), a, sz);
+				if (c->zf) {
+					r = b;
+				} else {
+					r = a; /* a locked cmpxchg writes the old value back */
+					write = locked;
+					wr_reg(c, R_RAX, sz, a);
+				}
+			}
+			if (locked) {
+				lock_end(env, c, addr, sz, r, t0, done);
+				c->pc++;
+				goto charged;
+			}
+			if (!mem)
+				wr_reg(c, da->reg, sz, r);
+			else if (write)
+				TRY(store(env, c, addr, sz, r));
+			c->pc++;
+			break;
+		}
+
+		case OP_JMP:
+			c->pc = in->target;
+			break;
+		case OP_JCC:
+			c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
+			break;
+
+		case OP_CALL:
+			if (c->r[R_RSP] - 8 < c->stack_lo || c->r[R_RSP] > c->stack_hi) {
+				fault(env, c, "stack overflow: call with rsp 0x%llx (stack 0x%llx-0x%llx)",
+				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
+				      (unsigned long long)c->stack_hi);
+				goto fail;
+			}
+			NEED_SLOT();
+			TRY(store(env, c, c->r[R_RSP] - 8, 8, c->pc + 1));
+			c->r[R_RSP] -= 8;
+			c->call_depth++;
+			c->pc = in->target;
+			break;
+
+		case OP_RET:
+			if (c->call_depth == 0) {
+				if (c->in_handler) {
+					irq_exit(c);
+					c->stop_at = c->clock; /* a pending interrupt may be taken now */
+					break;
+				}
+				fault(env, c, "ret with no caller");
+				goto fail;
+			}
+			if (c->r[R_RSP] + 8 > c->stack_hi || c->r[R_RSP] < c->stack_lo) {
+				fault(env, c, "stack underflow: ret with rsp 0x%llx (stack 0x%llx-0x%llx)",
+				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
+				      (unsigned long long)c->stack_hi);
+				goto fail;
+			}
+			TRY(load(env, c, c->r[R_RSP], 8, &a));
+			if (a >= p->n_insns) {
+				fault(env, c, "invalid jump: ret to 0x%llx popped from [0x%llx]",
+				      (unsigned long long)a, (unsigned long long)c->r[R_RSP]);
+				goto fail;
+			}
+			c->r[R_RSP] += 8;
+			c->call_depth--;
+			c->pc = (uint32_t)a;
+			break;
+
+		case OP_PUSH:
+			if (c->r[R_RSP] - 8 < c->stack_lo || c->r[R_RSP] > c->stack_hi) {
+				fault(env, c, "stack overflow: push with rsp 0x%llx (stack 0x%llx-0x%llx)",
+				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
+				      (unsigned long long)c->stack_hi);
+				goto fail;
+			}
+			NEED_SLOT();
+			if (in->a.kind == OPND_MEM)
+				TRY(load(env, c, ea(c, &in->a), 8, &a));
+			else
+				a = opval(c, &in->a, 8);
+			TRY(store(env, c, c->r[R_RSP] - 8, 8, a));
+			c->r[R_RSP] -= 8;
+			c->pc++;
+			break;
+
+		case OP_POP:
+			if (c->r[R_RSP] + 8 > c->stack_hi || c->r[R_RSP] < c->stack_lo) {
+				fault(env, c, "stack underflow: pop with rsp 0x%llx (stack 0x%llx-0x%llx)",
+				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
+				      (unsigned long long)c->stack_hi);
+				goto fail;
+			}
+			if (in->a.kind == OPND_MEM)
+				NEED_SLOT();
+			TRY(load(env, c, c->r[R_RSP], 8, &a));
+			if (in->a.kind == OPND_MEM) {
+				/* x86 computes the address with rsp already incremented */
+				c->r[R_RSP] += 8;
+				status = store(env, c, ea(c, &in->a), 8, a);
+				if (status) {
+					c->r[R_RSP] -= 8;
+					goto leave;
+				}
+			} else {
+				c->r[R_RSP] += 8;
+				wr_reg(c, in->a.reg, 8, a);
+			}
+			c->pc++;
+			break;
+
+		case OP_MFENCE:
+			if (sb_used(&c->sb, c->clock))
+				TRY(wait_sb(env, c, 0));
+			acct(env, c, CORE_ACT_BUSY, env->m->lat_mfence);
+			c->pc++;
+			break;
+
+		case OP_PAUSE:
+			acct(env, c, CORE_ACT_SPIN, env->m->lat_pause ? env->m->lat_pause : 1);
+			c->st.instructions++;
+			c->pc++;
+			continue;
+
+		case OP_CLI:
+			c->intr = 0;
+			c->pc++;
+			break;
+		case OP_STI:
+			c->intr = 1;
+			c->stop_at = c->clock; /* take what is pending */
+			c->pc++;
+			break;
+
+		case OP_HLT:
+			if (sb_used(&c->sb, c->clock))
+				TRY(wait_sb(env, c, 0));
+			c->st.instructions++;
+			c->state = CORE_HALTED;
+			c->st.halted_at = c->clock;
+			note_act(env, c, CORE_ACT_HALTED);
+			env->running--;
+			return 0;
+
+		case OP_WORK:
+			a = in->a.kind == OPND_REG ? c->r[in->a.reg] : (uint64_t)in->a.imm;
+			acct(env, c, CORE_ACT_BUSY, a);
+			c->st.instructions++;
+			c->pc++;
+			continue;
+
+		case OP_BH_DISABLE:
+			c->bh_count++;
+			c->pc++;
+			break;
+		case OP_BH_ENABLE:
+			if (c->bh_count == 0) {
+				fault(env, c, "bh_enable without bh_disable");
+				goto fail;
+			}
+			if (--c->bh_count == 0)
+				c->stop_at = c->clock; /* a pending softirq runs now, as in the kernel */
+			c->pc++;
+			break;
+		case OP_PREEMPT_DISABLE:
+			c->preempt_count++;
+			c->pc++;
+			break;
+		case OP_PREEMPT_ENABLE:
+			if (c->preempt_count == 0) {
+				fault(env, c, "preempt_enable without preempt_disable");
+				goto fail;
+			}
+			c->preempt_count--;
+			c->pc++;
+			break;
+
+		case OP_MARK:
+			if (env->on_mark && in->target < p->n_marks)
+				env->on_mark(env->obs_ctx, c->id, c->clock, p->marks[in->target]);
+			c->pc++;
+			continue;
+
+		case OP_GHOST_ADD:
+		case OP_GHOST_READ:
+			if (ghost_op(env, c, in))
+				goto fail;
+			c->pc++;
+			continue;
+
+		default:
+			fault(env, c, "unknown opcode %u", in->op);
+			goto fail;
+		}
+		acct(env, c, CORE_ACT_BUSY, cpi);
+	charged:
+		c->st.instructions++;
+		continue;
+
+	leave:
+		switch (status) {
+		case ST_RETRY:
+			continue;
+		case ST_YIELD:
+			goto yield;
+		case ST_WAIT:
+			return 0;
+		default:
+			goto fail;
+		}
+	}
+
+yield:
+	c->ev_at = c->clock;
+	if (c->sb.n && c->drain_at == NONE && sb_next(c) < c->ev_at && ensure_drain(env, c))
+		goto fail;
+	if (evq_push(env->q, c->clock, CORE_EV_EXEC(c->id))) {
+		err_internal(&env->err, "out of memory in the event queue");
+		goto fail;
+	}
+	return 0;
+fail:
+	env->failed = 1;
+	return -1;
+}
+
+/* ---- setup ---- */
+
+void core_init(struct core_env *env, struct core *c, int id)
+{
+	const struct program *p = env->prog;
+	memset(c, 0, sizeof *c);
+	c->id = id;
+	c->state = CORE_IDLE;
+	c->act = CORE_ACT_IDLE;
+	c->drain_at = NONE;
+	c->stop_at = 0;
+	c->intr = 1;
+	c->gs_base = program_percpu_offset(p, id);
+	c->stack_lo = p->stack_base + (uint64_t)id * PROG_STACK_SIZE;
+	c->stack_hi = c->stack_lo + PROG_STACK_SIZE;
+	c->irq.next_min = NONE;
+	c->irq_next = NONE;
+}
+
+void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint64_t *regs,
+		uint32_t regs_set, uint64_t start)
+{
+	for (int r = 0; r < R_NREGS; r++)
+		c->r[r] = (regs_set >> r) & 1 ? regs[r] : 0;
+	if (!((regs_set >> R_RSP) & 1))
+		c->r[R_RSP] = c->stack_hi;
+	c->pc = entry;
+	c->irq_next = c->irq.next_min;  /* sim.c set irq up just before */
+	c->irq_any = c->irq.n != 0;
+	c->clock = start;
+	c->st.started = start;
+	c->state = CORE_RUN;
+	c->ev_at = start;
+	env->running++;
+}
+
+void core_free(struct core *c)
+{
+	sb_free(&c->sb);
+	irq_cpu_free(&c->irq);
+}
+
+const char *core_activity_name(enum core_activity a)
+{
+	static const char *const names[CORE_NACTS] = {
+		"busy", "l1_hit", "miss_stall", "sb_stall", "locked", "spin", "interrupt",
+		"halted", "idle",
+	};
+	return (unsigned)a < CORE_NACTS ? names[a] : "?";
+}

@@ -1,0 +1,158 @@
+/* The x86 core model: registers, flags, the interpreter over the
+ * pre-decoded program, per-core cycle accounting, and the glue between a
+ * core, its store buffer (store_buffer.h), its interrupt sources
+ * (interrupts.h) and the memory system. The simulation driver (sim.c) owns
+ * the event queue; a core runs ahead of it while its accesses hit in L1. */
+#ifndef BOUNCE_CORE_H
+#define BOUNCE_CORE_H
+
+#include <stdint.h>
+#include "cpu/isa.h"
+#include "cpu/program.h"
+#include "mem/memsys.h"
+#include "base/cpu_model.h"
+#include "base/event_queue.h"
+#include "cpu/store_buffer.h"
+#include "cpu/interrupts.h"
+#include "base/error.h"
+
+/* What a core's cycles are spent on. Every cycle of a core up to its halt
+ * is counted in exactly one of the first CORE_NCYCLES activities; cycles in
+ * an interrupt handler all count as CORE_ACT_IRQ. */
+enum core_activity {
+	CORE_ACT_BUSY,      /* executing: cpi per instruction, work N, fences */
+	CORE_ACT_L1_HIT,    /* L1 hit latency of loads */
+	CORE_ACT_MISS,      /* waiting for a coherence transaction */
+	CORE_ACT_SB_STALL,  /* store buffer full, or draining it (mfence, lock, hlt) */
+	CORE_ACT_LOCKED,    /* a locked RMW holding its line */
+	CORE_ACT_SPIN,      /* pause */
+	CORE_ACT_IRQ,       /* in an interrupt handler */
+	CORE_NCYCLES,
+	CORE_ACT_HALTED = CORE_NCYCLES, /* executed hlt */
+	CORE_ACT_IDLE,      /* no thread, or not started yet (start skew) */
+	CORE_NACTS
+};
+
+/* The counters an instruction may bump (instructions, sb_forwards, the
+ * busy and L1-hit cycles) are the first 32 bytes. */
+struct core_stats {
+	uint64_t instructions;
+	uint64_t sb_forwards;          /* loads served by the store buffer */
+	uint64_t cycles[CORE_NCYCLES]; /* indexed by enum core_activity */
+	uint64_t locked_ops;           /* lock-prefixed RMWs and xchg with memory */
+	uint64_t locked_cycles;        /* from taking the line to releasing it */
+	uint64_t irqs_hard, irqs_soft; /* handlers run */
+	uint64_t started, halted_at;   /* cycles; halted_at 0 while running */
+};
+
+enum core_run_state {
+	CORE_IDLE,        /* no thread, or waiting for its start cycle */
+	CORE_RUN,         /* has an exec event at ev_at */
+	CORE_WAIT_SB,     /* waiting for the store buffer to drain to sb_wait_max */
+	CORE_HALTED,
+	CORE_FAULTED,
+};
+
+/* Event ids: 2*core for the core's execution, 2*core+1 for its store
+ * buffer drain (its own activity, running while the core executes). */
+#define CORE_EV_EXEC(c) ((uint32_t)(c) * 2u)
+#define CORE_EV_DRAIN(c) ((uint32_t)(c) * 2u + 1u)
+
+struct ghost_table;
+struct core_env;
+
+/* Field order is by use, in 64-byte host cache lines (the array is
+ * 64-byte aligned; 1024 cores' state does not fit in the host's L1/L2, so
+ * host lines touched per event are what a run costs): line 0 what every
+ * instruction reads (clocks, address memo, pc, flags), line 1 the store
+ * buffer and the small per-event fields, lines 2-3 the counters (the ones
+ * an instruction bumps first), then the registers on their own lines, the
+ * interrupt sources and the interrupted context last. */
+struct core {
+	/* line 0 */
+	uint64_t clock;          /* the core's own time: when its next instruction starts */
+	uint64_t stop_at;        /* the run-ahead loop leaves its fast path at this clock */
+	uint64_t ok_lo, ok_span; /* bad_access's memo: a mapped part of one line; span 0 = none */
+	uint64_t gs_base;        /* this CPU's per-CPU offset */
+	uint64_t ev_at;          /* time of the pending exec event (CORE_RUN) */
+	uint64_t drain_at;       /* time of the pending drain event, UINT64_MAX if none */
+	uint32_t pc;
+	uint8_t zf, sf, cf, of;
+	/* line 1 */
+	struct sb sb;
+	/* irq.next_min and whether irq.n is non-zero, copied whenever they may
+	 * change (core_start, irq_poll), so that an event or an instruction
+	 * boundary of a core without interrupt sources never reads `irq` */
+	uint64_t irq_next;
+	uint8_t irq_any;
+	uint8_t intr;            /* IF: hard interrupts enabled */
+	uint8_t state;           /* enum core_run_state */
+	uint8_t act;             /* enum core_activity, as last reported */
+	int id;
+	int in_handler;          /* running an interrupt handler (context in `saved`) */
+	uint32_t call_depth;     /* calls without their ret, in the current context */
+	int bh_count, preempt_count;
+	/* lines 2-3 */
+	struct core_stats st;
+	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */
+	uint64_t wait_from;      /* CORE_WAIT_SB: when the wait began */
+
+	_Alignas(64) uint64_t r[R_NREGS];
+	uint64_t stack_lo, stack_hi;
+	struct irq_cpu irq;
+
+	/* Interrupt handler context: the interrupted state, restored by the
+	 * handler's final ret (not only on the stack: a handler may clobber it). */
+	struct {
+		uint64_t r[R_NREGS];
+		uint32_t pc, call_depth;
+		uint8_t zf, sf, cf, of, intr;
+	} saved;
+};
+
+/* The machine the cores share. */
+struct core_env {
+	const struct program *prog;
+	const struct cpu_model *m;
+	struct memsys *ms;
+	struct evq *q;
+	struct core *cores;
+	int ncores;
+	uint64_t now;            /* the event being processed */
+	uint64_t limit;          /* no core runs past this */
+	uint64_t horizon;        /* run-ahead bound of the event being processed */
+	int running;             /* threads started and not halted */
+	uint64_t map[3][2];      /* mapped [lo, hi): .data, the per-CPU areas, the stacks */
+	uint64_t lookahead;
+	uint64_t sb_delay;       /* cycles from a store entering the buffer to its commit */
+	struct ghost_table *ghosts;
+	const struct irq_source *irq_src;
+	/* Observer (sim.h), NULL when none. */
+	void (*on_activity)(void *ctx, int core, uint64_t cycle, enum core_activity act);
+	void (*on_mark)(void *ctx, int core, uint64_t cycle, const char *name);
+	void *obs_ctx;
+	struct err err;          /* first runtime fault */
+	int failed;
+};
+
+/* Set a core up for a thread (registers, stack, start cycle). */
+void core_init(struct core_env *env, struct core *c, int id);
+void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint64_t *regs,
+		uint32_t regs_set, uint64_t start);
+/* Process the core's exec event at env->now. Returns -1 on a fault (env->err). */
+int core_exec_event(struct core_env *env, struct core *c);
+/* Process the core's store-buffer drain event at env->now. */
+int core_drain_event(struct core_env *env, struct core *c);
+void core_free(struct core *c);
+
+const char *core_activity_name(enum core_activity a);
+
+/* Ghost counters (per address). */
+struct ghost_table *core_ghost_new(void);
+void core_ghost_free(struct ghost_table *g);
+struct sim_ghost;
+/* Sorted by address, into a buffer owned by the table. */
+size_t core_ghost_list(struct ghost_table *g, const struct sim_ghost **out);
+const struct sim_ghost *core_ghost_find(struct ghost_table *g, uint64_t addr);
+
+#endif

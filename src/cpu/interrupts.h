@@ -1,0 +1,45 @@
+/* Interrupt sources of one CPU: arrival times drawn from the seeded
+ * generator, pending bits for masked arrivals (coalesced as a real APIC
+ * vector or softirq bit is), and the choice of what to deliver at an
+ * instruction boundary. Entering and leaving handlers is core.c's. */
+#ifndef BOUNCE_INTERRUPTS_H
+#define BOUNCE_INTERRUPTS_H
+
+#include <stdint.h>
+#include "base/rng.h"
+#include "base/error.h"
+
+enum irq_kind { IRQ_HARD, IRQ_SOFT };
+
+/* One scenario source (the sim config's, without the cpu set). */
+struct irq_source {
+	uint8_t kind;         /* enum irq_kind */
+	uint8_t poisson;
+	uint32_t handler;
+	uint64_t every;
+	double jitter;
+};
+
+/* Per CPU: the sources that target it. */
+struct irq_cpu {
+	unsigned n;
+	uint16_t *src;        /* index into the source table */
+	uint64_t *next;       /* next arrival of each */
+	uint8_t *pending;
+	uint64_t next_min;    /* min(next), UINT64_MAX when none */
+	uint64_t coalesced;   /* arrivals that found their source still pending */
+	struct rng rng;
+};
+
+int irq_cpu_init(struct irq_cpu *ic, const struct irq_source *src, const uint16_t *which,
+		 unsigned n, uint64_t seed, int cpu, uint64_t start, struct err *e);
+void irq_cpu_free(struct irq_cpu *ic);
+/* Mark every source that arrived at or before `now` pending. */
+void irq_poll(struct irq_cpu *ic, const struct irq_source *src, uint64_t now);
+/* The pending source to deliver now (hard first, then soft, lowest index
+ * first), or -1. Soft ones are held off by bh_count > 0 and by cli, hard
+ * ones by cli; nothing is delivered inside a handler. Clears its bit. */
+int irq_take(struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count, int in_handler);
+int irq_any_pending(const struct irq_cpu *ic);
+
+#endif

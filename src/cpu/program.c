@@ -1,0 +1,56 @@
+/* The assembled program's lookups and lifetime: symbols by name (the table
+ * is sorted by name), instruction positions for runtime messages, and one
+ * free that also accepts a half-filled or zeroed program. */
+#include "config.h"
+#include "cpu/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void program_free(struct program *p)
+{
+	if (!p)
+		return;
+	free(p->insns);
+	for (uint32_t i = 0; p->syms && i < p->n_syms; i++)
+		free(p->syms[i].name);
+	free(p->syms);
+	for (uint32_t i = 0; p->files && i < p->n_files; i++)
+		free(p->files[i]);
+	free(p->files);
+	free(p->locs);
+	for (uint32_t i = 0; p->marks && i < p->n_marks; i++)
+		free(p->marks[i]);
+	free(p->marks);
+	free(p->data_image);
+	free(p->percpu_image);
+	memset(p, 0, sizeof *p);
+}
+
+const struct symbol *program_symbol(const struct program *p, const char *name)
+{
+	size_t lo = 0, hi = p->n_syms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, p->syms[mid].name);
+		if (c == 0)
+			return &p->syms[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+void program_where(const struct program *p, uint32_t insn, char *buf, size_t n)
+{
+	if (!n)
+		return;
+	if (insn >= p->n_insns || p->insns[insn].loc >= p->n_locs) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	const struct src_loc *l = &p->locs[p->insns[insn].loc];
+	snprintf(buf, n, "%s:%u", l->file < p->n_files ? p->files[l->file] : "?", (unsigned)l->line);
+}

@@ -1,0 +1,108 @@
+/* An assembled program: the pre-decoded instructions, the symbol table and
+ * the initial memory image, laid out as the simulated machine sees them.
+ * Owner: assembler module (asm_*.c). Used by the core model and reports.
+ *
+ * Address map (x86-64 kernel conventions, SPEC §4):
+ *   [0, PROG_DATA_BASE)            unmapped: a stray access faults
+ *   [data_base, data_base+data_size) .data, with the generated table
+ *                                    __per_cpu_offset (nr_cpus quads)
+ *   percpu area c at percpu_offset(c) = percpu_base + c * percpu_stride,
+ *                                    each a copy of .percpu (line-aligned)
+ *   stack of CPU c: [stack_base + c*PROG_STACK_SIZE, +PROG_STACK_SIZE)
+ *   mem_size = end of the last stack.
+ * A .percpu symbol's value is its zero-based offset in the section, as on
+ * x86-64: gs:[sym] is percpu_offset(cpu) + sym, and per_cpu_ptr(sym, c) is
+ * sym + __per_cpu_offset[c]. */
+#ifndef BOUNCE_PROGRAM_H
+#define BOUNCE_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cpu/isa.h"
+#include "base/error.h"
+
+#define PROG_DATA_BASE 0x10000u
+#define PROG_STACK_SIZE 4096u
+#define PROG_MAX_DATA (64u << 20)     /* refuse .data/.space beyond this */
+/* Refuse a layout whose simulated memory (.data, NR_CPUS copies of .percpu,
+ * the stacks) exceeds this: the memory system allocates all of it up front,
+ * so a .percpu .space times 1024 CPUs must be an input error, not an OOM. */
+#define PROG_MAX_MEMORY (256u << 20)
+
+enum sym_section { SEC_TEXT, SEC_DATA, SEC_PERCPU, SEC_ABS /* .equ */ };
+
+struct symbol {
+	char *name;
+	uint8_t section;   /* enum sym_section */
+	int64_t value;     /* TEXT: instruction index; DATA: address; PERCPU: offset; ABS: value */
+	uint64_t size;     /* bytes up to the next symbol in the same section (data/percpu) */
+	uint32_t loc;      /* where it was defined */
+};
+
+struct src_loc {
+	uint16_t file;     /* index into program.files */
+	uint32_t line;
+	uint16_t col;
+};
+
+struct program {
+	struct insn *insns;
+	uint32_t n_insns;
+	struct symbol *syms;   /* sorted by name (bsearch) */
+	uint32_t n_syms;
+	char **files;          /* every file read, for src_loc.file */
+	uint32_t n_files;
+	struct src_loc *locs;
+	uint32_t n_locs;
+	char **marks;          /* OP_MARK names */
+	uint32_t n_marks;
+
+	int nr_cpus;
+	uint32_t line_size;
+	uint64_t data_base, data_size;
+	uint8_t *data_image;   /* data_size bytes: initial .data */
+	uint64_t percpu_base, percpu_stride, percpu_size;
+	uint8_t *percpu_image; /* percpu_size bytes: initial value of every copy */
+	uint64_t stack_base;
+	uint64_t mem_size;
+};
+
+/* `defines` override .equ values of the same name (scenario "defines"). */
+struct asm_define {
+	const char *name;
+	int64_t value;
+};
+
+struct asm_input {
+	const char *const *files;     /* assembled in order as one unit */
+	size_t n_files;
+	const char *const *include_dirs; /* searched after the including file's directory */
+	size_t n_include_dirs;
+	const struct asm_define *defines;
+	size_t n_defines;
+	int nr_cpus;                  /* value of NR_CPUS; sizes __per_cpu_offset */
+	uint32_t line_size;           /* for .align defaults and the percpu stride */
+};
+
+/* Assemble. On error returns -1 with e = file:line:col: message and leaves
+ * *out empty; nothing half-built escapes. Defines that name no .equ in the
+ * program are an error (a variant that overrides nothing real). */
+int asm_assemble(const struct asm_input *in, struct program *out, struct err *e);
+/* Assemble from memory (tests, fuzzing): `name` is used in messages. */
+int asm_assemble_string(const char *name, const char *text, const struct asm_input *in,
+			struct program *out, struct err *e);
+void program_free(struct program *p);
+
+/* A register name ("rax", "eax", "r8d"...): its number and width in bytes.
+ * Returns 0 when it is one, -1 otherwise. */
+int asm_reg_lookup(const char *name, size_t len, uint8_t *reg, uint8_t *size);
+
+const struct symbol *program_symbol(const struct program *p, const char *name);
+static inline uint64_t program_percpu_offset(const struct program *p, int cpu)
+{
+	return p->percpu_base + (uint64_t)cpu * p->percpu_stride;
+}
+/* "file:line" of an instruction, for runtime messages. */
+void program_where(const struct program *p, uint32_t insn, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,388 @@
+/* The simulation driver: builds one machine from a sim_config (memory
+ * image, cores, store buffers, interrupt sources) and runs it by popping
+ * the (cycle, seq) event queue. Each event is a core's execution or its
+ * store buffer's drain; nothing else is ever scheduled. */
+#include "config.h"
+#include "cpu/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct sim {
+	struct cpu_model m;
+	const struct program *prog;
+	struct memsys *ms;
+	struct evq q;
+	struct core_env env;
+	struct core *cores;
+	struct irq_source *irq_src;
+	uint64_t limit;
+	int check;
+	enum sim_status status;
+	struct err err;
+	uint64_t end;
+	struct sim_observer obs;
+};
+
+const char *sim_status_name(enum sim_status st)
+{
+	switch (st) {
+	case SIM_RUNNING: return "running";
+	case SIM_HALTED: return "all halted";
+	case SIM_LIMIT: return "stopped at limit";
+	default: return "error";
+	}
+}
+
+/* Where instruction i was written, for config errors about it. */
+static int insn_err(struct err *e, const struct program *p, uint32_t i, const char *fmt, uint32_t v)
+{
+	const char *file = NULL;
+	int line = 0, col = 0;
+	if (i < p->n_insns && p->insns[i].loc < p->n_locs) {
+		const struct src_loc *l = &p->locs[p->insns[i].loc];
+		file = l->file < p->n_files ? p->files[l->file] : NULL;
+		line = (int)l->line;
+		col = l->col;
+	}
+	return err_set(e, file, line, col, fmt, v);
+}
+
+static int validate(const struct sim_config *cfg, struct err *e)
+{
+	const struct program *p = cfg->prog;
+	if (!p)
+		return err_set(e, NULL, 0, 0, "no program");
+	if (cpu_model_validate(&cfg->cpu, e))
+		return -1;
+	if (p->nr_cpus != cfg->cpu.cores)
+		return err_set(e, NULL, 0, 0, "program assembled for %d CPUs, machine has %d",
+			       p->nr_cpus, cfg->cpu.cores);
+	if (p->line_size && p->line_size != cfg->cpu.line_size)
+		return err_set(e, NULL, 0, 0, "program laid out for %u-byte lines, machine has %u",
+			       p->line_size, cfg->cpu.line_size);
+	for (uint32_t i = 0; i < p->n_insns; i++) {
+		const struct insn *in = &p->insns[i];
+		if ((in->op == OP_JMP || in->op == OP_JCC || in->op == OP_CALL) && in->target >= p->n_insns)
+			return insn_err(e, p, i, "invalid jump target %u", in->target);
+		if (in->op >= OP_NOPCODES)
+			return insn_err(e, p, i, "unknown opcode %u", in->op);
+	}
+	uint8_t *seen = calloc((size_t)cfg->cpu.cores, 1);
+	if (!seen)
+		return err_internal(e, "out of memory");
+	for (size_t t = 0; t < cfg->n_threads; t++) {
+		const struct sim_thread *th = &cfg->threads[t];
+		if (th->cpu < 0 || th->cpu >= cfg->cpu.cores) {
+			free(seen);
+			return err_set(e, NULL, 0, 0, "thread %zu: cpu %d does not exist (%d cores)", t,
+				       th->cpu, cfg->cpu.cores);
+		}
+		if (seen[th->cpu]++) {
+			free(seen);
+			return err_set(e, NULL, 0, 0, "thread %zu: cpu %d already runs a thread", t, th->cpu);
+		}
+		if (th->entry >= p->n_insns) {
+			free(seen);
+			return err_set(e, NULL, 0, 0, "thread %zu: entry %u is outside the program", t,
+				       th->entry);
+		}
+	}
+	free(seen);
+	for (size_t i = 0; i < cfg->n_irqs; i++) {
+		const struct sim_irq_source *s = &cfg->irqs[i];
+		if (s->handler >= p->n_insns)
+			return err_set(e, NULL, 0, 0, "interrupt %zu: handler %u is outside the program", i,
+				       s->handler);
+		if (s->every < 1)
+			return err_set(e, NULL, 0, 0, "interrupt %zu: every must be at least 1 cycle", i);
+		if (!(s->jitter >= 0.0 && s->jitter <= 1.0))
+			return err_set(e, NULL, 0, 0, "interrupt %zu: jitter %g is not in 0..1", i, s->jitter);
+	}
+	if (cfg->n_irqs > 65535)
+		return err_set(e, NULL, 0, 0, "too many interrupt sources");
+	return 0;
+}
+
+/* The initial memory image: .data once, .percpu once per CPU. */
+static void load_image(struct memsys *ms, const struct program *p)
+{
+	uint8_t *mem = ms_memory(ms);
+	if (p->data_size && p->data_image)
+		memcpy(mem + p->data_base, p->data_image, p->data_size);
+	for (int c = 0; c < p->nr_cpus && p->percpu_size && p->percpu_image; c++)
+		memcpy(mem + program_percpu_offset(p, c), p->percpu_image, p->percpu_size);
+}
+
+struct sim *sim_create(const struct sim_config *cfg, struct err *e)
+{
+	if (validate(cfg, e))
+		return NULL;
+	struct sim *s = calloc(1, sizeof *s);
+	if (!s) {
+		err_internal(e, "out of memory");
+		return NULL;
+	}
+	uint16_t *which = NULL;
+	s->m = cfg->cpu;
+	s->prog = cfg->prog;
+	s->limit = cfg->stop_cycles ? cfg->stop_cycles : SIM_DEFAULT_LIMIT;
+	s->check = cfg->check;
+	s->status = SIM_RUNNING;
+	int n = s->m.cores;
+
+	if (!(s->ms = ms_create(&s->m, s->prog->mem_size, e)))
+		goto fail;
+	load_image(s->ms, s->prog);
+	ms_set_checking(s->ms, cfg->check);
+	if (evq_init(&s->q, 2 * (size_t)n + 4, e))
+		goto fail;
+	/* aligned as struct core asks (its hot fields are laid out by line) */
+	s->cores = aligned_alloc(_Alignof(struct core), (size_t)n * sizeof *s->cores);
+	if (s->cores)
+		memset(s->cores, 0, (size_t)n * sizeof *s->cores);
+	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
+	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
+	struct core_env *env = &s->env;
+	env->ghosts = core_ghost_new();
+	if (!s->cores || !s->irq_src || !which || !env->ghosts) {
+		err_internal(e, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < cfg->n_irqs; i++) {
+		const struct sim_irq_source *c = &cfg->irqs[i];
+		s->irq_src[i] = (struct irq_source){
+			.kind = c->kind == SIM_IRQ_HARD ? IRQ_HARD : IRQ_SOFT,
+			.poisson = c->arrival == SIM_ARRIVAL_POISSON,
+			.handler = c->handler, .every = c->every, .jitter = c->jitter,
+		};
+	}
+	env->prog = s->prog;
+	env->m = &s->m;
+	env->ms = s->ms;
+	env->q = &s->q;
+	env->cores = s->cores;
+	env->ncores = n;
+	env->limit = s->limit;
+	env->lookahead = s->m.lat_c2c_local ? s->m.lat_c2c_local : 1;
+	/* A store reaches L1 one L1 access after it enters the buffer, so a
+	 * load right behind it can pass it (SB's r1 = r2 = 0). */
+	env->sb_delay = s->m.lat_l1_hit ? s->m.lat_l1_hit : 1;
+	env->irq_src = s->irq_src;
+	const struct program *p = s->prog;
+	env->map[0][0] = p->data_base;
+	env->map[0][1] = p->data_base + p->data_size;
+	env->map[1][0] = p->percpu_base;
+	env->map[1][1] = p->percpu_base + (uint64_t)p->nr_cpus * p->percpu_stride;
+	env->map[2][0] = p->stack_base;
+	env->map[2][1] = p->mem_size;
+
+	for (int c = 0; c < n; c++) {
+		core_init(env, &s->cores[c], c);
+		if (sb_init(&s->cores[c].sb, s->m.sb_entries, e))
+			goto fail;
+	}
+	struct rng skew;
+	rng_seed(&skew, cfg->seed, 0);
+	for (size_t t = 0; t < cfg->n_threads; t++) {
+		const struct sim_thread *th = &cfg->threads[t];
+		struct core *c = &s->cores[th->cpu];
+		uint64_t start = rng_upto(&skew, cfg->start_skew);
+		unsigned k = 0;
+		for (size_t i = 0; i < cfg->n_irqs; i++)
+			if (sim_cpuset_has(&cfg->irqs[i].cpus, th->cpu))
+				which[k++] = (uint16_t)i;
+		if (irq_cpu_init(&c->irq, s->irq_src, which, k, cfg->seed, th->cpu, start, e))
+			goto fail;
+		core_start(env, c, th->entry, th->regs, th->regs_set, start);
+		if (evq_push(&s->q, start, CORE_EV_EXEC(th->cpu))) {
+			err_internal(e, "out of memory in the event queue");
+			goto fail;
+		}
+	}
+	free(which);
+	if (env->running == 0)
+		s->status = SIM_HALTED;
+	return s;
+fail:
+	free(which);
+	sim_destroy(s);
+	return NULL;
+}
+
+void sim_destroy(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->cores)
+		for (int c = 0; c < s->m.cores; c++)
+			core_free(&s->cores[c]);
+	free(s->cores);
+	free(s->irq_src);
+	core_ghost_free(s->env.ghosts);
+	evq_free(&s->q);
+	ms_destroy(s->ms);
+	free(s);
+}
+
+static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
+{
+	s->status = st;
+	if (st == SIM_ERROR && e)
+		*e = s->err;
+	if (st == SIM_HALTED) {
+		s->end = 0;
+		for (int c = 0; c < s->m.cores; c++)
+			if (s->cores[c].st.halted_at > s->end)
+				s->end = s->cores[c].st.halted_at;
+	} else if (st == SIM_LIMIT) {
+		s->end = s->limit;
+	}
+	return st;
+}
+
+/* One event, if its cycle is below `bound`. */
+static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
+{
+	uint64_t t;
+	uint32_t id;
+	if (s->status != SIM_RUNNING) {
+		if (s->status == SIM_ERROR && e)
+			*e = s->err;
+		return s->status;
+	}
+	if (evq_size(&s->q) == 0) {
+		if (s->env.running == 0)
+			return finish(s, SIM_HALTED, e);
+		err_internal(&s->err, "no events left but %d threads have not halted", s->env.running);
+		return finish(s, SIM_ERROR, e);
+	}
+	if (evq_peek_time(&s->q) >= s->limit)
+		return finish(s, SIM_LIMIT, e);
+	if (evq_peek_time(&s->q) >= bound)
+		return SIM_RUNNING;
+	evq_pop(&s->q, &t, &id);
+	struct core_env *env = &s->env;
+	/* The bound only decides when to stop popping: cores run ahead exactly
+	 * as in one sim_run, so a run viewed frame by frame is the same run. */
+	env->now = t;
+	struct core *c = &s->cores[id / 2];
+	int r = id & 1 ? core_drain_event(env, c) : core_exec_event(env, c);
+	if (r || env->failed || err_is_set(&env->err)) {
+		s->err = env->err;
+		if (!err_is_set(&s->err))
+			err_internal(&s->err, "core %d failed without a message", c->id);
+		return finish(s, SIM_ERROR, e);
+	}
+	if (ms_check_error(s->ms, &s->err))
+		return finish(s, SIM_ERROR, e);
+	if (env->running == 0 && evq_size(&s->q) == 0)
+		return finish(s, SIM_HALTED, e);
+	return SIM_RUNNING;
+}
+
+enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e)
+{
+	uint64_t bound = cycle == UINT64_MAX ? UINT64_MAX : cycle + 1;
+	enum sim_status st;
+	do
+		st = step(s, bound, e);
+	while (st == SIM_RUNNING && evq_peek_time(&s->q) < bound);
+	return st;
+}
+
+enum sim_status sim_run(struct sim *s, struct err *e)
+{
+	return sim_run_until(s, UINT64_MAX, e);
+}
+
+enum sim_status sim_step_event(struct sim *s, struct err *e)
+{
+	return step(s, UINT64_MAX, e);
+}
+
+enum sim_status sim_status(const struct sim *s) { return s->status; }
+uint64_t sim_now(const struct sim *s) { return s->env.now; }
+uint64_t sim_limit(const struct sim *s) { return s->limit; }
+int sim_cores(const struct sim *s) { return s->m.cores; }
+struct memsys *sim_memsys(struct sim *s) { return s->ms; }
+const struct program *sim_program(const struct sim *s) { return s->prog; }
+const struct cpu_model *sim_cpu(const struct sim *s) { return &s->m; }
+
+uint64_t sim_cycles(const struct sim *s)
+{
+	if (s->status == SIM_HALTED || s->status == SIM_LIMIT)
+		return s->end;
+	uint64_t t = s->env.now;
+	for (int c = 0; c < s->m.cores; c++) {
+		const struct core *k = &s->cores[c];
+		uint64_t ct = k->state == CORE_HALTED ? k->st.halted_at : k->clock;
+		if (k->state != CORE_IDLE && ct > t)
+			t = ct;
+	}
+	return t;
+}
+
+void sim_core_view(const struct sim *s, int core, struct sim_core_view *out)
+{
+	const struct core *c = &s->cores[core];
+	memset(out, 0, sizeof *out);
+	memcpy(out->regs, c->r, sizeof out->regs);
+	out->pc = c->pc;
+	out->zf = c->zf;
+	out->sf = c->sf;
+	out->cf = c->cf;
+	out->of = c->of;
+	out->intr_enabled = c->intr;
+	out->bh_count = c->bh_count;
+	out->preempt_count = c->preempt_count;
+	out->in_handler = c->in_handler;
+	out->halted = c->state == CORE_HALTED;
+	out->activity = (enum core_activity)c->act;
+	out->clock = c->clock;
+	out->sb_used = sb_used(&c->sb, c->clock);
+}
+
+const struct core_stats *sim_core_stats(const struct sim *s, int core)
+{
+	return &s->cores[core].st;
+}
+
+void sim_total_core_stats(const struct sim *s, struct core_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int c = 0; c < s->m.cores; c++) {
+		const struct core_stats *k = &s->cores[c].st;
+		out->instructions += k->instructions;
+		for (int i = 0; i < CORE_NCYCLES; i++)
+			out->cycles[i] += k->cycles[i];
+		out->locked_ops += k->locked_ops;
+		out->locked_cycles += k->locked_cycles;
+		out->irqs_hard += k->irqs_hard;
+		out->irqs_soft += k->irqs_soft;
+		out->sb_forwards += k->sb_forwards;
+		if (k->halted_at > out->halted_at)
+			out->halted_at = k->halted_at;
+	}
+}
+
+size_t sim_ghosts(struct sim *s, const struct sim_ghost **out)
+{
+	return core_ghost_list(s->env.ghosts, out);
+}
+
+const struct sim_ghost *sim_ghost(struct sim *s, uint64_t addr)
+{
+	return core_ghost_find(s->env.ghosts, addr);
+}
+
+void sim_set_observer(struct sim *s, const struct sim_observer *o)
+{
+	if (o)
+		s->obs = *o;
+	else
+		memset(&s->obs, 0, sizeof s->obs);
+	s->env.on_activity = s->obs.activity;
+	s->env.on_mark = s->obs.mark;
+	s->env.obs_ctx = s->obs.ctx;
+}

@@ -1,0 +1,23 @@
+/* CPU models as JSON: cpus/NAME.json, or an object inline in a scenario,
+ * read into struct cpu_model with every field under its own key, and
+ * validated with cpu_model_validate so errors point at the bad field. */
+#ifndef BOUNCE_CPU_JSON_H
+#define BOUNCE_CPU_JSON_H
+
+#include "base/cpu_model.h"
+#include "load/json_pos.h"
+
+/* Load cpus file `path`. The model's name defaults to the file's base name. */
+int cpu_json_load(const char *path, struct cpu_model *m, struct err *e);
+/* Read the object `obj` of document `d` (a whole file or an inline model);
+ * `default_name` is used when the object has no "name". */
+int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *default_name,
+		       struct cpu_model *m, struct err *e);
+/* Point a cpu_model_validate() message ("field: ...") at that field of
+ * `obj` (or at the object when the field is absent). Returns -1. */
+int cpu_json_locate(const struct jpos_doc *d, const cJSON *obj, const struct err *verr,
+		    struct err *e);
+/* The keys a CPU model object may have, NULL-terminated. */
+extern const char *const cpu_json_keys[];
+
+#endif

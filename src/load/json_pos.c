@@ -1,0 +1,896 @@
+/* JSON with positions. A strict, depth-bounded scan validates the text first
+ * (UTF-8, grammar, nesting), so cJSON only ever sees good JSON of bounded
+ * depth; then a second walk pairs each cJSON node, in the order cJSON built
+ * them, with the offsets of its key and value in the text. */
+#include "config.h"
+#include "load/json_pos.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct node_pos {
+	const cJSON *node;
+	int parent;           /* entry index, -1 for the root */
+	int index;            /* position in the parent array/object */
+	uint32_t key_off;     /* == val_off when the node has no key */
+	uint32_t val_off;
+};
+
+struct jpos_doc {
+	char *name;
+	char *text;           /* NUL-terminated copy */
+	size_t len;
+	cJSON *root;
+	uint32_t *line_start; /* offset of the first byte of each line */
+	size_t n_lines;
+	struct node_pos *nodes; /* document order */
+	size_t n_nodes, cap_nodes;
+	int *hash;            /* open addressing: node pointer -> entry index, -1 empty */
+	size_t hash_size;
+};
+
+/* ---- positions ---- */
+
+static void off_to_linecol(const struct jpos_doc *d, size_t off, int *line, int *col)
+{
+	size_t lo = 0, hi = d->n_lines;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (d->line_start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	int c = 1;
+	for (size_t i = d->line_start[lo]; i < off && i < d->len; i++)
+		if (((unsigned char)d->text[i] & 0xC0) != 0x80)
+			c++;
+	*line = (int)lo + 1;
+	*col = c;
+}
+
+static int build_lines(struct jpos_doc *d)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < d->len; i++)
+		n += d->text[i] == '\n';
+	d->line_start = malloc(n * sizeof *d->line_start);
+	if (!d->line_start)
+		return -1;
+	d->line_start[0] = 0;
+	d->n_lines = 1;
+	for (size_t i = 0; i < d->len; i++)
+		if (d->text[i] == '\n')
+			d->line_start[d->n_lines++] = (uint32_t)(i + 1);
+	return 0;
+}
+
+static int errf_at(const struct jpos_doc *d, size_t off, struct err *e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int errf_at(const struct jpos_doc *d, size_t off, struct err *e, const char *fmt, ...)
+{
+	int line, col;
+	char msg[900];
+	va_list ap;
+	off_to_linecol(d, off, &line, &col);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return err_set(e, d->name, line, col, "%s", msg);
+}
+
+/* ---- strict scan: grammar, UTF-8, depth ---- */
+
+struct scan {
+	const struct jpos_doc *d;
+	const unsigned char *s;
+	size_t n, i;
+	int depth;
+	struct err *e;
+};
+
+static int sc_fail(struct scan *sc, size_t off, const char *what)
+{
+	char near[16];
+	if (off >= sc->n)
+		return errf_at(sc->d, off, sc->e, "syntax error: unexpected end of input (expected %s)", what);
+	unsigned char c = sc->s[off];
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(near, sizeof near, "'%c'", c);
+	else
+		snprintf(near, sizeof near, "byte 0x%02x", c);
+	return errf_at(sc->d, off, sc->e, "syntax error: unexpected %s (expected %s)", near, what);
+}
+
+static void sc_ws(struct scan *sc)
+{
+	while (sc->i < sc->n && (sc->s[sc->i] == ' ' || sc->s[sc->i] == '\t' ||
+				 sc->s[sc->i] == '\n' || sc->s[sc->i] == '\r'))
+		sc->i++;
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+static int sc_string(struct scan *sc)
+{
+	size_t start = sc->i++;
+	for (;;) {
+		if (sc->i >= sc->n)
+			return errf_at(sc->d, start, sc->e, "syntax error: unterminated string (expected a closing '\"')");
+		unsigned char c = sc->s[sc->i];
+		if (c == '"') {
+			sc->i++;
+			return 0;
+		}
+		if (c < 0x20)
+			return errf_at(sc->d, sc->i, sc->e,
+				       "syntax error: control character 0x%02x in string (expected an escape such as \\n)", c);
+		if (c != '\\') {
+			sc->i++;
+			continue;
+		}
+		if (sc->i + 1 >= sc->n)
+			return sc_fail(sc, sc->i + 1, "an escape character");
+		c = sc->s[sc->i + 1];
+		if (strchr("\"\\/bfnrt", c) && c) {
+			sc->i += 2;
+		} else if (c == 'u') {
+			for (int k = 0; k < 4; k++)
+				if (sc->i + 2 + k >= sc->n || hexval(sc->s[sc->i + 2 + k]) < 0)
+					return sc_fail(sc, sc->i + 2 + k, "four hex digits after \\u");
+			sc->i += 6;
+		} else {
+			return errf_at(sc->d, sc->i, sc->e,
+				       "syntax error: invalid escape '\\%c' (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", c);
+		}
+	}
+}
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+static int sc_number(struct scan *sc)
+{
+	size_t st = sc->i;
+	if (sc->i < sc->n && sc->s[sc->i] == '-')
+		sc->i++;
+	if (sc->i >= sc->n || !is_digit(sc->s[sc->i]))
+		return sc_fail(sc, sc->i, "a digit");
+	if (sc->s[sc->i] == '0') {
+		sc->i++;
+		if (sc->i < sc->n && is_digit(sc->s[sc->i]))
+			return errf_at(sc->d, st, sc->e, "syntax error: number with a leading zero (expected a decimal number without one)");
+	} else {
+		while (sc->i < sc->n && is_digit(sc->s[sc->i]))
+			sc->i++;
+	}
+	if (sc->i < sc->n && sc->s[sc->i] == '.') {
+		sc->i++;
+		if (sc->i >= sc->n || !is_digit(sc->s[sc->i]))
+			return sc_fail(sc, sc->i, "a digit after '.'");
+		while (sc->i < sc->n && is_digit(sc->s[sc->i]))
+			sc->i++;
+	}
+	if (sc->i < sc->n && (sc->s[sc->i] == 'e' || sc->s[sc->i] == 'E')) {
+		sc->i++;
+		if (sc->i < sc->n && (sc->s[sc->i] == '+' || sc->s[sc->i] == '-'))
+			sc->i++;
+		if (sc->i >= sc->n || !is_digit(sc->s[sc->i]))
+			return sc_fail(sc, sc->i, "a digit in the exponent");
+		while (sc->i < sc->n && is_digit(sc->s[sc->i]))
+			sc->i++;
+	}
+	return 0;
+}
+
+static int sc_value(struct scan *sc);
+
+static int sc_open(struct scan *sc)
+{
+	if (++sc->depth > JPOS_MAX_DEPTH)
+		return errf_at(sc->d, sc->i, sc->e, "nesting deeper than %d levels (expected a flatter document)",
+			       JPOS_MAX_DEPTH);
+	sc->i++;
+	sc_ws(sc);
+	return 0;
+}
+
+static int sc_object(struct scan *sc)
+{
+	if (sc_open(sc))
+		return -1;
+	if (sc->i < sc->n && sc->s[sc->i] == '}') {
+		sc->i++;
+		sc->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (sc->i >= sc->n || sc->s[sc->i] != '"')
+			return sc_fail(sc, sc->i, "a string key");
+		if (sc_string(sc))
+			return -1;
+		sc_ws(sc);
+		if (sc->i >= sc->n || sc->s[sc->i] != ':')
+			return sc_fail(sc, sc->i, "':' after the key");
+		sc->i++;
+		sc_ws(sc);
+		if (sc_value(sc))
+			return -1;
+		sc_ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc->i++;
+			sc_ws(sc);
+			continue;
+		}
+		if (sc->i < sc->n && sc->s[sc->i] == '}') {
+			sc->i++;
+			sc->depth--;
+			return 0;
+		}
+		return sc_fail(sc, sc->i, "',' or '}'");
+	}
+}
+
+static int sc_array(struct scan *sc)
+{
+	if (sc_open(sc))
+		return -1;
+	if (sc->i < sc->n && sc->s[sc->i] == ']') {
+		sc->i++;
+		sc->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (sc_value(sc))
+			return -1;
+		sc_ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc->i++;
+			sc_ws(sc);
+			continue;
+		}
+		if (sc->i < sc->n && sc->s[sc->i] == ']') {
+			sc->i++;
+			sc->depth--;
+			return 0;
+		}
+		return sc_fail(sc, sc->i, "',' or ']'");
+	}
+}
+
+static int sc_literal(struct scan *sc, const char *word)
+{
+	size_t k = strlen(word);
+	if (sc->n - sc->i < k || memcmp(sc->s + sc->i, word, k))
+		return sc_fail(sc, sc->i, "a value (object, array, string, number, true, false or null)");
+	sc->i += k;
+	return 0;
+}
+
+static int sc_value(struct scan *sc)
+{
+	if (sc->i >= sc->n)
+		return sc_fail(sc, sc->i, "a value");
+	switch (sc->s[sc->i]) {
+	case '{': return sc_object(sc);
+	case '[': return sc_array(sc);
+	case '"': return sc_string(sc);
+	case 't': return sc_literal(sc, "true");
+	case 'f': return sc_literal(sc, "false");
+	case 'n': return sc_literal(sc, "null");
+	default:
+		if (sc->s[sc->i] == '-' || is_digit(sc->s[sc->i]))
+			return sc_number(sc);
+		return sc_fail(sc, sc->i, "a value (object, array, string, number, true, false or null)");
+	}
+}
+
+/* Returns the offset of the first byte that is not valid UTF-8 (or is NUL), or len. */
+static size_t utf8_check(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t k;
+		uint32_t cp;
+		if (c == 0)
+			return i;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xE0) == 0xC0) {
+			k = 1, cp = c & 0x1F;
+		} else if ((c & 0xF0) == 0xE0) {
+			k = 2, cp = c & 0x0F;
+		} else if ((c & 0xF8) == 0xF0) {
+			k = 3, cp = c & 0x07;
+		} else {
+			return i;
+		}
+		for (size_t j = 1; j <= k; j++) {
+			if (i + j >= len || (s[i + j] & 0xC0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + j] & 0x3F);
+		}
+		if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800) || (k == 3 && cp < 0x10000) ||
+		    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += k + 1;
+	}
+	return len;
+}
+
+/* ---- index: pair cJSON nodes with offsets ---- */
+
+static int idx_add(struct jpos_doc *d, const cJSON *node, int parent, int index, size_t key_off,
+		   size_t val_off)
+{
+	if (d->n_nodes == d->cap_nodes) {
+		size_t cap = d->cap_nodes ? 2 * d->cap_nodes : 64;
+		struct node_pos *p = realloc(d->nodes, cap * sizeof *p);
+		if (!p)
+			return -1;
+		d->nodes = p;
+		d->cap_nodes = cap;
+	}
+	d->nodes[d->n_nodes] = (struct node_pos){ node, parent, index, (uint32_t)key_off, (uint32_t)val_off };
+	return (int)d->n_nodes++;
+}
+
+static size_t ptr_hash(const void *p, size_t mask)
+{
+	uintptr_t v = (uintptr_t)p;
+	v ^= v >> 17;
+	v *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(v >> 7) & mask;
+}
+
+static int find_entry(const struct jpos_doc *d, const cJSON *n)
+{
+	if (!d || !d->hash || !n)
+		return -1;
+	size_t mask = d->hash_size - 1;
+	for (size_t h = ptr_hash(n, mask);; h = (h + 1) & mask) {
+		int k = d->hash[h];
+		if (k < 0)
+			return -1;
+		if (d->nodes[k].node == n)
+			return k;
+	}
+}
+
+static int build_hash(struct jpos_doc *d)
+{
+	size_t size = 16;
+	while (size < 2 * d->n_nodes)
+		size *= 2;
+	d->hash = malloc(size * sizeof *d->hash);
+	if (!d->hash)
+		return -1;
+	d->hash_size = size;
+	memset(d->hash, 0xff, size * sizeof *d->hash);
+	for (size_t k = 0; k < d->n_nodes; k++) {
+		size_t h = ptr_hash(d->nodes[k].node, size - 1);
+		while (d->hash[h] >= 0)
+			h = (h + 1) & (size - 1);
+		d->hash[h] = (int)k;
+	}
+	return 0;
+}
+
+struct walk {
+	struct jpos_doc *d;
+	size_t i;
+};
+
+static void wk_ws(struct walk *w)
+{
+	const char *s = w->d->text;
+	while (w->i < w->d->len && (s[w->i] == ' ' || s[w->i] == '\t' || s[w->i] == '\n' || s[w->i] == '\r'))
+		w->i++;
+}
+
+/* The text is known to be valid JSON here, so skipping is simple. */
+static void wk_skip_string(struct walk *w)
+{
+	const char *s = w->d->text;
+	w->i++;
+	while (s[w->i] != '"')
+		w->i += s[w->i] == '\\' ? 2 : 1;
+	w->i++;
+}
+
+static int wk_value(struct walk *w, const cJSON *node, int parent, int index, size_t key_off)
+{
+	wk_ws(w);
+	size_t val_off = w->i;
+	int me = idx_add(w->d, node, parent, index, key_off == (size_t)-1 ? val_off : key_off, val_off);
+	if (me < 0)
+		return -1;
+	const char *s = w->d->text;
+	char c = s[w->i];
+	if (c == '{' || c == '[') {
+		w->i++;
+		int k = 0;
+		for (const cJSON *ch = node->child; ch; ch = ch->next, k++) {
+			wk_ws(w);
+			size_t ko = (size_t)-1;
+			if (c == '{') {
+				ko = w->i;
+				wk_skip_string(w);
+				wk_ws(w);
+				w->i++; /* ':' */
+			}
+			if (wk_value(w, ch, me, k, ko))
+				return -1;
+			wk_ws(w);
+			if (s[w->i] == ',')
+				w->i++;
+		}
+		wk_ws(w);
+		w->i++; /* closing bracket */
+	} else if (c == '"') {
+		wk_skip_string(w);
+	} else {
+		while (w->i < w->d->len && !strchr(" \t\r\n,]}", s[w->i]))
+			w->i++;
+	}
+	return 0;
+}
+
+struct keyref {
+	const char *key;
+	int entry;
+};
+
+static int keyref_cmp(const void *a, const void *b)
+{
+	const struct keyref *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : x->entry - y->entry;
+}
+
+/* Duplicate keys: cJSON keeps both and lookups find the first, which would
+ * silently ignore the second; the user meant one of them. */
+static int check_duplicates(struct jpos_doc *d, struct err *e)
+{
+	struct keyref *refs = NULL;
+	size_t cap = 0;
+	int ret = 0;
+	for (size_t k = 0; k < d->n_nodes && !ret; k++) {
+		const cJSON *obj = d->nodes[k].node;
+		if (!cJSON_IsObject(obj) || !obj->child || !obj->child->next)
+			continue;
+		size_t n = 0;
+		for (size_t j = k + 1; j < d->n_nodes; j++) {
+			if (d->nodes[j].parent < (int)k)
+				break;
+			if (d->nodes[j].parent != (int)k)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 32;
+				struct keyref *r = realloc(refs, cap * sizeof *r);
+				if (!r) {
+					free(refs);
+					return err_internal(e, "out of memory indexing %s", d->name);
+				}
+				refs = r;
+			}
+			refs[n++] = (struct keyref){ d->nodes[j].node->string, (int)j };
+		}
+		if (n > 1)
+			qsort(refs, n, sizeof *refs, keyref_cmp);
+		int worst = -1, first = -1;
+		for (size_t j = 1; j < n; j++)
+			if (!strcmp(refs[j].key, refs[j - 1].key) && (worst < 0 || refs[j].entry < worst)) {
+				worst = refs[j].entry;
+				first = refs[j - 1].entry;
+			}
+		if (worst >= 0) {
+			int l, c;
+			off_to_linecol(d, d->nodes[first].key_off, &l, &c);
+			ret = jpos_key_error(d, d->nodes[worst].node, e, "duplicate key \"%s\" (first at line %d, column %d)",
+					     d->nodes[worst].node->string, l, c);
+		}
+	}
+	free(refs);
+	return ret;
+}
+
+/* ---- loading ---- */
+
+void jpos_free(struct jpos_doc *d)
+{
+	if (!d)
+		return;
+	cJSON_Delete(d->root);
+	free(d->name);
+	free(d->text);
+	free(d->line_start);
+	free(d->nodes);
+	free(d->hash);
+	free(d);
+}
+
+struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, struct err *e)
+{
+	struct jpos_doc *d = calloc(1, sizeof *d);
+	if (!d) {
+		err_internal(e, "out of memory");
+		return NULL;
+	}
+	d->name = strdup(name ? name : "<json>");
+	if (len > JPOS_MAX_BYTES) {
+		err_set(e, d->name, 0, 0, "file is larger than %u MiB (expected a smaller JSON document)",
+			JPOS_MAX_BYTES >> 20);
+		goto fail;
+	}
+	d->text = malloc(len + 1);
+	if (!d->name || !d->text) {
+		err_internal(e, "out of memory reading %s", name);
+		goto fail;
+	}
+	memcpy(d->text, text, len);
+	d->text[len] = 0;
+	d->len = len;
+	if (build_lines(d)) {
+		err_internal(e, "out of memory reading %s", name);
+		goto fail;
+	}
+
+	size_t bad = utf8_check((const unsigned char *)d->text, len);
+	if (bad < len) {
+		errf_at(d, bad, e, "%s byte 0x%02x (expected UTF-8 text)",
+			d->text[bad] ? "not UTF-8:" : "NUL", (unsigned char)d->text[bad]);
+		goto fail;
+	}
+	struct scan sc = { d, (const unsigned char *)d->text, len, 0, 0, e };
+	if (len >= 3 && !memcmp(d->text, "\xEF\xBB\xBF", 3))
+		sc.i = 3; /* a byte-order mark is harmless */
+	sc_ws(&sc);
+	if (sc.i == len) {
+		err_set(e, d->name, 0, 0, "file is empty (expected a JSON document)");
+		goto fail;
+	}
+	size_t start = sc.i;
+	if (sc_value(&sc))
+		goto fail;
+	sc_ws(&sc);
+	if (sc.i < len) {
+		sc_fail(&sc, sc.i, "end of input after the document");
+		goto fail;
+	}
+
+	const char *end = NULL;
+	d->root = cJSON_ParseWithLengthOpts(d->text + start, len - start, &end, 0);
+	if (!d->root) {
+		/* The strict scan passed, so this is cJSON's own limit or memory. */
+		size_t off = end ? (size_t)(end - d->text) : start;
+		errf_at(d, off, e, "JSON parser failed here (out of memory?)");
+		goto fail;
+	}
+	struct walk w = { d, start };
+	if (wk_value(&w, d->root, -1, 0, (size_t)-1) || build_hash(d)) {
+		err_internal(e, "out of memory indexing %s", d->name);
+		goto fail;
+	}
+	if (check_duplicates(d, e))
+		goto fail;
+	return d;
+fail:
+	jpos_free(d);
+	return NULL;
+}
+
+struct jpos_doc *jpos_load(const char *path, struct err *e)
+{
+	struct stat st;
+	if (stat(path, &st)) {
+		err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err_set(e, path, 0, 0, "is a directory (expected a JSON file)");
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	/* Read at most one byte past the limit, so a FIFO or /dev/zero cannot
+	 * make us allocate without bound. */
+	size_t cap = 65536, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (len == cap) {
+			if (cap > JPOS_MAX_BYTES)
+				break;
+			cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	int rerr = ferror(f);
+	fclose(f);
+	if (!buf) {
+		err_internal(e, "out of memory reading %s", path);
+		return NULL;
+	}
+	if (rerr) {
+		free(buf);
+		err_set(e, path, 0, 0, "cannot read: %s", strerror(EIO));
+		return NULL;
+	}
+	struct jpos_doc *d = jpos_parse(path, buf, len, e);
+	free(buf);
+	return d;
+}
+
+cJSON *jpos_root(const struct jpos_doc *d) { return d->root; }
+const char *jpos_name(const struct jpos_doc *d) { return d->name; }
+
+void jpos_where(const struct jpos_doc *d, const cJSON *n, int *line, int *col)
+{
+	int k = find_entry(d, n);
+	*line = *col = 0;
+	if (k >= 0)
+		off_to_linecol(d, d->nodes[k].val_off, line, col);
+}
+
+void jpos_key_where(const struct jpos_doc *d, const cJSON *n, int *line, int *col)
+{
+	int k = find_entry(d, n);
+	*line = *col = 0;
+	if (k >= 0)
+		off_to_linecol(d, d->nodes[k].key_off, line, col);
+}
+
+static int is_ident(const char *s)
+{
+	if (!*s || !(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || is_digit((unsigned char)*s)))
+			return 0;
+	return 1;
+}
+
+void jpos_path(const struct jpos_doc *d, const cJSON *n, char *buf, size_t size)
+{
+	int chain[JPOS_MAX_DEPTH + 2], depth = 0;
+	size_t len = 0;
+	for (int k = find_entry(d, n); k >= 0 && depth < JPOS_MAX_DEPTH + 2; k = d->nodes[k].parent)
+		chain[depth++] = k;
+	if (size)
+		buf[0] = 0;
+	len = (size_t)snprintf(buf, size, "$");
+	for (int j = depth - 2; j >= 0 && len < size; j--) {
+		const struct node_pos *p = &d->nodes[chain[j]];
+		const cJSON *parent = d->nodes[p->parent].node;
+		if (cJSON_IsArray(parent))
+			len += (size_t)snprintf(buf + len, size - len, "[%d]", p->index);
+		else if (is_ident(p->node->string))
+			len += (size_t)snprintf(buf + len, size - len, ".%s", p->node->string);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "[\"%s\"]", p->node->string);
+	}
+}
+
+static int vpos_error(const struct jpos_doc *d, const cJSON *n, int at_key, struct err *e,
+		      const char *fmt, va_list ap)
+{
+	int line, col, k = find_entry(d, n);
+	char path[256], msg[700];
+	if (k >= 0)
+		off_to_linecol(d, at_key ? d->nodes[k].key_off : d->nodes[k].val_off, &line, &col);
+	else
+		line = col = 0;
+	jpos_path(d, n, path, sizeof path);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return err_set(e, d->name, line, col, "%s: %s", path, msg);
+}
+
+int (jpos_error)(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vpos_error(d, n, 0, e, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int (jpos_key_error)(const struct jpos_doc *d, const cJSON *n, struct err *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vpos_error(d, n, 1, e, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- typed access ---- */
+
+const char *jpos_type_name(const cJSON *n)
+{
+	if (cJSON_IsObject(n)) return "an object";
+	if (cJSON_IsArray(n)) return "an array";
+	if (cJSON_IsString(n)) return "a string";
+	if (cJSON_IsNumber(n)) return "a number";
+	if (cJSON_IsBool(n)) return "a boolean";
+	if (cJSON_IsNull(n)) return "null";
+	return "nothing";
+}
+
+static int value_off(const struct jpos_doc *d, const cJSON *n, size_t *off)
+{
+	int k = find_entry(d, n);
+	if (k < 0)
+		return -1;
+	*off = d->nodes[k].val_off;
+	return 0;
+}
+
+int jpos_int(const struct jpos_doc *d, const cJSON *n, int64_t min, int64_t max, int64_t *out,
+	     struct err *e)
+{
+	if (!cJSON_IsNumber(n))
+		return jpos_error(d, n, e, "expected an integer in %lld..%lld, found %s",
+				  (long long)min, (long long)max, jpos_type_name(n));
+	size_t off;
+	int64_t v;
+	const char *t;
+	size_t digits = 0;
+	if (value_off(d, n, &off) == 0) {
+		t = d->text + off;
+		digits = strspn(t, "-0123456789");
+		if (t[digits] == '.' || t[digits] == 'e' || t[digits] == 'E')
+			digits = 0;
+	}
+	if (digits) {
+		errno = 0;
+		long long ll = strtoll(t, NULL, 10);
+		if (errno == ERANGE)
+			return jpos_error(d, n, e, "%.*s is out of range (expected %lld..%lld)",
+					  (int)digits, t, (long long)min, (long long)max);
+		v = ll;
+	} else {
+		double x = n->valuedouble;
+		if (!(x == floor(x)) || fabs(x) >= 9.2e18)
+			return jpos_error(d, n, e, "%g is not a whole number (expected an integer in %lld..%lld)",
+					  x, (long long)min, (long long)max);
+		v = (int64_t)x;
+	}
+	if (v < min || v > max)
+		return jpos_error(d, n, e, "%lld is out of range (expected %lld..%lld)",
+				  (long long)v, (long long)min, (long long)max);
+	*out = v;
+	return 0;
+}
+
+int jpos_double(const struct jpos_doc *d, const cJSON *n, double min, double max, double *out,
+		struct err *e)
+{
+	if (!cJSON_IsNumber(n))
+		return jpos_error(d, n, e, "expected a number in %g..%g, found %s", min, max,
+				  jpos_type_name(n));
+	if (!(n->valuedouble >= min && n->valuedouble <= max))
+		return jpos_error(d, n, e, "%g is out of range (expected %g..%g)", n->valuedouble, min, max);
+	*out = n->valuedouble;
+	return 0;
+}
+
+int jpos_bool(const struct jpos_doc *d, const cJSON *n, bool *out, struct err *e)
+{
+	if (!cJSON_IsBool(n))
+		return jpos_error(d, n, e, "expected true or false, found %s", jpos_type_name(n));
+	*out = cJSON_IsTrue(n);
+	return 0;
+}
+
+int jpos_string(const struct jpos_doc *d, const cJSON *n, size_t maxlen, const char **out,
+		struct err *e)
+{
+	if (!cJSON_IsString(n))
+		return jpos_error(d, n, e, "expected a string, found %s", jpos_type_name(n));
+	size_t len = strlen(n->valuestring);
+	if (len == 0)
+		return jpos_error(d, n, e, "empty string (expected a non-empty string)");
+	if (maxlen && len > maxlen)
+		return jpos_error(d, n, e, "string of %zu bytes is too long (expected at most %zu)", len, maxlen);
+	*out = n->valuestring;
+	return 0;
+}
+
+int jpos_object(const struct jpos_doc *d, const cJSON *n, struct err *e)
+{
+	if (!cJSON_IsObject(n))
+		return jpos_error(d, n, e, "expected an object, found %s", jpos_type_name(n));
+	return 0;
+}
+
+int jpos_array(const struct jpos_doc *d, const cJSON *n, struct err *e)
+{
+	if (!cJSON_IsArray(n))
+		return jpos_error(d, n, e, "expected an array, found %s", jpos_type_name(n));
+	return 0;
+}
+
+/* Optimal string alignment distance: a swapped pair of letters, the
+ * commonest typo, counts as one edit. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 40 || lb > 40)
+		return SIZE_MAX;
+	size_t m[41][41];
+	for (size_t i = 0; i <= la; i++)
+		m[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		m[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (m[i - 1][j] + 1 < best) best = m[i - 1][j] + 1;
+			if (m[i][j - 1] + 1 < best) best = m[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && m[i - 2][j - 2] + 1 < best)
+				best = m[i - 2][j - 2] + 1;
+			m[i][j] = best;
+		}
+	return m[la][lb];
+}
+
+const char *jpos_suggest(const char *s, const char *const *cands)
+{
+	const char *best = NULL;
+	size_t bd = SIZE_MAX, limit = strlen(s) <= 4 ? 1 : 2;
+	for (; *cands; cands++) {
+		size_t dist = edit_distance(s, *cands);
+		if (dist <= limit && dist < bd) {
+			bd = dist;
+			best = *cands;
+		}
+	}
+	return best;
+}
+
+int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *const *allowed,
+		    struct err *e)
+{
+	for (const cJSON *ch = obj->child; ch; ch = ch->next) {
+		const char *const *a;
+		for (a = allowed; *a && strcmp(*a, ch->string); a++)
+			;
+		if (*a)
+			continue;
+		const char *hint = jpos_suggest(ch->string, allowed);
+		char list[400];
+		size_t len = 0;
+		list[0] = 0;
+		for (a = allowed; *a && len < sizeof list; a++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", a == allowed ? "" : ", ", *a);
+		if (hint)
+			return jpos_key_error(d, ch, e, "unknown key \"%s\" (did you mean \"%s\"?)", ch->string, hint);
+		return jpos_key_error(d, ch, e, "unknown key \"%s\" (expected one of %s)", ch->string, list);
+	}
+	return 0;
+}

@@ -1,0 +1,202 @@
+/* Scenarios (SPEC §5): a JSON file naming a CPU model, programs, threads,
+ * interrupts, a stop condition, variants and expectations, loaded and fully
+ * validated before anything runs. scen_resolve turns one variant into the
+ * flat description a simulation needs. */
+#ifndef BOUNCE_SCENARIO_H
+#define BOUNCE_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/cpu_model.h"
+#include "base/error.h"
+#include "cpu/program.h"
+#include "cpu/sim.h"
+
+/* The stop limit when none is given is the driver's (one constant). */
+#define SCEN_DEFAULT_MAX_CYCLES SIM_DEFAULT_LIMIT
+/* The largest "stop": {"cycles"} accepted: 10^12 cycles is hours of host
+ * time even for the cheapest workload; more is a typo or a hostile input. */
+#define SCEN_MAX_STOP_CYCLES 1000000000000ull
+#define SCEN_DEFAULT_VARIANT "default"        /* the one variant of a scenario without "variants" */
+#define SCEN_PATH_MAX 160
+
+/* Where a value came from, kept for checks that can only run once the
+ * core count is known (scen_check_cores). */
+struct scen_loc {
+	int line, col;
+	char path[SCEN_PATH_MAX];  /* JSON path, "$.threads[0].cpus" */
+};
+
+/* "all", [ids] or "0-3". `ids` is sorted and unique when !all. */
+struct scen_cpuset {
+	bool all;
+	int *ids;
+	size_t n;
+	struct scen_loc loc;
+};
+
+struct scen_reg {
+	char name[8];              /* rax..r15 */
+	int64_t value;
+};
+
+struct scen_thread {
+	struct scen_cpuset cpus;
+	char *entry;               /* label */
+	struct scen_reg *regs;
+	size_t n_regs;
+};
+
+enum scen_irq_kind { SCEN_IRQ_HARD, SCEN_IRQ_SOFT };
+
+struct scen_interrupt {
+	struct scen_cpuset cpus;
+	enum scen_irq_kind kind;
+	char *handler;             /* label */
+	uint64_t every;            /* period in cycles; the mean interval when poisson */
+	double jitter;             /* 0..1: uniform +-jitter*every around the period */
+	bool poisson;              /* exponential inter-arrival times instead of a period */
+};
+
+/* Run until `cycles` (when non-zero), or until every thread executed hlt
+ * (when halt), whichever first. Without "stop": halt, cycles 0, and the
+ * driver applies SCEN_DEFAULT_MAX_CYCLES and reports that it did. */
+struct scen_stop {
+	uint64_t cycles;
+	bool halt;
+};
+
+/* Which keys of a setup were given (a variant inherits the others). */
+enum {
+	SCEN_SET_CPU = 1u << 0,
+	SCEN_SET_CORES = 1u << 1,
+	SCEN_SET_SEED = 1u << 2,
+	SCEN_SET_PROGRAM = 1u << 3,
+	SCEN_SET_DEFINES = 1u << 4,
+	SCEN_SET_THREADS = 1u << 5,
+	SCEN_SET_INTERRUPTS = 1u << 6,
+	SCEN_SET_STOP = 1u << 7,
+};
+
+/* The keys shared by the top level and a variant. */
+struct scen_setup {
+	unsigned set;              /* SCEN_SET_* */
+	struct cpu_model cpu;      /* loaded and validated; cpu.cores is the model's own */
+	struct scen_loc cpu_loc;
+	int cores;                 /* 0: the CPU model's */
+	struct scen_loc cores_loc;
+	uint64_t seed;
+	char **program;            /* resolved paths, assembled in order */
+	size_t n_program;
+	struct asm_define *defines; /* names owned by the scenario */
+	size_t n_defines;
+	struct scen_thread *threads;
+	size_t n_threads;
+	struct scen_interrupt *interrupts;
+	size_t n_interrupts;
+	struct scen_stop stop;
+};
+
+struct scen_variant {
+	char *name;
+	char *description;         /* "" when none */
+	struct scen_loc loc;       /* of the variant object */
+	struct scen_setup setup;   /* only the SCEN_SET_* keys it overrides */
+};
+
+/* A metric is a dotted path into the --json report of one variant:
+ * variants.NAME.FIELD[.FIELD...] (see docs/scenario-format.md). */
+struct scen_expect {
+	char *metric;              /* the value, or the numerator of a ratio */
+	char *to;                  /* ratio denominator; NULL when not a ratio */
+	bool has_min, has_max, has_equals;
+	double min, max, equals;
+	int64_t equals_int;        /* exact when the JSON value is an integer */
+	bool equals_is_int;
+	struct scen_loc loc;
+};
+
+struct scenario {
+	char *file;                /* as given (or "<built-in default>") */
+	char *dir;                 /* the scenario's directory, for relative paths */
+	char *libdir;              /* <datadir>/scenarios, searched second */
+	char *name;
+	char *description;         /* "" when none */
+	struct scen_setup base;    /* cpu, seed, program, threads always set after load */
+	char **report;
+	size_t n_report;
+	struct scen_variant *variants; /* n_variants >= 1: without "variants" one named "default" */
+	size_t n_variants;
+	struct scen_expect *expect;
+	size_t n_expect;
+};
+
+/* Where data files are: $BOUNCE_DATADIR, else the compile-time BOUNCE_DATADIR. */
+const char *scen_datadir(void);
+
+/* Load and validate a scenario file. On error: -1, e = file:line:col: $.path: msg,
+ * and *s is left empty (scen_free is still safe). */
+int scen_load(const char *path, struct scenario *s, struct err *e);
+/* The same from memory; relative program paths resolve against `dir`
+ * (NULL: <datadir>/scenarios). */
+int scen_load_string(const char *name, const char *dir, const char *text, struct scenario *s,
+		     struct err *e);
+/* The built-in default scenario (SPEC §7), and its text. */
+int scen_load_default(struct scenario *s, struct err *e);
+extern const char scen_default_text[];
+void scen_free(struct scenario *s);
+
+int scen_find_variant(const struct scenario *s, const char *name); /* index or -1 */
+
+/* Load cpus/NAME.json from the data directory (for --cpu). */
+int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e);
+
+/* Command-line overrides, applied after the variant's (SPEC §7). */
+struct scen_overrides {
+	const struct cpu_model *cpu;  /* --cpu, NULL: keep */
+	int cores;                    /* --cores, 0: keep */
+	bool has_seed;
+	uint64_t seed;
+	const struct asm_define *defines; /* --set NAME=VALUE */
+	size_t n_defines;
+};
+
+/* One variant, flattened: what a simulation of it needs. Arrays point into
+ * the scenario (which must outlive it) except those scen_run_free frees. */
+struct scen_run {
+	const char *scenario;
+	const char *variant;
+	struct cpu_model cpu;           /* cpu.cores == cores */
+	int cores;
+	uint64_t seed;
+	const char *const *program;
+	size_t n_program;
+	const char *include_dirs[2];    /* the scenario's dir, <datadir>/scenarios */
+	size_t n_include_dirs;
+	struct asm_define *defines;     /* merged base < variant < overrides; owned */
+	size_t n_defines;
+	const struct scen_thread *threads;
+	size_t n_threads;
+	const struct scen_interrupt *interrupts;
+	size_t n_interrupts;
+	struct scen_stop stop;
+	uint64_t max_cycles;            /* stop.cycles, or SCEN_DEFAULT_MAX_CYCLES */
+	char **report;
+	size_t n_report;
+};
+
+/* Flatten variant `v` with overrides `o` (may be NULL) and check what needs
+ * the final core count: thread and interrupt CPU ids < cores, no CPU in
+ * two threads, the CPU model valid at that many cores. */
+int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides *o,
+		 struct scen_run *r, struct err *e);
+void scen_run_free(struct scen_run *r);
+
+/* The core-count checks of scen_resolve alone, for `bounce check` and sweeps. */
+int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *e);
+
+/* Does CPU `cpu` belong to the set, for `cores` cores? */
+bool scen_cpuset_has(const struct scen_cpuset *c, int cpu);
+
+#endif

@@ -1,0 +1,68 @@
+/* Set-associative caches with true LRU. The private L1D holds real data
+ * (line_size bytes per way) and a coherence state per way; the optional
+ * per-socket LLC uses the same structure without data, as a tag array that
+ * only decides whether a memory read is an LLC hit.
+ * Invariant: a way is valid iff its tag is non-zero (tag = line number + 1). */
+#ifndef BOUNCE_CACHE_H
+#define BOUNCE_CACHE_H
+
+#include <stdint.h>
+#include "base/error.h"
+
+struct cache {
+	uint64_t clock;   /* LRU stamp source (first: the L1 hit path's, memsys.h) */
+	uint8_t *data;    /* sets*assoc*line_size bytes, or NULL (tag-only) */
+	uint64_t *tag;    /* sets*assoc; 0 = invalid way */
+	uint64_t *lru;    /* last-use stamp per way */
+	uint8_t *state;   /* coherence state per way (enum ms_state) */
+	uint32_t sets, assoc, set_mask, line_size;
+};
+
+int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
+	       int with_data, struct err *e);
+void cache_free(struct cache *c);
+
+/* Way index (set*assoc + way) holding line number `line`, or -1. */
+static inline int cache_lookup(const struct cache *c, uint64_t line)
+{
+	uint32_t base = (uint32_t)(line & c->set_mask) * c->assoc;
+	const uint64_t *t = c->tag + base, want = line + 1;
+	for (uint32_t w = 0; w < c->assoc; w++)
+		if (t[w] == want)
+			return (int)(base + w);
+	return -1;
+}
+
+static inline void cache_touch(struct cache *c, int way)
+{
+	c->lru[way] = ++c->clock;
+}
+
+static inline uint8_t *cache_data(const struct cache *c, int way)
+{
+	return c->data + (size_t)way * c->line_size;
+}
+
+static inline uint64_t cache_line_of(const struct cache *c, int way)
+{
+	return c->tag[way] - 1;
+}
+
+static inline int cache_valid(const struct cache *c, int way)
+{
+	return c->tag[way] != 0;
+}
+
+/* The way a fill of `line` goes to: an invalid way of its set, else the
+ * least recently used one (the caller evicts it first). */
+int cache_victim(const struct cache *c, uint64_t line);
+/* Make `way` hold `line` in `state`, most recently used. */
+void cache_fill(struct cache *c, int way, uint64_t line, uint8_t state);
+void cache_invalidate(struct cache *c, int way);
+
+/* Tag-only use (LLC): is the line present (touching LRU)? Insert it,
+ * replacing the LRU way. */
+int cache_probe(struct cache *c, uint64_t line);
+void cache_insert(struct cache *c, uint64_t line);
+
+#endif

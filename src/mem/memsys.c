@@ -1,0 +1,878 @@
+/* The memory system: private L1s, optional per-socket LLC tags, the bus or
+ * directory fabric, the directory entries, the statistics of SPEC §6 and the
+ * invariant checker. The protocol is never spelled out here: every state
+ * change comes from a coh_protocol table cell (coherence.h), and every
+ * statistic is counted by COUNT() in transact(), evict() or the hit path.
+ *
+ * Directory invariant: for a line with an entry, bit c of `sharers` is set
+ * iff core c's L1 holds the line valid, `nsharers` is their number, and
+ * `owner` is the one holder in an is_owner state (or MS_NO_CORE). Entries
+ * are allocated on a line's first access, so memory grows with the lines
+ * touched, not with mem_size x cores: the flat array indexed by line number
+ * holds only a 4-byte entry index. */
+#include "config.h"
+#include "mem/memsys.h"
+#include "mem/cache.h"
+#include "mem/coherence.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_SHIFT 10
+#define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
+
+struct ms_line {
+	/* First, and entries 64-byte aligned: the hit path's counters (loads,
+	 * stores, l1_hits) then share one host cache line. */
+	struct ms_stats stats;
+	uint64_t line;        /* line number */
+	uint64_t busy_until;  /* home busy (FIFO per line, locked RMW) */
+	int32_t owner, last_owner;
+	uint32_t nsharers;
+	uint32_t n_offsets, cap_offsets;
+	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
+	struct ms_offset_stats *offsets;
+	uint64_t sharers[];   /* ms->words words */
+};
+
+/* Output buffers of const queries. */
+struct ms_scratch {
+	struct ms_line_info *hot;
+	size_t hot_cap;
+};
+
+struct memsys {
+	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
+	struct cpu_model m;
+	const struct coh_protocol *p;
+	int ncores, sockets, cps;
+	uint32_t ls, shift;
+	uint64_t mem_size, nlines;
+	uint8_t *mem, *home, *shadow;
+	uint32_t *line_idx;              /* nlines; 0 = no entry, else entry index + 1 */
+	uint8_t **chunks;
+	size_t nchunks, chunk_cap, nentries, stride, words;
+	struct cache *llc;
+	uint64_t bus_free;
+	int checking;
+	struct err check_err;
+	ms_observer_fn obs;
+	void *obs_ctx;
+	struct ms_scratch *scratch;
+};
+
+#define COUNT(ms, core, le, field, n) do { \
+	(ms)->fast.pc[core].stats.field += (n); (le)->stats.field += (n); } while (0)
+
+static inline struct cache *l1_of(const struct memsys *ms, int core)
+{
+	return &ms->fast.pc[core].l1;
+}
+
+static inline struct ms_line *entry(const struct memsys *ms, size_t i)
+{
+	return (struct ms_line *)(ms->chunks[i >> CHUNK_SHIFT] + (i & CHUNK_MASK) * ms->stride);
+}
+
+static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
+{
+	uint32_t i = ms->line_idx[line];
+	return i ? entry(ms, i - 1) : NULL;
+}
+
+static struct ms_line *line_new(struct memsys *ms, uint64_t line)
+{
+	size_t i = ms->nentries;
+	if ((i >> CHUNK_SHIFT) >= ms->nchunks) {
+		if (ms->nchunks == ms->chunk_cap) {
+			size_t cap = ms->chunk_cap ? 2 * ms->chunk_cap : 16;
+			uint8_t **c = realloc(ms->chunks, cap * sizeof *c);
+			if (!c)
+				return NULL;
+			ms->chunks = c;
+			ms->chunk_cap = cap;
+		}
+		ms->chunks[ms->nchunks] = aligned_alloc(64, ms->stride << CHUNK_SHIFT);
+		if (!ms->chunks[ms->nchunks])
+			return NULL;
+		ms->nchunks++;
+	}
+	ms->nentries++;
+	struct ms_line *le = entry(ms, i);
+	memset(le, 0, ms->stride);
+	le->line = line;
+	le->owner = le->last_owner = MS_NO_CORE;
+	ms->line_idx[line] = (uint32_t)(i + 1);
+	return le;
+}
+
+static inline int sock_of(const struct memsys *ms, int core)
+{
+	return core / ms->cps;
+}
+
+static inline int home_of(const struct memsys *ms, uint64_t line)
+{
+	return ms->home ? ms->home[line] : (int)(line % (uint64_t)ms->sockets);
+}
+
+struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e)
+{
+	if (cpu_model_validate(m, e))
+		return NULL;
+	if (!mem_size || mem_size > (1ull << 40))
+		return err_set(e, NULL, 0, 0, "memory size %llu is out of range (1 byte .. 1 TiB)",
+			       (unsigned long long)mem_size), NULL;
+	struct memsys *ms = calloc(1, sizeof *ms);
+	if (!ms)
+		return err_internal(e, "memsys: out of memory"), NULL;
+	ms->m = *m;
+	ms->p = coh_protocol_of(m->protocol);
+	ms->ncores = m->cores;
+	ms->cps = m->cores_per_socket;
+	ms->sockets = cpu_model_sockets(m);
+	ms->ls = m->line_size;
+	while ((1u << ms->shift) < ms->ls)
+		ms->shift++;
+	ms->mem_size = mem_size;
+	ms->nlines = (mem_size + ms->ls - 1) >> ms->shift;
+	if (ms->nlines >= UINT32_MAX) {
+		free(ms);
+		return err_set(e, NULL, 0, 0, "memory size %llu has too many lines",
+			       (unsigned long long)mem_size), NULL;
+	}
+	ms->fast.shift = ms->shift;
+	ms->fast.lmask = ms->ls - 1;
+	for (int st = 0; st < MS_NSTATES; st++)
+		for (int k = 0; k < 2; k++)
+			if (ms->p->access[st][k].hit && ms->p->access[st][k].next == st)
+				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
+	ms->words = ((size_t)ms->ncores + 63) / 64;
+	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
+	ms->mem = calloc(ms->nlines, ms->ls);
+	ms->line_idx = calloc(ms->nlines, sizeof *ms->line_idx);
+	ms->fast.pc = aligned_alloc(_Alignof(struct ms_core), (size_t)ms->ncores * sizeof *ms->fast.pc);
+	if (ms->fast.pc)
+		memset(ms->fast.pc, 0, (size_t)ms->ncores * sizeof *ms->fast.pc);
+	ms->scratch = calloc(1, sizeof *ms->scratch);
+	if (m->llc_size)
+		ms->llc = calloc((size_t)ms->sockets, sizeof *ms->llc);
+	if (!ms->mem || !ms->line_idx || !ms->fast.pc || !ms->scratch ||
+	    (m->llc_size && !ms->llc)) {
+		err_internal(e, "memsys: out of memory for %llu bytes of simulated memory",
+			     (unsigned long long)mem_size);
+		goto fail;
+	}
+	for (int c = 0; c < ms->ncores; c++)
+		if (cache_init(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1, e))
+			goto fail;
+	for (int s = 0; ms->llc && s < ms->sockets; s++)
+		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
+			goto fail;
+	return ms;
+fail:
+	ms_destroy(ms);
+	return NULL;
+}
+
+void ms_destroy(struct memsys *ms)
+{
+	if (!ms)
+		return;
+	for (size_t i = 0; i < ms->nentries; i++) {
+		struct ms_line *le = entry(ms, i);
+		for (uint32_t k = 0; k < le->n_offsets; k++)
+			free(le->offsets[k].readers);
+		free(le->offsets);
+	}
+	for (size_t i = 0; i < ms->nchunks; i++)
+		free(ms->chunks[i]);
+	free(ms->chunks);
+	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
+		cache_free(l1_of(ms, c));
+	for (int s = 0; ms->llc && s < ms->sockets; s++)
+		cache_free(&ms->llc[s]);
+	free(ms->llc);
+	free(ms->mem);
+	free(ms->home);
+	free(ms->shadow);
+	free(ms->line_idx);
+	free(ms->fast.pc);
+	if (ms->scratch)
+		free(ms->scratch->hot);
+	free(ms->scratch);
+	free(ms);
+}
+
+uint8_t *ms_memory(struct memsys *ms)
+{
+	return ms->mem;
+}
+
+void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket)
+{
+	if (socket < 0 || socket >= ms->sockets || addr >= ms->mem_size || !len)
+		return;
+	if (!ms->home) {
+		ms->home = malloc(ms->nlines);
+		if (!ms->home) {
+			err_internal(&ms->check_err, "memsys: out of memory for NUMA homes");
+			return;
+		}
+		for (uint64_t l = 0; l < ms->nlines; l++)
+			ms->home[l] = (uint8_t)(l % (uint64_t)ms->sockets);
+	}
+	uint64_t end = addr + len > ms->mem_size ? ms->mem_size : addr + len;
+	for (uint64_t l = addr >> ms->shift; l <= (end - 1) >> ms->shift; l++)
+		ms->home[l] = (uint8_t)socket;
+}
+
+size_t ms_bitset_words(const struct memsys *ms)
+{
+	return ms->words;
+}
+
+/* ---- per-offset detail (perf c2c's shared-line table) ---- */
+
+/* is_write: 0 read, 1 write, 2 only the HITM of a locked RMW's ownership request. */
+static void offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off,
+			unsigned size, int is_write, int hitm, int hitm_remote)
+{
+	uint32_t k = 0;
+	while (k < le->n_offsets && le->offsets[k].offset < off)
+		k++;
+	if (k == le->n_offsets || le->offsets[k].offset != off) {
+		if (le->n_offsets == le->cap_offsets) {
+			uint32_t cap = le->cap_offsets ? 2 * le->cap_offsets : 4;
+			struct ms_offset_stats *o = realloc(le->offsets, cap * sizeof *o);
+			if (!o) {
+				err_internal(&ms->check_err, "memsys: out of memory for offset detail");
+				return;
+			}
+			le->offsets = o;
+			le->cap_offsets = cap;
+		}
+		uint64_t *bits = calloc(2 * ms->words, sizeof *bits);
+		if (!bits) {
+			err_internal(&ms->check_err, "memsys: out of memory for offset detail");
+			return;
+		}
+		memmove(&le->offsets[k + 1], &le->offsets[k], (le->n_offsets - k) * sizeof *le->offsets);
+		le->n_offsets++;
+		struct ms_offset_stats *o = &le->offsets[k];
+		memset(o, 0, sizeof *o);
+		o->offset = (uint16_t)off;
+		o->readers = bits;
+		o->writers = bits + ms->words;
+	}
+	struct ms_offset_stats *o = &le->offsets[k];
+	if (size > o->size)
+		o->size = (uint8_t)size;
+	uint64_t bit = 1ull << (core & 63);
+	if (is_write == 2) {
+		/* a locked RMW taking the line: its load and store are counted as hits */
+	} else if (is_write) {
+		o->writes++;
+		o->writers[core >> 6] |= bit;
+	} else {
+		o->reads++;
+		o->readers[core >> 6] |= bit;
+	}
+	o->hitm += (uint64_t)hitm;
+	o->hitm_remote += (uint64_t)hitm_remote;
+}
+
+/* ---- invariants ---- */
+
+static int check_line(const struct memsys *ms, uint64_t line, struct err *e)
+{
+	const struct coh_protocol *p = ms->p;
+	const struct ms_line *le = line_find(ms, line);
+	uint64_t base = line << ms->shift;
+	int valid = 0, nexcl = 0, nowner = 0, dirty = 0, owner = MS_NO_CORE;
+	for (int c = 0; c < ms->ncores; c++) {
+		int w = cache_lookup(l1_of(ms, c), line);
+		int bit = le && (le->sharers[c >> 6] >> (c & 63)) & 1;
+		if ((w >= 0) != bit)
+			return err_internal(e, "line 0x%llx: directory says core %d %s a copy, its L1 says %s",
+					    (unsigned long long)base, c, bit ? "holds" : "lacks",
+					    w >= 0 ? "it does" : "it does not");
+		if (w < 0)
+			continue;
+		enum ms_state s = l1_of(ms, c)->state[w];
+		valid++;
+		if (!p->has_state[s] || s == MS_I)
+			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
+					    (unsigned long long)base, c, ms_state_name(s), p->name);
+		nexcl += p->is_exclusive[s];
+		dirty += p->is_dirty[s];
+		if (p->is_owner[s]) {
+			nowner++;
+			owner = c;
+		}
+		if (ms->shadow && memcmp(cache_data(l1_of(ms, c), w), ms->shadow + base, ms->ls))
+			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
+					    (unsigned long long)base, c, ms_state_name(s));
+	}
+	if (nexcl && valid > 1)
+		return err_internal(e, "line 0x%llx: SWMR violated: an M/E copy beside %d other copies",
+				    (unsigned long long)base, valid - 1);
+	if (nowner > 1 || dirty > 1)
+		return err_internal(e, "line 0x%llx: %d owners, %d dirty copies", (unsigned long long)base,
+				    nowner, dirty);
+	if (le && (le->owner != owner || le->nsharers != (uint32_t)valid))
+		return err_internal(e, "line 0x%llx: directory owner %d / %u copies, caches say %d / %d",
+				    (unsigned long long)base, le->owner, le->nsharers, owner, valid);
+	if (ms->shadow && !dirty && memcmp(ms->mem + base, ms->shadow + base, ms->ls))
+		return err_internal(e, "line 0x%llx: memory is stale and no cache holds the line dirty",
+				    (unsigned long long)base);
+	return 0;
+}
+
+int ms_check_all(const struct memsys *ms, struct err *e)
+{
+	for (size_t i = 0; i < ms->nentries; i++)
+		if (check_line(ms, entry(ms, i)->line, e))
+			return -1;
+	if (ms->shadow)
+		for (uint64_t l = 0; l < ms->nlines; l++)
+			if (!ms->line_idx[l] && memcmp(ms->mem + (l << ms->shift), ms->shadow + (l << ms->shift), ms->ls))
+				return err_internal(e, "line 0x%llx: memory differs from the last stores",
+						    (unsigned long long)(l << ms->shift));
+	return 0;
+}
+
+int ms_check_error(const struct memsys *ms, struct err *e)
+{
+	if (!err_is_set(&ms->check_err))
+		return 0;
+	*e = ms->check_err;
+	return -1;
+}
+
+void ms_set_checking(struct memsys *ms, int on)
+{
+	ms->checking = on;
+	/* The lookaside skips the shadow: it must not be used while checking. */
+	for (int c = 0; on && c < ms->ncores; c++)
+		memset(ms->fast.pc[c].la, 0, sizeof ms->fast.pc[c].la);
+	if (!on) {
+		free(ms->shadow);
+		ms->shadow = NULL;
+		return;
+	}
+	if (!ms->shadow && !(ms->shadow = malloc(ms->nlines << ms->shift))) {
+		err_internal(&ms->check_err, "memsys: out of memory for the checker's shadow image");
+		ms->checking = 0;
+		return;
+	}
+	/* The shadow starts as the coherent image: memory, overridden by dirty copies. */
+	memcpy(ms->shadow, ms->mem, ms->nlines << ms->shift);
+	for (size_t i = 0; i < ms->nentries; i++) {
+		const struct ms_line *le = entry(ms, i);
+		if (le->owner == MS_NO_CORE)
+			continue;
+		int w = cache_lookup(l1_of(ms, le->owner), le->line);
+		if (w >= 0)
+			memcpy(ms->shadow + (le->line << ms->shift), cache_data(l1_of(ms, le->owner), w), ms->ls);
+	}
+}
+
+void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
+{
+	ms->obs = fn;
+	ms->obs_ctx = ctx;
+}
+
+/* ---- the hit lookaside (memsys.h) ---- */
+
+/* Note that core's L1 way w holds `line`, for the inline hit path. Only
+ * where a lookaside hit may skip what the slow hit path would do: not while
+ * checking (shadow), not for contended lines (offset detail), not for a line
+ * that sticks out past mem_size (the slow path's range check). */
+static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, struct ms_line *le)
+{
+	if (ms->checking || le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+		return;
+	struct cache *c = l1_of(ms, core);
+	uint64_t want = line + 1;
+	unsigned s = c->state[w];
+	struct ms_la *la = &ms->fast.pc[core].la[want & (MS_LA_SIZE - 1)];
+	la->key = want | (((ms->fast.hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) |
+		  (((ms->fast.hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
+	la->lru = &c->lru[w];
+	la->data = cache_data(c, w);
+	la->line_stats = &le->stats;
+}
+
+/* Core's way holding `line` is about to change tag or state: its lookaside
+ * entry, if any, is no longer exact (memsys.h). */
+static inline void la_drop(struct memsys *ms, int core, uint64_t line)
+{
+	struct ms_la *la = &ms->fast.pc[core].la[(line + 1) & (MS_LA_SIZE - 1)];
+	if ((la->key & ~MS_LA_OKS) == line + 1)
+		la->key = 0;
+}
+
+/* The line just became contended: no lookaside entry may name it any more. */
+static void la_forget(struct memsys *ms, uint64_t line)
+{
+	uint64_t want = line + 1;
+	for (int core = 0; core < ms->ncores; core++)
+		la_drop(ms, core, want - 1);
+}
+
+/* ---- transactions ---- */
+
+static void evict(struct memsys *ms, int core, struct cache *c, int w)
+{
+	uint64_t line = cache_line_of(c, w);
+	struct ms_line *le = line_find(ms, line);
+	enum ms_state s = c->state[w];
+	COUNT(ms, core, le, evictions, 1);
+	if (ms->p->evict_writeback[s]) {
+		memcpy(ms->mem + (line << ms->shift), cache_data(c, w), ms->ls);
+		COUNT(ms, core, le, writebacks, 1);
+		if (ms->llc)
+			cache_insert(&ms->llc[sock_of(ms, core)], line);
+	}
+	le->sharers[core >> 6] &= ~(1ull << (core & 63));
+	le->nsharers--;
+	if (le->owner == core)
+		le->owner = MS_NO_CORE;
+	la_drop(ms, core, line);
+	cache_invalidate(c, w);
+}
+
+/* Perform request `req` of `core` for `line` at cycle `now`; *way is the
+ * requester's way (-1 if it has no copy) and becomes the filled way. */
+static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t line,
+			 struct ms_line *le, int *way, enum ms_req req, struct ms_txn *t)
+{
+	const struct coh_protocol *p = ms->p;
+	const struct cpu_model *m = &ms->m;
+	struct cache *c = l1_of(ms, core);
+	int w = *way, rsock = sock_of(ms, core);
+	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
+
+	uint64_t start = now > le->busy_until ? now : le->busy_until;
+	if (m->fabric == FABRIC_BUS) {
+		if (ms->bus_free > start)
+			start = ms->bus_free;
+		ms->bus_free = start + m->lat_bus;
+	}
+
+	memset(t, 0, sizeof *t);
+	t->issued = now;
+	t->start = start;
+	t->line = line << ms->shift;
+	t->core = core;
+	t->supplier = MS_NO_CORE;
+	t->req = req;
+	t->from = st;
+	t->supplier_state = MS_I;
+	uint32_t hitm = 0, hitm_remote = 0, wb = 0, inval = 0, inval_remote = 0;
+
+	/* Make room first (the victim is another line, so its eviction cannot
+	 * disturb this one) and let the supplier copy straight into the way. */
+	if (w < 0) {
+		w = cache_victim(c, line);
+		if (cache_valid(c, w))
+			evict(ms, core, c, w);
+	}
+	uint8_t *dst = cache_data(c, w);
+
+	/* Snoop: a read need only ask the owner, since every other copy is S
+	 * and S x GETS is a no-op in every table; a write asks every holder. */
+	int first = 0, last = -1;
+	if (req == MS_GETS) {
+		if (le->owner != MS_NO_CORE && le->owner != core)
+			first = last = le->owner;
+	} else {
+		first = 0;
+		last = ms->ncores - 1;
+	}
+	for (size_t wi = (size_t)first >> 6; last >= 0 && wi <= (size_t)last >> 6; wi++) {
+		uint64_t bits = le->sharers[wi];
+		if (req == MS_GETS)
+			bits &= 1ull << (first & 63);
+		while (bits) {
+			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(bits));
+			bits &= bits - 1;
+			if (h == core)
+				continue;
+			struct cache *hc = l1_of(ms, h);
+			int hw = cache_lookup(hc, line);
+			if (hw < 0) {
+				err_internal(&ms->check_err, "line 0x%llx: directory lists core %d, which has no copy",
+					     (unsigned long long)t->line, h);
+				continue;
+			}
+			enum ms_state hs = hc->state[hw];
+			struct coh_snoop_cell cell = p->snoop[hs][req];
+			if (cell.actions & COH_BAD) {
+				err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
+					     (unsigned long long)t->line, ms_req_name(req), h,
+					     ms_state_name(hs), p->name);
+				continue;
+			}
+			int hremote = sock_of(ms, h) != rsock;
+			if ((cell.actions & COH_SUPPLY) && t->supplier == MS_NO_CORE) {
+				t->supplier = h;
+				t->supplier_state = hs;
+				memcpy(dst, cache_data(hc, hw), ms->ls);
+			}
+			if (cell.actions & COH_WRITEBACK) {
+				memcpy(ms->mem + t->line, cache_data(hc, hw), ms->ls);
+				wb++;
+				if (ms->llc)
+					cache_insert(&ms->llc[sock_of(ms, h)], line);
+			}
+			if (cell.actions & COH_HITM) {
+				hitm++;
+				hitm_remote += (uint32_t)hremote;
+			}
+			if (cell.next != hs)
+				la_drop(ms, h, line);
+			if (cell.next == MS_I) {
+				cache_invalidate(hc, hw);
+				le->sharers[h >> 6] &= ~(1ull << (h & 63));
+				le->nsharers--;
+				inval++;
+				inval_remote |= (uint32_t)hremote;
+			} else {
+				hc->state[hw] = cell.next;
+			}
+			if (le->owner == h && !p->is_owner[cell.next])
+				le->owner = MS_NO_CORE;
+		}
+	}
+
+	uint32_t lat;
+	if (t->supplier != MS_NO_CORE) {
+		t->remote = sock_of(ms, t->supplier) != rsock;
+		lat = t->remote ? m->lat_c2c_remote : m->lat_c2c_local;
+		COUNT(ms, core, le, c2c_transfers, 1);
+	} else if (st == MS_I) {
+		if (ms->llc && cache_probe(&ms->llc[rsock], line)) {
+			t->llc_hit = 1;
+			lat = m->lat_llc_hit;
+			COUNT(ms, core, le, llc_hits, 1);
+		} else {
+			t->remote = home_of(ms, line) != rsock;
+			lat = t->remote ? m->lat_mem_remote : m->lat_mem_local;
+			COUNT(ms, core, le, mem_reads, 1);
+			if (ms->llc)
+				cache_insert(&ms->llc[rsock], line);
+		}
+		memcpy(dst, ms->mem + t->line, ms->ls);
+	} else {
+		/* No data moves: the latency is the home's answer (and the acks). */
+		lat = m->lat_c2c_local;
+	}
+	if (inval) {
+		uint32_t ilat = inval_remote ? m->lat_c2c_remote : m->lat_c2c_local;
+		if (ilat > lat)
+			lat = ilat;
+	}
+
+	uint32_t others = le->nsharers - (st != MS_I);
+	enum ms_state ns = others ? p->fill_shared[req] : p->fill_alone[req];
+	la_drop(ms, core, line);
+	if (st == MS_I) {
+		cache_fill(c, w, line, (uint8_t)ns);
+		le->sharers[core >> 6] |= 1ull << (core & 63);
+		le->nsharers++;
+	} else {
+		c->state[w] = (uint8_t)ns;
+		cache_touch(c, w);
+	}
+	if (p->is_owner[ns])
+		le->owner = core;
+	if (p->is_exclusive[ns] && !p->is_exclusive[st]) {
+		t->bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
+		le->last_owner = core;
+	}
+
+	uint64_t done = start + lat;
+	le->busy_until = done;
+	t->done = done;
+	t->to = ns;
+	t->invalidated = inval;
+	t->hitm = hitm != 0;
+	t->writeback = wb != 0;
+
+	COUNT(ms, core, le, transactions, 1);
+	COUNT(ms, core, le, l1_misses, 1);
+	COUNT(ms, core, le, upgrades, req == MS_UPGRADE);
+	COUNT(ms, core, le, bounces, t->bounce);
+	COUNT(ms, core, le, hitm, hitm);
+	COUNT(ms, core, le, hitm_remote, hitm_remote);
+	COUNT(ms, core, le, invalidations, inval);
+	COUNT(ms, core, le, writebacks, wb);
+	COUNT(ms, core, le, stall_cycles, done - now);
+	if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
+		le->contended = 1;
+		la_forget(ms, line);
+	}
+	*way = w;
+	return done;
+}
+
+enum acc { ACC_LOAD, ACC_STORE, ACC_RMW };
+
+static inline uint64_t get_val(const uint8_t *p, unsigned size)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size);   /* little-endian host, as the x86 we model */
+	return v;
+}
+
+/* The part of an access shared by hits and misses: data, statistics of the
+ * access itself, offset detail, the checker's shadow. */
+static inline void do_access(struct memsys *ms, int core, struct cache *c, int w,
+			     struct ms_line *le, uint64_t addr, unsigned size, enum acc kind,
+			     uint64_t *val, int hitm, int hitm_remote)
+{
+	uint8_t *d = cache_data(c, w) + (addr & (ms->ls - 1));
+	switch (kind) {
+	case ACC_LOAD:
+		*val = get_val(d, size);
+		COUNT(ms, core, le, loads, 1);
+		if (ms->checking && get_val(ms->shadow + addr, size) != *val)
+			err_internal(&ms->check_err, "core %d loaded 0x%llx from 0x%llx; the last store wrote 0x%llx",
+				     core, (unsigned long long)*val, (unsigned long long)addr,
+				     (unsigned long long)get_val(ms->shadow + addr, size));
+		break;
+	case ACC_STORE:
+		memcpy(d, val, size);
+		COUNT(ms, core, le, stores, 1);
+		if (ms->checking)
+			memcpy(ms->shadow + addr, val, size);
+		break;
+	case ACC_RMW:
+		COUNT(ms, core, le, rmws, 1);
+		break;
+	}
+	if (le->contended)
+		offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size,
+			    kind == ACC_LOAD ? 0 : kind == ACC_STORE ? 1 : 2, hitm, hitm_remote);
+}
+
+static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned size)
+{
+	if (core >= 0 && core < ms->ncores && addr < ms->mem_size && size <= ms->mem_size - addr &&
+	    !ms_crosses_line(addr, size ? size : 1, ms->ls) && size <= 8)
+		return 1;
+	err_internal(&ms->check_err, "core %d: access of %u bytes at 0x%llx is outside memory or crosses a line",
+		     core, size, (unsigned long long)addr);
+	return 0;
+}
+
+static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
+		       enum acc kind, uint64_t *val)
+{
+	if (!in_range(ms, core, addr, size))
+		return now;
+	if (kind == ACC_LOAD ? ms_la_load(ms, core, addr, size, val)
+	    : kind == ACC_STORE && ms_la_store(ms, core, addr, size, *val))
+		return now + ms->m.lat_l1_hit;
+	uint64_t line = addr >> ms->shift;
+	struct cache *c = l1_of(ms, core);
+	/* Directory invariant: core's sharer bit is set iff its L1 holds the
+	 * line, so a miss needs no walk of the set. */
+	struct ms_line *le = line_find(ms, line);
+	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
+	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
+	const struct coh_access_cell *a = &ms->p->access[st][kind != ACC_LOAD];
+	/* I never hits, so a hit implies w >= 0 and le != NULL; the test says
+	 * so for readers and the analyzer. */
+	if (w >= 0 && a->hit) {
+		if (a->next != st)
+			la_drop(ms, core, line);
+		c->state[w] = a->next;
+		cache_touch(c, w);
+		COUNT(ms, core, le, l1_hits, 1);
+		do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
+		la_fill(ms, core, line, w, le);
+		return now + ms->m.lat_l1_hit;
+	}
+	if (!le && !(le = line_new(ms, line))) {
+		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
+		return now;
+	}
+	struct ms_txn t;
+	uint64_t done = transact(ms, core, now, line, le, &w, a->req, &t);
+	do_access(ms, core, c, w, le, addr, size, kind, val, t.hitm, t.hitm && t.remote);
+	la_fill(ms, core, line, w, le);
+	if (ms->checking && !err_is_set(&ms->check_err))
+		check_line(ms, line, &ms->check_err);
+	if (ms->obs)
+		ms->obs(ms->obs_ctx, &t);
+	return done;
+}
+
+uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val)
+{
+	return access(ms, core, now, addr, size, ACC_LOAD, val);
+}
+
+uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t val)
+{
+	return access(ms, core, now, addr, size, ACC_STORE, &val);
+}
+
+uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr)
+{
+	uint64_t dummy = 0;
+	return access(ms, core, now, addr, 1, ACC_RMW, &dummy);
+}
+
+void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
+{
+	if (addr >= ms->mem_size)
+		return;
+	struct ms_line *le = line_find(ms, addr >> ms->shift);
+	if (le && le->busy_until < until)
+		le->busy_until = until;
+}
+
+static inline int try_access(struct memsys *ms, int core, uint64_t addr, unsigned size,
+			     enum acc kind, uint64_t *val)
+{
+	if (!in_range(ms, core, addr, size))
+		return 0;
+	uint64_t line = addr >> ms->shift;
+	struct cache *c = l1_of(ms, core);
+	int w = cache_lookup(c, line);
+	if (w < 0)
+		return 0;
+	const struct coh_access_cell *a = &ms->p->access[c->state[w]][kind != ACC_LOAD];
+	if (!a->hit)
+		return 0;
+	struct ms_line *le = line_find(ms, line);
+	if (a->next != c->state[w])
+		la_drop(ms, core, line);
+	c->state[w] = a->next;
+	cache_touch(c, w);
+	COUNT(ms, core, le, l1_hits, 1);
+	do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
+	la_fill(ms, core, line, w, le);
+	return 1;
+}
+
+int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+{
+	return try_access(ms, core, addr, size, ACC_LOAD, val);
+}
+
+int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
+{
+	return try_access(ms, core, addr, size, ACC_STORE, &val);
+}
+
+/* ---- side-effect-free questions ---- */
+
+enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr)
+{
+	if (core < 0 || core >= ms->ncores || addr >= ms->mem_size)
+		return MS_I;
+	int w = cache_lookup(l1_of(ms, core), addr >> ms->shift);
+	return w >= 0 ? (enum ms_state)l1_of(ms, core)->state[w] : MS_I;
+}
+
+int ms_can_read(const struct memsys *ms, int core, uint64_t addr)
+{
+	enum ms_state s = ms_state_of(ms, core, addr);
+	return s != MS_I && ms->p->access[s][COH_LOAD].hit;
+}
+
+int ms_can_write(const struct memsys *ms, int core, uint64_t addr)
+{
+	enum ms_state s = ms_state_of(ms, core, addr);
+	return s != MS_I && ms->p->access[s][COH_STORE].hit;
+}
+
+uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
+{
+	if (addr >= ms->mem_size || size > 8 || size > ms->mem_size - addr)
+		return 0;
+	const struct ms_line *le = line_find(ms, addr >> ms->shift);
+	if (le && le->owner != MS_NO_CORE) {
+		const struct cache *c = l1_of(ms, le->owner);
+		int w = cache_lookup(c, le->line);
+		if (w >= 0)
+			return get_val(cache_data(c, w) + (addr & (ms->ls - 1)), size);
+	}
+	return get_val(ms->mem + addr, size);
+}
+
+const struct ms_stats *ms_core_stats(const struct memsys *ms, int core)
+{
+	return &ms->fast.pc[core].stats;
+}
+
+void ms_total_stats(const struct memsys *ms, struct ms_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t *o = (uint64_t *)out;
+	for (int c = 0; c < ms->ncores; c++) {
+		const uint64_t *s = (const uint64_t *)&ms->fast.pc[c].stats;
+		for (size_t k = 0; k < sizeof *out / sizeof(uint64_t); k++)
+			o[k] += s[k];
+	}
+}
+
+static void fill_info(const struct memsys *ms, const struct ms_line *le, struct ms_line_info *out)
+{
+	out->line = le->line << ms->shift;
+	out->stats = le->stats;
+	out->owner = le->owner;
+	out->last_owner = le->last_owner;
+	out->n_offsets = le->n_offsets;
+	out->offsets = le->offsets;
+}
+
+int ms_line_info(const struct memsys *ms, uint64_t addr, struct ms_line_info *out)
+{
+	memset(out, 0, sizeof *out);
+	out->owner = out->last_owner = MS_NO_CORE;
+	if (addr >= ms->mem_size)
+		return 0;
+	out->line = addr & ~(uint64_t)(ms->ls - 1);
+	const struct ms_line *le = line_find(ms, addr >> ms->shift);
+	if (!le)
+		return 0;
+	fill_info(ms, le, out);
+	return 1;
+}
+
+static int by_line(const void *a, const void *b)
+{
+	const struct ms_line_info *x = a, *y = b;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
+{
+	struct ms_scratch *sc = ms->scratch;
+	size_t n = 0;
+	for (size_t i = 0; i < ms->nentries; i++) {
+		const struct ms_line *le = entry(ms, i);
+		if (!le->stats.bounces && !le->stats.invalidations)
+			continue;
+		if (n == sc->hot_cap) {
+			size_t cap = sc->hot_cap ? 2 * sc->hot_cap : 64;
+			struct ms_line_info *h = realloc(sc->hot, cap * sizeof *h);
+			if (!h)
+				break;
+			sc->hot = h;
+			sc->hot_cap = cap;
+		}
+		fill_info(ms, le, &sc->hot[n++]);
+	}
+	if (n)
+		qsort(sc->hot, n, sizeof *sc->hot, by_line);
+	*out = sc->hot;
+	return n;
+}

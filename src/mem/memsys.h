@@ -1,0 +1,303 @@
+/* The memory system: per-core private L1D caches (set-associative, LRU,
+ * holding real data), an optional per-socket LLC, the coherence fabric (bus
+ * or directory) driving a protocol transition table (MESI/MESIF/MOESI), the
+ * backing memory image, and every memory-side statistic of SPEC §6.
+ *
+ * Timing model: each coherence transaction is atomic at the line's home. It
+ * is *performed* (states change, data moves) when the requesting core's event
+ * is processed at cycle `now`; its *latency* starts when the fabric is free
+ * for it (bus: the single bus; directory: that line's home, FIFO per line)
+ * and the call returns the cycle at which the requester has the data. Events
+ * are processed in (cycle, sequence) order, so the coherence order is the
+ * processing order and runs are deterministic.
+ *
+ * Latency of a transaction (done - start): data from another cache costs
+ * lat_c2c_local/remote by the supplier's socket; from the requester's
+ * socket LLC lat_llc_hit; from memory lat_mem_local/remote by the line's
+ * home socket. An UPGRADE moves no data and costs lat_c2c_local (the home's
+ * answer). Invalidations need acks: the latency is at least lat_c2c_local,
+ * or lat_c2c_remote when a copy on another socket was invalidated. On the
+ * bus every transaction also holds the bus for lat_bus cycles from start;
+ * in both fabrics the line's home is busy until `done` (FIFO per line).
+ *
+ * Owner: engine module (memsys.c, cache.c, coherence.c, coh_*.c). */
+#ifndef BOUNCE_MEMSYS_H
+#define BOUNCE_MEMSYS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "base/cpu_model.h"
+#include "mem/cache.h"
+#include "base/error.h"
+
+#define MS_NO_CORE (-1)
+
+/* Per-cache line state. MESIF's F and MOESI's O extend MESI; a MESI table
+ * never produces them. */
+enum ms_state { MS_I = 0, MS_S, MS_E, MS_M, MS_F, MS_O, MS_NSTATES };
+
+/* What a request asks for. */
+enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_PUT, MS_NREQS };
+
+/* One performed transaction, as reported to an observer (UI, trace). */
+struct ms_txn {
+	uint64_t issued;      /* cycle the requester asked */
+	uint64_t start;       /* cycle the fabric took it (>= issued) */
+	uint64_t done;        /* cycle the requester has the data/permission */
+	uint64_t line;        /* line address (addr & ~(line_size-1)) */
+	int core;             /* requester */
+	int supplier;         /* core that supplied data, MS_NO_CORE = memory/LLC */
+	enum ms_req req;
+	enum ms_state from;   /* requester's state before */
+	enum ms_state to;     /* requester's state after */
+	enum ms_state supplier_state; /* supplier's state before (MS_I if memory) */
+	uint32_t invalidated; /* copies invalidated in other caches */
+	uint8_t bounce;       /* counted as a bounce (SPEC §6) */
+	uint8_t hitm;         /* found the line dirty (M/O) in another cache */
+	uint8_t remote;       /* supplier/home on another socket */
+	uint8_t llc_hit;      /* data came from the socket's LLC */
+	uint8_t writeback;    /* a dirty line was written back to memory */
+};
+
+typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
+
+/* Counts. The same struct serves per core (the requester's view), per line,
+ * and totals; everything is counted in exactly one place in memsys.c. */
+struct ms_stats {
+	uint64_t loads, stores, rmws;   /* accesses issued through ms_load/ms_store/ms_rmw_begin */
+	uint64_t l1_hits, l1_misses;
+	uint64_t bounces;               /* gained M/E of a line whose previous owner was another core */
+	uint64_t hitm, hitm_remote;     /* request found the line dirty in another cache */
+	uint64_t c2c_transfers;         /* data supplied cache to cache */
+	uint64_t invalidations;         /* copies invalidated in other caches */
+	uint64_t mem_reads, writebacks, llc_hits;
+	uint64_t upgrades;              /* S/F/O -> M without data */
+	uint64_t evictions;
+	uint64_t stall_cycles;          /* sum over transactions of (done - issued) */
+	uint64_t transactions;          /* coherence transactions issued (misses and upgrades) */
+};
+
+/* Per-offset detail of a line that bounced, for the shared-line table
+ * (perf c2c style). Offsets are byte offsets of accesses within the line. */
+struct ms_offset_stats {
+	uint16_t offset;
+	uint8_t size;                   /* widest access seen at this offset */
+	uint64_t reads, writes, hitm, hitm_remote;
+	uint64_t *readers, *writers;    /* core bitsets, ms_bitset_words() words each */
+};
+
+struct ms_line_info {
+	uint64_t line;
+	struct ms_stats stats;
+	int owner;                      /* current M/E/O owner or MS_NO_CORE */
+	int last_owner;                 /* last core that held write ownership */
+	uint32_t n_offsets;
+	const struct ms_offset_stats *offsets; /* sorted by offset */
+};
+
+struct memsys;
+
+/* Create the memory system for m->cores cores over simulated addresses
+ * [0, mem_size). Lines default to home socket (line index % sockets). */
+struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e);
+void ms_destroy(struct memsys *ms);
+
+/* Before the run: initial memory contents and NUMA homes. */
+uint8_t *ms_memory(struct memsys *ms);  /* backing image, mem_size bytes */
+void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket);
+
+/* Accesses by core `core` at cycle `now`. size is 1, 2, 4 or 8 and the access
+ * must not cross a line (callers check alignment first: ms_crosses_line).
+ * Each returns the cycle at which the access completes (now + lat_l1_hit on
+ * a hit). ms_store is a store leaving the store buffer (it needs M).
+ * ms_rmw_begin obtains M for a locked read-modify-write and keeps the line
+ * busy at its home until ms_rmw_end(..., until): requests from other cores
+ * are serialized after `until`. The RMW's own load/store are then hits. */
+uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val);
+uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t val);
+uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr);
+void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
+
+/* The run-ahead fast path: perform the access if it hits in core's L1 with
+ * enough permission (load: any valid state; store: M or E, E becoming M
+ * silently), counting it as a hit and touching LRU, and return 1. Return 0
+ * and change nothing when it would need a transaction. ms_try_* check their
+ * arguments like ms_load; ms_hit_* (below) are the same without the checks. */
+int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
+int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val);
+
+/* ---- the inline L1 hit path (the core's per-instruction hot path) ----
+ * Each core has MS_LA_SIZE lookaside entries, direct-mapped by line number,
+ * each naming the L1 way a recent hit or fill found the line in, and which
+ * accesses (load, store) hit there without changing its state, so a hit
+ * costs no set walk, no directory lookup and no call. memsys keeps them
+ * exact: every change of a way's tag or state (fill, eviction, snoop,
+ * upgrade, E->M) first drops the core's entry for that line, so a hit
+ * reads neither the way's tag nor its state. memsys fills entries only
+ * for lines that lie wholly inside memory, are not `contended` (those keep
+ * per-offset detail, the slow path's job; a line becoming contended clears
+ * its entries) and only while the checker is off (turning it on clears them
+ * all). So a lookaside hit needs exactly what the slow hit path does:
+ * the data, the LRU stamp, and the four hit counters. Internal to memsys:
+ * the structs are here only so that the hit path can be inline. */
+#define MS_LA_SIZE 4
+/* key = (line number + 1) | MS_LA_OK(kind) for each kind that hits; 0 = empty */
+#define MS_LA_OK(kind) (1ull << (62 + (kind)))
+#define MS_LA_OKS (MS_LA_OK(0) | MS_LA_OK(1))
+struct ms_la {
+	uint64_t key;
+	uint64_t *lru;              /* the way's LRU stamp */
+	uint8_t *data;              /* the way's line */
+	struct ms_stats *line_stats;/* the line's statistics */
+};
+
+/* What memsys keeps per core, in one block so that a hit touches two or
+ * three host cache lines of one page (at 1024 cores the per-core state
+ * does not fit in the host's L1 or TLB): the lookaside (lines 0-1), the
+ * core's counters (the hit path's at the start of line 2), its L1 (the
+ * LRU clock and data base first). */
+struct ms_core {
+	_Alignas(64) struct ms_la la[MS_LA_SIZE];
+	struct ms_stats stats;
+	struct cache l1;
+};
+
+/* The first member of struct memsys (so a struct memsys * points to it). */
+struct ms_fast {
+	struct ms_core *pc;         /* ncores */
+	uint32_t shift, lmask;      /* log2(line size), line size - 1 */
+	/* bit s: a load ([0]) / store ([1]) in state s hits and keeps state s
+	 * (E->M on a store is a hit that changes state: the slow path's) */
+	uint8_t hit_same[2];
+};
+
+/* Precondition (what the core's bad_access already checked): core is a
+ * valid core, [addr, addr+size) is mapped memory and does not cross a line,
+ * size is 1, 2, 4 or 8. Anything the lookaside does not cover goes to
+ * ms_try_*, which checks everything again. */
+static inline struct ms_la *ms_la_of(const struct memsys *ms, int core, uint64_t want, int kind)
+{
+	struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
+	struct ms_la *la = &pc->la[want & (MS_LA_SIZE - 1)];
+	/* the line matches and this kind's bit is set (the other's may be) */
+	if ((la->key | MS_LA_OK(!kind)) != (want | MS_LA_OKS))
+		return NULL;
+	return la;
+}
+
+static inline void ms_la_count(const struct memsys *ms, int core, struct ms_la *la, int kind)
+{
+	struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
+	struct ms_stats *cs = &pc->stats, *ls = la->line_stats;
+	*la->lru = ++pc->l1.clock;
+	cs->l1_hits++;
+	ls->l1_hits++;
+	if (kind) {
+		cs->stores++;
+		ls->stores++;
+	} else {
+		cs->loads++;
+		ls->loads++;
+	}
+}
+
+/* The lookaside alone: 1 when it performed the hit, 0 (nothing changed)
+ * when the access needs the slow path. */
+static inline int ms_la_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	struct ms_la *la = ms_la_of(ms, core, (addr >> f->shift) + 1, 0);
+	if (__builtin_expect(!la, 0))
+		return 0;
+	const uint8_t *d = la->data + (addr & f->lmask);
+	uint8_t v1;
+	uint16_t v2;
+	uint32_t v4;
+	switch (size) {  /* fixed-size copies: no memcpy call (x86 is little-endian) */
+	case 1: __builtin_memcpy(&v1, d, 1); *val = v1; break;
+	case 2: __builtin_memcpy(&v2, d, 2); *val = v2; break;
+	case 4: __builtin_memcpy(&v4, d, 4); *val = v4; break;
+	case 8: __builtin_memcpy(val, d, 8); break;
+	default: return 0;
+	}
+	ms_la_count(ms, core, la, 0);
+	return 1;
+}
+
+static inline int ms_la_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	struct ms_la *la = ms_la_of(ms, core, (addr >> f->shift) + 1, 1);
+	if (__builtin_expect(!la, 0))
+		return 0;
+	uint8_t *d = la->data + (addr & f->lmask);
+	uint8_t v1 = (uint8_t)val;
+	uint16_t v2 = (uint16_t)val;
+	uint32_t v4 = (uint32_t)val;
+	switch (size) {
+	case 1: __builtin_memcpy(d, &v1, 1); break;
+	case 2: __builtin_memcpy(d, &v2, 2); break;
+	case 4: __builtin_memcpy(d, &v4, 4); break;
+	case 8: __builtin_memcpy(d, &val, 8); break;
+	default: return 0;
+	}
+	ms_la_count(ms, core, la, 1);
+	return 1;
+}
+
+static inline int ms_hit_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+{
+	return ms_la_load(ms, core, addr, size, val) || ms_try_load(ms, core, addr, size, val);
+}
+
+static inline int ms_hit_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
+{
+	return ms_la_store(ms, core, addr, size, val) || ms_try_store(ms, core, addr, size, val);
+}
+
+/* Questions with no side effects and no statistics. */
+int ms_can_read(const struct memsys *ms, int core, uint64_t addr);
+int ms_can_write(const struct memsys *ms, int core, uint64_t addr);
+static inline int ms_crosses_line(uint64_t addr, unsigned size, uint32_t line_size)
+{
+	return ((addr & (line_size - 1)) + size) > line_size;
+}
+
+/* The value in coherent memory now (the dirty owner's copy if there is one). */
+uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size);
+enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr);
+
+/* Statistics. */
+const struct ms_stats *ms_core_stats(const struct memsys *ms, int core);
+void ms_total_stats(const struct memsys *ms, struct ms_stats *out);
+/* Lines that were ever accessed with non-zero bounces or invalidations,
+ * sorted by address; valid until the next access. */
+size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out);
+/* Returns 1 when the line has been accessed, else 0 with out zeroed
+ * (owner and last_owner MS_NO_CORE). */
+int ms_line_info(const struct memsys *ms, uint64_t addr, struct ms_line_info *out);
+size_t ms_bitset_words(const struct memsys *ms);
+
+/* Per-offset detail (ms_line_info.offsets) is kept from the first access
+ * after a line's first bounce, invalidation or HITM onwards, so private lines
+ * cost nothing. */
+
+/* Invariants: single writer / multiple readers per line, M/E exclusive,
+ * every valid copy equals the value of the last store in coherence order.
+ * ms_set_checking(1) keeps a shadow image (a copy of the coherent memory at
+ * that moment: call it after filling ms_memory) and checks the touched line,
+ * and every loaded value, after every transaction; ms_check_all walks every line. Both return -1 with e
+ * filled (ERR_INTERNAL) on the first violation. */
+void ms_set_checking(struct memsys *ms, int on);
+int ms_check_all(const struct memsys *ms, struct err *e);
+/* The first violation seen while checking, or the first internal failure of
+ * an access (out of memory, access outside memory or across a line), which
+ * the access functions cannot return: they then return `now` unchanged. */
+int ms_check_error(const struct memsys *ms, struct err *e);
+
+void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx);
+
+const char *ms_state_name(enum ms_state s);
+const char *ms_req_name(enum ms_req r);
+
+#endif

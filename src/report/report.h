@@ -1,0 +1,32 @@
+/* Reports: the result of a run as one JSON document (SPEC §7), built from
+ * the engine's statistics after each variant; expectations are evaluated
+ * on that same document, so what CI checks is exactly what --json shows.
+ * The text summary, CSV and JUnit outputs are views of it. */
+#ifndef BOUNCE_REPORT_H
+#define BOUNCE_REPORT_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "report/runner.h"
+#include "base/error.h"
+
+/* {"scenario", "file", "seed", "cpu", "cores", "variants": []} */
+cJSON *rep_new(const struct scenario *s, const struct runner *first);
+/* Append the finished variant of r to rep's "variants". */
+int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e);
+/* Evaluate the scenario's expectations on rep; adds "expectations" at the
+ * top and in each variant they name. Returns the number that failed. */
+int rep_check_expectations(cJSON *rep, const struct scenario *s);
+
+/* A metric path "variants.NAME.symbols.fbc.bounces" looked up in rep. */
+const cJSON *rep_lookup(const cJSON *rep, const char *path);
+
+void rep_print_summary(const cJSON *rep, FILE *f);
+void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params);
+/* One row per variant; param values are prepended (sweeps). */
+void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);
+void rep_write_junit(const cJSON *rep, FILE *f);
+/* The headline table of docs/results.md for one scenario. */
+void rep_write_markdown(const cJSON *rep, FILE *f);
+
+#endif

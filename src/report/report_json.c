@@ -1,0 +1,402 @@
+/* The JSON report of a run (report.h): per variant the totals, every
+ * reported symbol, the perf-c2c-style shared-line table and every core.
+ * Key order is fixed and numbers are integers where the model counts, so
+ * the same scenario and seed give byte-identical output. */
+#include "config.h"
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_u64(cJSON *o, const char *k, uint64_t v)
+{
+	/* cJSON stores doubles: exact up to 2^53, far beyond any count here. */
+	cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+static void add_hex(cJSON *o, const char *k, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+	cJSON_AddStringToObject(o, k, buf);
+}
+
+cJSON *rep_new(const struct scenario *s, const struct runner *first)
+{
+	cJSON *rep = cJSON_CreateObject();
+	cJSON_AddStringToObject(rep, "scenario", s->name ? s->name : "");
+	cJSON_AddStringToObject(rep, "file", s->file ? s->file : "");
+	add_u64(rep, "seed", first ? first->run.seed : s->base.seed);
+	cJSON_AddStringToObject(rep, "cpu", first ? first->run.cpu.name : s->base.cpu.name);
+	add_u64(rep, "cores", first ? (uint64_t)first->run.cores : (uint64_t)s->base.cpu.cores);
+	cJSON_AddItemToObject(rep, "variants", cJSON_CreateArray());
+	return rep;
+}
+
+/* What a line address belongs to, for naming it in the line table. */
+struct place {
+	const struct symbol *sym; /* NULL: no symbol */
+	int cpu;                  /* per-CPU copy or stack owner, -1 for .data */
+	uint64_t sym_off;         /* offset of the address within sym */
+	const char *region;       /* "data", "percpu", "stack", "?" */
+};
+
+static const struct symbol *sym_at(const struct program *p, int section, uint64_t v, uint64_t *off)
+{
+	const struct symbol *best = NULL;
+	for (uint32_t i = 0; i < p->n_syms; i++) {
+		const struct symbol *y = &p->syms[i];
+		if (y->section != section || (uint64_t)y->value > v)
+			continue;
+		uint64_t size = y->size ? y->size : 1;
+		if (v < (uint64_t)y->value + size && (!best || y->value > best->value))
+			best = y;
+	}
+	if (best)
+		*off = v - (uint64_t)best->value;
+	return best;
+}
+
+static struct place place_of(const struct program *p, uint64_t addr)
+{
+	struct place pl = {NULL, -1, 0, "?"};
+	if (addr >= p->data_base && addr < p->data_base + p->data_size) {
+		pl.region = "data";
+		pl.sym = sym_at(p, SEC_DATA, addr, &pl.sym_off);
+	} else if (addr >= p->percpu_base &&
+		   addr < p->percpu_base + (uint64_t)p->nr_cpus * p->percpu_stride) {
+		pl.region = "percpu";
+		pl.cpu = (int)((addr - p->percpu_base) / p->percpu_stride);
+		pl.sym = sym_at(p, SEC_PERCPU, (addr - p->percpu_base) % p->percpu_stride, &pl.sym_off);
+	} else if (addr >= p->stack_base && addr < p->mem_size) {
+		pl.region = "stack";
+		pl.cpu = (int)((addr - p->stack_base) / PROG_STACK_SIZE);
+	}
+	return pl;
+}
+
+static void place_name(const struct place *pl, char *buf, size_t n)
+{
+	if (pl->sym && pl->cpu >= 0)
+		snprintf(buf, n, "%s+%" PRIu64 "@cpu%d", pl->sym->name, pl->sym_off, pl->cpu);
+	else if (pl->sym)
+		snprintf(buf, n, "%s+%" PRIu64, pl->sym->name, pl->sym_off);
+	else if (pl->cpu >= 0)
+		snprintf(buf, n, "%s@cpu%d", pl->region, pl->cpu);
+	else
+		snprintf(buf, n, "%s", pl->region);
+}
+
+static void add_stats(cJSON *o, const struct ms_stats *st)
+{
+	add_u64(o, "bounces", st->bounces);
+	add_u64(o, "hitm", st->hitm);
+	add_u64(o, "hitm_remote", st->hitm_remote);
+	add_u64(o, "c2c_transfers", st->c2c_transfers);
+	add_u64(o, "invalidations", st->invalidations);
+	add_u64(o, "mem_reads", st->mem_reads);
+	add_u64(o, "writebacks", st->writebacks);
+}
+
+static cJSON *core_list(const uint64_t *bits, int cores)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int c = 0; c < cores; c++)
+		if (bits[c / 64] >> (c % 64) & 1)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(c));
+	return a;
+}
+
+static int popcount_bits(const uint64_t *bits, size_t words)
+{
+	int n = 0;
+	for (size_t i = 0; i < words; i++)
+		n += __builtin_popcountll(bits[i]);
+	return n;
+}
+
+/* SPEC §6: different cores write different offsets of the line and no
+ * offset is written by more than one core. */
+static int false_sharing(const struct ms_line_info *li, size_t words)
+{
+	int written = 0;
+	uint64_t first = UINT64_MAX;
+	int distinct = 0;
+	for (uint32_t i = 0; i < li->n_offsets; i++) {
+		const struct ms_offset_stats *o = &li->offsets[i];
+		if (!o->writes)
+			continue;
+		int w = popcount_bits(o->writers, words);
+		if (w > 1)
+			return 0;
+		for (size_t k = 0; k < words; k++)
+			if (o->writers[k]) {
+				uint64_t c = k * 64 + (uint64_t)__builtin_ctzll(o->writers[k]);
+				if (first == UINT64_MAX)
+					first = c;
+				else if (c != first)
+					distinct = 1;
+				break;
+			}
+		written++;
+	}
+	return written > 1 && distinct;
+}
+
+static cJSON *line_json(const struct runner *r, const struct ms_line_info *li, size_t words)
+{
+	const struct program *p = &r->prog;
+	int cores = r->run.cores;
+	cJSON *o = cJSON_CreateObject();
+	char name[256];
+	add_hex(o, "address", li->line);
+	struct place pl = place_of(p, li->line);
+	cJSON_AddStringToObject(o, "region", pl.region);
+	cJSON *syms = cJSON_AddArrayToObject(o, "symbols");
+	const char *last = NULL;
+	for (uint64_t a = li->line; a < li->line + r->run.cpu.line_size; a++) {
+		struct place q = place_of(p, a);
+		if (q.sym && (!last || strcmp(last, q.sym->name) != 0)) {
+			cJSON_AddItemToArray(syms, cJSON_CreateString(q.sym->name));
+			last = q.sym->name;
+		}
+	}
+	add_stats(o, &li->stats);
+	cJSON_AddBoolToObject(o, "false_sharing", false_sharing(li, words));
+	cJSON *offs = cJSON_AddArrayToObject(o, "offsets");
+	for (uint32_t i = 0; i < li->n_offsets; i++) {
+		const struct ms_offset_stats *os = &li->offsets[i];
+		cJSON *x = cJSON_CreateObject();
+		add_u64(x, "offset", os->offset);
+		struct place q = place_of(p, li->line + os->offset);
+		place_name(&q, name, sizeof name);
+		cJSON_AddStringToObject(x, "at", name);
+		add_u64(x, "size", os->size);
+		add_u64(x, "reads", os->reads);
+		add_u64(x, "writes", os->writes);
+		add_u64(x, "hitm", os->hitm);
+		add_u64(x, "hitm_remote", os->hitm_remote);
+		cJSON_AddItemToObject(x, "readers", core_list(os->readers, cores));
+		cJSON_AddItemToObject(x, "writers", core_list(os->writers, cores));
+		cJSON_AddItemToArray(offs, x);
+	}
+	return o;
+}
+
+static int64_t read_signed(struct sim *sim, uint64_t addr, unsigned size)
+{
+	uint64_t v = sim_peek(sim, addr, size);
+	switch (size) {
+	case 1: return (int8_t)v;
+	case 2: return (int16_t)v;
+	case 4: return (int32_t)v;
+	default: return (int64_t)v;
+	}
+}
+
+static unsigned value_size(uint64_t size)
+{
+	return size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
+}
+
+/* Per-symbol totals: the lines a symbol occupies (every CPU's copy for a
+ * per-CPU symbol), and HITM on the offsets inside it. */
+static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t addr, uint64_t size,
+			 struct ms_stats *acc, uint64_t *nlines, int *accessed)
+{
+	uint32_t ls = r->run.cpu.line_size;
+	uint64_t first = addr & ~(uint64_t)(ls - 1);
+	for (uint64_t l = first; l < addr + size; l += ls) {
+		struct ms_line_info li;
+		(*nlines)++;
+		if (!ms_line_info(ms, l, &li))
+			continue;
+		*accessed = 1;
+		acc->bounces += li.stats.bounces;
+		acc->invalidations += li.stats.invalidations;
+		acc->c2c_transfers += li.stats.c2c_transfers;
+		for (uint32_t i = 0; i < li.n_offsets; i++) {
+			uint64_t a = l + li.offsets[i].offset;
+			if (a >= addr && a < addr + size) {
+				acc->hitm += li.offsets[i].hitm;
+				acc->hitm_remote += li.offsets[i].hitm_remote;
+			}
+		}
+	}
+}
+
+static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
+{
+	struct sim *sim = r->sim;
+	struct memsys *ms = sim_memsys(sim);
+	const struct program *p = &r->prog;
+	cJSON *o = cJSON_CreateObject();
+	uint64_t size = y->size ? y->size : 8;
+	unsigned vs = value_size(size);
+	struct ms_stats acc = {0};
+	uint64_t nlines = 0;
+	int64_t value = 0;
+	int accessed = 0;
+	uint64_t ghost_addr;
+	if (y->section == SEC_PERCPU) {
+		cJSON_AddStringToObject(o, "section", "percpu");
+		/* SPEC §7's "address": CPU 0's copy; the others follow at the stride. */
+		add_hex(o, "address", program_percpu_offset(p, 0) + (uint64_t)y->value);
+		add_hex(o, "offset", (uint64_t)y->value);
+		add_hex(o, "stride", p->percpu_stride);
+		for (int c = 0; c < r->run.cores; c++) {
+			uint64_t a = program_percpu_offset(p, c) + (uint64_t)y->value;
+			value += read_signed(sim, a, vs);
+			symbol_lines(r, ms, a, size, &acc, &nlines, &accessed);
+		}
+		add_u64(o, "size", size);
+		add_u64(o, "footprint", size * (uint64_t)r->run.cores);
+		ghost_addr = (uint64_t)y->value;
+	} else {
+		cJSON_AddStringToObject(o, "section", "data");
+		add_hex(o, "address", (uint64_t)y->value);
+		value = read_signed(sim, (uint64_t)y->value, vs);
+		symbol_lines(r, ms, (uint64_t)y->value, size, &acc, &nlines, &accessed);
+		add_u64(o, "size", size);
+		add_u64(o, "footprint", size);
+		ghost_addr = (uint64_t)y->value;
+	}
+	/* A per-CPU symbol's value is the sum of its copies: what a reader
+	 * summing every CPU would get. */
+	cJSON_AddNumberToObject(o, "value", (double)value);
+	add_u64(o, "lines", nlines);
+	/* Variants often carry every design's instance; only the ones a run
+	 * touched count towards its footprint in the summaries. */
+	cJSON_AddBoolToObject(o, "accessed", accessed);
+	add_u64(o, "bounces", acc.bounces);
+	add_u64(o, "hitm", acc.hitm);
+	add_u64(o, "hitm_remote", acc.hitm_remote);
+	add_u64(o, "invalidations", acc.invalidations);
+	add_u64(o, "c2c_transfers", acc.c2c_transfers);
+	const struct sim_ghost *g = sim_ghost(sim, ghost_addr);
+	if (g) {
+		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
+		cJSON_AddNumberToObject(x, "exact", (double)g->exact);
+		add_u64(x, "reads", g->reads);
+		add_u64(x, "max_error", g->max_err);
+		cJSON_AddNumberToObject(x, "mean_error", g->mean_err);
+	}
+	return o;
+}
+
+static const char *const act_keys[CORE_NCYCLES] = {
+	[CORE_ACT_BUSY] = "busy", [CORE_ACT_L1_HIT] = "l1_hit", [CORE_ACT_MISS] = "miss_stall",
+	[CORE_ACT_SB_STALL] = "sb_stall", [CORE_ACT_LOCKED] = "locked", [CORE_ACT_SPIN] = "spin",
+	[CORE_ACT_IRQ] = "irq",
+};
+
+static cJSON *core_json(const struct runner *r, int c)
+{
+	const struct core_stats *cs = sim_core_stats(r->sim, c);
+	const struct ms_stats *ms = ms_core_stats(sim_memsys(r->sim), c);
+	cJSON *o = cJSON_CreateObject();
+	add_u64(o, "id", (uint64_t)c);
+	add_u64(o, "socket", (uint64_t)(c / r->run.cpu.cores_per_socket));
+	add_u64(o, "instructions", cs->instructions);
+	cJSON *cy = cJSON_AddObjectToObject(o, "cycles");
+	for (int a = 0; a < CORE_NCYCLES; a++)
+		add_u64(cy, act_keys[a], cs->cycles[a]);
+	add_u64(o, "locked_ops", cs->locked_ops);
+	add_u64(o, "locked_cycles", cs->locked_cycles);
+	add_u64(o, "irqs", cs->irqs_hard + cs->irqs_soft);
+	add_u64(o, "loads", ms->loads);
+	add_u64(o, "stores", ms->stores);
+	add_u64(o, "l1_hits", ms->l1_hits);
+	add_u64(o, "l1_misses", ms->l1_misses);
+	add_stats(o, ms);
+	return o;
+}
+
+static int cmp_line_addr(const void *a, const void *b)
+{
+	const struct ms_line_info *x = a, *y = b;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
+{
+	struct sim *sim = r->sim;
+	struct memsys *ms = sim_memsys(sim);
+	const struct program *p = &r->prog;
+	cJSON *v = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_GetObjectItem(rep, "variants"), v);
+	cJSON_AddStringToObject(v, "name", r->run.variant);
+	const char *desc = r->scen->variants[r->variant].description;
+	if (desc && desc[0])
+		cJSON_AddStringToObject(v, "description", desc);
+	cJSON_AddStringToObject(v, "cpu", r->run.cpu.name);
+	/* "cores" is the per-core table (SPEC §7), so the count has its own name. */
+	add_u64(v, "core_count", (uint64_t)r->run.cores);
+	add_u64(v, "seed", r->run.seed);
+	cJSON_AddStringToObject(v, "stopped", r->status == SIM_HALTED ? "halted" : "limit");
+	uint64_t cycles = sim_cycles(sim);
+	add_u64(v, "cycles", cycles);
+	double secs = (double)cycles / (r->run.cpu.ghz * 1e9);
+	cJSON_AddNumberToObject(v, "seconds", secs);
+	struct core_stats cs;
+	sim_total_core_stats(sim, &cs);
+	add_u64(v, "instructions", cs.instructions);
+	uint64_t ops = runner_ops(r);
+	add_u64(v, "ops", ops);
+	cJSON_AddNumberToObject(v, "ops_per_sec", secs > 0 ? (double)ops / secs : 0.0);
+
+	struct ms_stats t;
+	ms_total_stats(ms, &t);
+	cJSON_AddNumberToObject(v, "bounces_per_op", ops ? (double)t.bounces / (double)ops : 0.0);
+	cJSON *tot = cJSON_AddObjectToObject(v, "totals");
+	add_stats(tot, &t);
+	add_u64(tot, "locked_ops", cs.locked_ops);
+	add_u64(tot, "locked_cycles", cs.locked_cycles);
+	add_u64(tot, "loads", t.loads);
+	add_u64(tot, "stores", t.stores);
+	add_u64(tot, "l1_hits", t.l1_hits);
+	add_u64(tot, "l1_misses", t.l1_misses);
+	add_u64(tot, "upgrades", t.upgrades);
+	add_u64(tot, "evictions", t.evictions);
+	add_u64(tot, "llc_hits", t.llc_hits);
+	add_u64(tot, "irqs", cs.irqs_hard + cs.irqs_soft);
+
+	cJSON *marks = cJSON_AddObjectToObject(v, "marks");
+	for (uint32_t i = 0; i < p->n_marks; i++)
+		add_u64(marks, p->marks[i], r->mark_counts[i]);
+
+	cJSON *syms = cJSON_AddObjectToObject(v, "symbols");
+	for (size_t i = 0; i < r->run.n_report; i++) {
+		const struct symbol *y = program_symbol(p, r->run.report[i]);
+		if (!y || (y->section != SEC_DATA && y->section != SEC_PERCPU)) {
+			cJSON_Delete(syms);
+			return err_set(e, r->scen->file, 0, 0,
+				       "report: '%s' is not a .data or .percpu symbol of the program",
+				       r->run.report[i]);
+		}
+		cJSON_AddItemToObject(syms, y->name, symbol_json(r, y));
+	}
+
+	/* The shared-line table: every line that bounced, busiest first. */
+	const struct ms_line_info *hot;
+	size_t n = ms_hot_lines(ms, &hot);
+	struct ms_line_info *sorted = malloc((n ? n : 1) * sizeof *sorted);
+	if (!sorted)
+		return err_internal(e, "out of memory");
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (hot[i].stats.bounces || hot[i].stats.hitm)
+			sorted[m++] = hot[i];
+	qsort(sorted, m, sizeof *sorted, cmp_line_addr);
+	cJSON *lines = cJSON_AddArrayToObject(v, "lines");
+	size_t words = ms_bitset_words(ms);
+	for (size_t i = 0; i < m; i++)
+		cJSON_AddItemToArray(lines, line_json(r, &sorted[i], words));
+	free(sorted);
+
+	cJSON *cores = cJSON_AddArrayToObject(v, "cores");
+	for (int c = 0; c < r->run.cores; c++)
+		cJSON_AddItemToArray(cores, core_json(r, c));
+	return 0;
+}

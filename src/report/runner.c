@@ -1,0 +1,224 @@
+/* Building a runnable machine from a scenario variant (runner.h). This is
+ * the only place that maps scenario names (labels, registers, CPU sets) to
+ * the simulator's numbers, so every front end reports the same errors. */
+#include "config.h"
+#include "report/runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int label_index(const struct program *p, const char *label, const struct scenario *s,
+		       const struct scen_loc *loc, const char *what, uint32_t *out, struct err *e)
+{
+	const struct symbol *sym = program_symbol(p, label);
+	if (!sym || sym->section != SEC_TEXT)
+		return err_set(e, s->file, loc->line, loc->col,
+			       "%s: %s label '%s' is not defined in the program%s", loc->path, what,
+			       label, sym ? " (it names data, not code)" : "");
+	*out = (uint32_t)sym->value;
+	return 0;
+}
+
+static void cpuset_fill(const struct scen_cpuset *c, int cores, struct sim_cpuset *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int cpu = 0; cpu < cores; cpu++)
+		if (scen_cpuset_has(c, cpu))
+			sim_cpuset_add(out, cpu);
+}
+
+static int build_threads(struct runner *r, struct err *e)
+{
+	const struct scen_run *run = &r->run;
+	size_t n = 0;
+	for (size_t i = 0; i < run->n_threads; i++)
+		for (int cpu = 0; cpu < run->cores; cpu++)
+			n += scen_cpuset_has(&run->threads[i].cpus, cpu);
+	r->threads = calloc(n ? n : 1, sizeof *r->threads);
+	if (!r->threads)
+		return err_internal(e, "out of memory");
+	for (size_t i = 0; i < run->n_threads; i++) {
+		const struct scen_thread *t = &run->threads[i];
+		struct scen_loc loc = t->cpus.loc;
+		snprintf(loc.path, sizeof loc.path, "$.threads[%zu].entry", i);
+		uint32_t entry = 0;
+		if (label_index(&r->prog, t->entry, r->scen, &loc, "entry", &entry, e))
+			return -1;
+		uint64_t regs[R_NREGS] = {0};
+		uint32_t set = 0;
+		for (size_t k = 0; k < t->n_regs; k++) {
+			uint8_t reg, size;
+			if (asm_reg_lookup(t->regs[k].name, strlen(t->regs[k].name), &reg, &size) ||
+			    size != 8) {
+				snprintf(loc.path, sizeof loc.path, "$.threads[%zu].regs.%s", i, t->regs[k].name);
+				return err_set(e, r->scen->file, loc.line, loc.col,
+					       "%s: not a 64-bit register (expected rax..r15)", loc.path);
+			}
+			regs[reg] = (uint64_t)t->regs[k].value;
+			set |= 1u << reg;
+		}
+		for (int cpu = 0; cpu < run->cores; cpu++) {
+			if (!scen_cpuset_has(&t->cpus, cpu))
+				continue;
+			struct sim_thread *st = &r->threads[r->n_threads++];
+			st->cpu = cpu;
+			st->entry = entry;
+			memcpy(st->regs, regs, sizeof regs);
+			st->regs_set = set;
+		}
+	}
+	return 0;
+}
+
+static int build_irqs(struct runner *r, struct err *e)
+{
+	const struct scen_run *run = &r->run;
+	r->irqs = calloc(run->n_interrupts ? run->n_interrupts : 1, sizeof *r->irqs);
+	if (!r->irqs)
+		return err_internal(e, "out of memory");
+	for (size_t i = 0; i < run->n_interrupts; i++) {
+		const struct scen_interrupt *in = &run->interrupts[i];
+		struct sim_irq_source *q = &r->irqs[r->n_irqs++];
+		struct scen_loc loc = in->cpus.loc;
+		snprintf(loc.path, sizeof loc.path, "$.interrupts[%zu].handler", i);
+		if (label_index(&r->prog, in->handler, r->scen, &loc, "handler", &q->handler, e))
+			return -1;
+		cpuset_fill(&in->cpus, run->cores, &q->cpus);
+		q->kind = in->kind == SCEN_IRQ_HARD ? SIM_IRQ_HARD : SIM_IRQ_SOFT;
+		q->arrival = in->poisson ? SIM_ARRIVAL_POISSON : SIM_ARRIVAL_PERIODIC;
+		q->every = in->every;
+		q->jitter = in->jitter;
+	}
+	return 0;
+}
+
+static void count_mark(void *ctx, int core, uint64_t cycle, const char *name)
+{
+	struct runner *r = ctx;
+	/* Marks are interned by the assembler, so a pointer comparison over
+	 * the few mark names finds the index without string work. */
+	for (uint32_t i = 0; i < r->prog.n_marks; i++)
+		if (r->prog.marks[i] == name) {
+			r->mark_counts[i]++;
+			break;
+		}
+	if (r->user_obs.mark)
+		r->user_obs.mark(r->user_obs.ctx, core, cycle, name);
+}
+
+static void forward_activity(void *ctx, int core, uint64_t cycle, enum core_activity act)
+{
+	struct runner *r = ctx;
+	r->user_obs.activity(r->user_obs.ctx, core, cycle, act);
+}
+
+static void install_observer(struct runner *r)
+{
+	struct sim_observer o = {
+		.activity = r->user_obs.activity ? forward_activity : NULL,
+		.mark = count_mark,
+		.ctx = r,
+	};
+	sim_set_observer(r->sim, &o);
+}
+
+void runner_set_observer(struct runner *r, const struct sim_observer *o)
+{
+	memset(&r->user_obs, 0, sizeof r->user_obs);
+	if (o)
+		r->user_obs = *o;
+	if (r->sim)
+		install_observer(r);
+}
+
+static int create_sim(struct runner *r, struct err *e)
+{
+	memset(r->mark_counts, 0, (r->prog.n_marks ? r->prog.n_marks : 1) * sizeof *r->mark_counts);
+	r->sim = sim_create(&r->cfg, e);
+	if (!r->sim)
+		return -1;
+	r->status = SIM_RUNNING;
+	install_observer(r);
+	return 0;
+}
+
+int runner_check_wanted(int asked)
+{
+	const char *env = getenv("BOUNCE_CHECK");
+	return asked || (env && strcmp(env, "1") == 0);
+}
+
+int runner_prepare(struct runner *r, const struct scenario *s, size_t v,
+		   const struct scen_overrides *o, int check, struct err *e)
+{
+	memset(r, 0, sizeof *r);
+	r->scen = s;
+	r->variant = v;
+	if (scen_resolve(s, v, o, &r->run, e))
+		return -1;
+	struct asm_input in = {
+		.files = r->run.program,
+		.n_files = r->run.n_program,
+		.include_dirs = r->run.include_dirs,
+		.n_include_dirs = r->run.n_include_dirs,
+		.defines = r->run.defines,
+		.n_defines = r->run.n_defines,
+		.nr_cpus = r->run.cores,
+		.line_size = r->run.cpu.line_size,
+	};
+	if (asm_assemble(&in, &r->prog, e))
+		goto fail;
+	r->mark_counts = calloc(r->prog.n_marks ? r->prog.n_marks : 1, sizeof *r->mark_counts);
+	if (!r->mark_counts) {
+		err_internal(e, "out of memory");
+		goto fail;
+	}
+	if (build_threads(r, e) || build_irqs(r, e))
+		goto fail;
+	r->cfg = (struct sim_config){
+		.cpu = r->run.cpu,
+		.prog = &r->prog,
+		.threads = r->threads,
+		.n_threads = r->n_threads,
+		.irqs = r->irqs,
+		.n_irqs = r->n_irqs,
+		.stop_cycles = r->run.max_cycles,
+		.seed = r->run.seed,
+		.start_skew = 100,
+		.check = runner_check_wanted(check),
+	};
+	r->cfg.cpu.cores = r->run.cores;
+	if (create_sim(r, e))
+		goto fail;
+	return 0;
+fail:
+	runner_free(r);
+	return -1;
+}
+
+int runner_restart(struct runner *r, struct err *e)
+{
+	sim_destroy(r->sim);
+	r->sim = NULL;
+	return create_sim(r, e);
+}
+
+void runner_free(struct runner *r)
+{
+	if (r->sim)
+		sim_destroy(r->sim);
+	program_free(&r->prog);
+	scen_run_free(&r->run);
+	free(r->threads);
+	free(r->irqs);
+	free(r->mark_counts);
+	memset(r, 0, sizeof *r);
+}
+
+uint64_t runner_ops(const struct runner *r)
+{
+	for (uint32_t i = 0; i < r->prog.n_marks; i++)
+		if (strcmp(r->prog.marks[i], "op") == 0)
+			return r->mark_counts[i];
+	return 0;
+}

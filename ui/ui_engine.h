@@ -1,0 +1,13 @@
+/* The one door from the visualizer into the engine: every engine header the
+ * UI needs is included here and nowhere else in ui/, so what the UI depends
+ * on is one list (tests/lint.sh keeps it that way). The UI only reads engine
+ * state through these APIs. */
+#ifndef BOUNCE_UI_ENGINE_H
+#define BOUNCE_UI_ENGINE_H
+
+#include "base/error.h"
+#include "mem/memsys.h"
+#include "load/scenario.h"
+#include "report/runner.h"
+
+#endif
