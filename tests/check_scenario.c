@@ -1,4 +1,4 @@
-/* Unit tests of the scenario loader: JSON positions, CPU models, the SPEC §5
+/* Unit tests of the scenario loader: JSON positions, CPU models, the scenario
  * format, and the exact file:line:col: $.path: message of each error. Test
  * inputs are written to a fresh temporary directory. */
 #include "config.h"

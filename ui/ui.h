@@ -1,4 +1,4 @@
-/* The SDL2 visualizer's public entry point (SPEC §8): `bounce view` runs one
+/* The SDL2 visualizer's public entry point: `bounce view` runs one
  * scenario's variants live in a window, or renders N frames off-screen to a
  * PNG with the same drawing code. The CLI is the only caller. */
 #ifndef BOUNCE_UI_H

@@ -10,7 +10,7 @@
 
 #define CLI_MAX_SETS 64
 
-/* Exit statuses (SPEC §7). */
+/* Exit statuses. */
 enum { EXIT_OK = 0, EXIT_EXPECT = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_INTERRUPTED = 130 };
 
 struct cli_set {

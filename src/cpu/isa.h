@@ -26,7 +26,7 @@ enum opcode {
 	OP_XADD, OP_CMPXCHG, OP_XCHG,
 	OP_MFENCE, OP_LFENCE, OP_SFENCE, OP_PAUSE,
 	OP_CLI, OP_STI, OP_HLT,
-	/* pseudo-instructions (SPEC §4) */
+	/* pseudo-instructions */
 	OP_WORK,                 /* a: immediate cycle count */
 	OP_BH_DISABLE, OP_BH_ENABLE, OP_PREEMPT_DISABLE, OP_PREEMPT_ENABLE,
 	OP_MARK,                 /* target: index into program.marks */
@@ -52,7 +52,7 @@ enum opnd_kind {
 	OPND_NONE,
 	OPND_REG,   /* reg, accessed at `size` bytes (eax = R_RAX size 4) */
 	OPND_IMM,   /* imm */
-	OPND_CPU,   /* immediate: the executing CPU's id (SPEC §4 `CPU`) */
+	OPND_CPU,   /* immediate: the executing CPU's id (`CPU`) */
 	OPND_MEM,   /* [base + index*scale + imm], plus this CPU's per-CPU offset if gs */
 };
 

@@ -2,7 +2,7 @@
  * the initial memory image, laid out as the simulated machine sees them.
  * Owner: assembler module (asm_*.c). Used by the core model and reports.
  *
- * Address map (x86-64 kernel conventions, SPEC §4):
+ * Address map (x86-64 kernel conventions):
  *   [0, PROG_DATA_BASE)            unmapped: a stray access faults
  *   [data_base, data_base+data_size) .data, with the generated table
  *                                    __per_cpu_offset (nr_cpus quads)

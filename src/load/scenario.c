@@ -1,4 +1,4 @@
-/* The scenario loader: walks the JSON of SPEC §5 key by key, so that every
+/* The scenario loader: walks the scenario JSON key by key, so that every
  * mistake is reported at its own position with its JSON path, and resolves
  * variants into flat run descriptions. Checks that depend on the final core
  * count live in scen_check_cores, which load runs once for the defaults. */
@@ -42,7 +42,7 @@ static const char *const reg_names[] = {
 	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11",
 	"r12", "r13", "r14", "r15", NULL,
 };
-/* SPEC §7's totals: an expectation on another name could never be met. */
+/* The report's totals: an expectation on another name could never be met. */
 static const char *const total_names[] = {
 	"bounces", "hitm", "hitm_remote", "c2c_transfers", "invalidations", "locked_ops",
 	"locked_cycles", "mem_reads", "writebacks", "loads", "stores", "l1_hits", "l1_misses",
@@ -889,7 +889,7 @@ int scen_load_string(const char *name, const char *dir, const char *text, struct
 	return r;
 }
 
-/* SPEC §7's default: the seed's tcp memory_allocated on the 8-way x460,
+/* The built-in default: the seed's tcp memory_allocated on the 8-way x460,
  * atomic_t against percpu_counter. Program paths resolve against
  * <datadir>/scenarios, where the counter library keeps them. */
 const char scen_default_text[] =

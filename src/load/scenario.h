@@ -1,4 +1,4 @@
-/* Scenarios (SPEC §5): a JSON file naming a CPU model, programs, threads,
+/* Scenarios: a JSON file naming a CPU model, programs, threads,
  * interrupts, a stop condition, variants and expectations, loaded and fully
  * validated before anything runs. scen_resolve turns one variant into the
  * flat description a simulation needs. */
@@ -142,7 +142,7 @@ int scen_load(const char *path, struct scenario *s, struct err *e);
  * (NULL: <datadir>/scenarios). */
 int scen_load_string(const char *name, const char *dir, const char *text, struct scenario *s,
 		     struct err *e);
-/* The built-in default scenario (SPEC §7), and its text. */
+/* The built-in default scenario, and its text. */
 int scen_load_default(struct scenario *s, struct err *e);
 extern const char scen_default_text[];
 void scen_free(struct scenario *s);
@@ -152,7 +152,7 @@ int scen_find_variant(const struct scenario *s, const char *name); /* index or -
 /* Load cpus/NAME.json from the data directory (for --cpu). */
 int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e);
 
-/* Command-line overrides, applied after the variant's (SPEC §7). */
+/* Command-line overrides, applied after the variant's. */
 struct scen_overrides {
 	const struct cpu_model *cpu;  /* --cpu, NULL: keep */
 	int cores;                    /* --cores, 0: keep */

@@ -1,5 +1,5 @@
 /* The memory system: private L1s, optional per-socket LLC tags, the bus or
- * directory fabric, the directory entries, the statistics of SPEC §6 and the
+ * directory fabric, the directory entries, the statistics and the
  * invariant checker. The protocol is never spelled out here: every state
  * change comes from a coh_protocol table cell (coherence.h), and every
  * statistic is counted by COUNT() in transact(), evict() or the hit path.

@@ -1,7 +1,7 @@
 /* The memory system: per-core private L1D caches (set-associative, LRU,
  * holding real data), an optional per-socket LLC, the coherence fabric (bus
  * or directory) driving a protocol transition table (MESI/MESIF/MOESI), the
- * backing memory image, and every memory-side statistic of SPEC §6.
+ * backing memory image, and every memory-side statistic.
  *
  * Timing model: each coherence transaction is atomic at the line's home. It
  * is *performed* (states change, data moves) when the requesting core's event
@@ -52,7 +52,7 @@ struct ms_txn {
 	enum ms_state to;     /* requester's state after */
 	enum ms_state supplier_state; /* supplier's state before (MS_I if memory) */
 	uint32_t invalidated; /* copies invalidated in other caches */
-	uint8_t bounce;       /* counted as a bounce (SPEC §6) */
+	uint8_t bounce;       /* counted as a bounce */
 	uint8_t hitm;         /* found the line dirty (M/O) in another cache */
 	uint8_t remote;       /* supplier/home on another socket */
 	uint8_t llc_hit;      /* data came from the socket's LLC */

@@ -1,4 +1,4 @@
-/* Reports: the result of a run as one JSON document (SPEC §7), built from
+/* Reports: the result of a run as one JSON document, built from
  * the engine's statistics after each variant; expectations are evaluated
  * on that same document, so what CI checks is exactly what --json shows.
  * The text summary, CSV and JUnit outputs are views of it. */

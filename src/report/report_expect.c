@@ -1,4 +1,4 @@
-/* Expectations (SPEC §5) evaluated on the JSON report: a metric is a dotted
+/* Expectations evaluated on the JSON report: a metric is a dotted
  * path into it, so a scenario can assert on anything --json shows. */
 #include "config.h"
 #include "report/report.h"

@@ -116,7 +116,7 @@ static int popcount_bits(const uint64_t *bits, size_t words)
 	return n;
 }
 
-/* SPEC §6: different cores write different offsets of the line and no
+/* Different cores write different offsets of the line and no
  * offset is written by more than one core. */
 static int false_sharing(const struct ms_line_info *li, size_t words)
 {
@@ -241,7 +241,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	uint64_t ghost_addr;
 	if (y->section == SEC_PERCPU) {
 		cJSON_AddStringToObject(o, "section", "percpu");
-		/* SPEC §7's "address": CPU 0's copy; the others follow at the stride. */
+		/* The symbol's "address": CPU 0's copy; the others follow at the stride. */
 		add_hex(o, "address", program_percpu_offset(p, 0) + (uint64_t)y->value);
 		add_hex(o, "offset", (uint64_t)y->value);
 		add_hex(o, "stride", p->percpu_stride);
@@ -331,7 +331,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	if (desc && desc[0])
 		cJSON_AddStringToObject(v, "description", desc);
 	cJSON_AddStringToObject(v, "cpu", r->run.cpu.name);
-	/* "cores" is the per-core table (SPEC §7), so the count has its own name. */
+	/* "cores" is the per-core table, so the count has its own name. */
 	add_u64(v, "core_count", (uint64_t)r->run.cores);
 	add_u64(v, "seed", r->run.seed);
 	cJSON_AddStringToObject(v, "stopped", r->status == SIM_HALTED ? "halted" : "limit");
