@@ -1,0 +1,81 @@
+/* The machine's topology: where each logical CPU sits (SMT thread, physical
+ * core, cluster of cores sharing a cache, socket) and how long a message
+ * takes between two places. The memory system times every leg of a
+ * coherence transaction with topo_leg(); nothing else knows distances.
+ *
+ * Latency model. The CPU model gives, per level, the *transfer* latency a
+ * core-to-core ping-pong measures: the cycles from a request until the data
+ * of a line owned by another CPU arrives, when the closest level the two
+ * CPUs share is that level (c2c[TOPO_SMT], c2c[TOPO_CLUSTER],
+ * c2c[TOPO_SOCKET]), and between sockets by hop count (c2c_hop[h], the
+ * socket-to-socket distance in hops from the `hops` matrix, like ACPI SLIT).
+ * A transfer is three legs: request to the agent that orders the line,
+ * forward to the owner, data to the requester. Inside a socket each leg of
+ * a transfer at level L costs c2c[L] / 3, so the three add up to the
+ * measured figure. A leg that crosses from socket x to socket y costs the
+ * on-socket leg plus link(x, y) = (c2c_hop[hops[x][y]] - c2c[TOPO_SOCKET]) / 2,
+ * because a cross-socket transfer in a ping-pong crosses the link twice
+ * (agent on one side, owner on the other) and the sum again equals the
+ * measured figure. Three sockets in one transfer (requester, home and owner
+ * all apart) cost more, as they do on real machines.
+ *
+ * Numbering. Logical CPU ids follow what Linux shows: TOPO_NUM_SMT_LAST (the
+ * x86 server default: CPUs 0..P-1 are thread 0 of each physical core, in
+ * socket order, P..2P-1 their siblings) or TOPO_NUM_SMT_ADJACENT (siblings
+ * get consecutive ids). So "threads 0..N-1" places threads the way
+ * benchmarks pinned to the first N CPUs do. */
+#ifndef BOUNCE_TOPOLOGY_H
+#define BOUNCE_TOPOLOGY_H
+
+#include <stdint.h>
+#include "base/error.h"
+
+#define TOPO_MAX_SOCKETS 64
+#define TOPO_MAX_HOPS 8
+
+/* The closest level two CPUs share. */
+enum topo_level { TOPO_SELF, TOPO_SMT, TOPO_CLUSTER, TOPO_SOCKET, TOPO_REMOTE, TOPO_NLEVELS };
+
+enum topo_numbering { TOPO_NUM_SMT_LAST, TOPO_NUM_SMT_ADJACENT };
+
+struct topology {
+	int sockets;
+	int clusters_per_socket;    /* groups of cores sharing a cache (CCX, module, tile); 1 = none */
+	int cores_per_cluster;      /* physical cores */
+	int threads_per_core;       /* SMT siblings; 1 = none */
+	enum topo_numbering numbering;
+	uint32_t c2c[TOPO_NLEVELS]; /* transfer cycles by closest shared level (SMT, CLUSTER, SOCKET used) */
+	uint8_t hops[TOPO_MAX_SOCKETS][TOPO_MAX_SOCKETS]; /* 0 on the diagonal, >= 1 elsewhere */
+	uint32_t c2c_hop[TOPO_MAX_HOPS + 1];              /* transfer cycles by hop count (1..) */
+};
+
+/* Where one logical CPU sits: global indexes. */
+struct topo_place {
+	int socket, cluster, core, thread;
+};
+
+static inline int topo_cpus(const struct topology *t)
+{
+	return t->sockets * t->clusters_per_socket * t->cores_per_cluster * t->threads_per_core;
+}
+
+/* Check sizes, that every hop count has a latency, that the matrix is
+ * symmetric with a zero diagonal, and that latencies grow outwards.
+ * On error names the field in e->msg and returns -1. */
+int topo_validate(const struct topology *t, struct err *e);
+
+/* The place of logical CPU `cpu` (0 <= cpu < topo_cpus). */
+struct topo_place topo_place_of(const struct topology *t, int cpu);
+enum topo_level topo_level_between(const struct topo_place *a, const struct topo_place *b);
+
+/* Cycles of one message leg. Inside one socket at level L: c2c[L] / 3
+ * (rounded to the nearest cycle, at least 1); across sockets the socket
+ * leg plus the link between the two sockets. */
+uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
+/* The transfer latency the model is built from (the measured figure). */
+uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
+
+const char *topo_level_name(enum topo_level l);
+const char *topo_numbering_name(enum topo_numbering n);
+
+#endif
