@@ -32,18 +32,23 @@
 
 #define TOPO_MAX_SOCKETS 64
 #define TOPO_MAX_HOPS 8
+#define TOPO_MAX_MAPPED 1024  /* hardware threads an explicit numbering may list */
 
 /* The closest level two CPUs share. */
 enum topo_level { TOPO_SELF, TOPO_SMT, TOPO_CLUSTER, TOPO_SOCKET, TOPO_REMOTE, TOPO_NLEVELS };
 
-enum topo_numbering { TOPO_NUM_SMT_LAST, TOPO_NUM_SMT_ADJACENT };
+enum topo_numbering { TOPO_NUM_SMT_LAST, TOPO_NUM_SMT_ADJACENT, TOPO_NUM_EXPLICIT };
 
 struct topology {
 	int sockets;
-	int clusters_per_socket;    /* groups of cores sharing a cache (CCX, module, tile); 1 = none */
-	int cores_per_cluster;      /* physical cores */
+	int cores_per_socket;       /* physical cores */
+	int cores_per_cluster;      /* cores sharing a cache (CCX, module, tile); divides
+				     * cores_per_socket; equal to it when there are no clusters */
 	int threads_per_core;       /* SMT siblings; 1 = none */
 	enum topo_numbering numbering;
+	/* TOPO_NUM_EXPLICIT: the logical CPU id of each hardware thread, listed
+	 * socket by socket, cluster by cluster, core by core, thread by thread. */
+	uint16_t cpu_id[TOPO_MAX_MAPPED];
 	uint32_t c2c[TOPO_NLEVELS]; /* transfer cycles by closest shared level (SMT, CLUSTER, SOCKET used) */
 	uint8_t hops[TOPO_MAX_SOCKETS][TOPO_MAX_SOCKETS]; /* 0 on the diagonal, >= 1 elsewhere */
 	uint32_t c2c_hop[TOPO_MAX_HOPS + 1];              /* transfer cycles by hop count (1..) */
@@ -56,12 +61,13 @@ struct topo_place {
 
 static inline int topo_cpus(const struct topology *t)
 {
-	return t->sockets * t->clusters_per_socket * t->cores_per_cluster * t->threads_per_core;
+	return t->sockets * t->cores_per_socket * t->threads_per_core;
 }
 
-/* Check sizes, that every hop count has a latency, that the matrix is
- * symmetric with a zero diagonal, and that latencies grow outwards.
- * On error names the field in e->msg and returns -1. */
+/* Check sizes, that each level divides the next, that an explicit
+ * numbering neither skips nor repeats an id, that every hop count has a
+ * latency, that the matrix is symmetric with a zero diagonal, and that
+ * latencies grow outwards. On error names the field in e->msg and returns -1. */
 int topo_validate(const struct topology *t, struct err *e);
 
 /* The place of logical CPU `cpu` (0 <= cpu < topo_cpus). */

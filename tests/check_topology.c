@@ -1,0 +1,186 @@
+/* Unit tests of the topology: Linux CPU numbering, the closest shared level,
+ * message legs that add up to the transfer latencies they come from, and
+ * every refusal of an impossible topology. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+#include "base/topology.h"
+
+/* 2 sockets x 2 clusters x 2 cores x 2 threads, 1 hop apart. */
+static struct topology small(void)
+{
+	struct topology t;
+	memset(&t, 0, sizeof t);
+	t.sockets = 2;
+	t.cores_per_socket = 4;
+	t.cores_per_cluster = 2;
+	t.threads_per_core = 2;
+	t.numbering = TOPO_NUM_SMT_LAST;
+	t.c2c[TOPO_SMT] = 15;
+	t.c2c[TOPO_CLUSTER] = 60;
+	t.c2c[TOPO_SOCKET] = 90;
+	t.hops[0][1] = t.hops[1][0] = 1;
+	t.c2c_hop[1] = 300;
+	return t;
+}
+
+START_TEST(numbering_smt_last)
+{
+	struct topology t = small();
+	struct err e = {0};
+	ck_assert_int_eq(topo_validate(&t, &e), 0);
+	ck_assert_int_eq(topo_cpus(&t), 16);
+	struct topo_place p = topo_place_of(&t, 0);
+	ck_assert_int_eq(p.socket, 0); ck_assert_int_eq(p.core, 0); ck_assert_int_eq(p.thread, 0);
+	p = topo_place_of(&t, 8);   /* CPU 0's sibling is in the second half */
+	ck_assert_int_eq(p.core, 0); ck_assert_int_eq(p.thread, 1);
+	p = topo_place_of(&t, 5);
+	ck_assert_int_eq(p.socket, 1); ck_assert_int_eq(p.cluster, 2); ck_assert_int_eq(p.core, 5);
+	ck_assert_int_eq(p.thread, 0);
+}
+END_TEST
+
+START_TEST(numbering_adjacent_and_explicit)
+{
+	struct topology t = small();
+	t.numbering = TOPO_NUM_SMT_ADJACENT;
+	struct topo_place p = topo_place_of(&t, 1);
+	ck_assert_int_eq(p.core, 0); ck_assert_int_eq(p.thread, 1);
+	p = topo_place_of(&t, 9);
+	ck_assert_int_eq(p.core, 4); ck_assert_int_eq(p.socket, 1); ck_assert_int_eq(p.thread, 1);
+
+	/* Explicit: hardware thread i has CPU id 15 - i. */
+	t.numbering = TOPO_NUM_EXPLICIT;
+	for (int i = 0; i < 16; i++)
+		t.cpu_id[i] = (uint16_t)(15 - i);
+	struct err e = {0};
+	ck_assert_int_eq(topo_validate(&t, &e), 0);
+	p = topo_place_of(&t, 15);
+	ck_assert_int_eq(p.core, 0); ck_assert_int_eq(p.thread, 0);
+	p = topo_place_of(&t, 0);
+	ck_assert_int_eq(p.core, 7); ck_assert_int_eq(p.thread, 1); ck_assert_int_eq(p.socket, 1);
+}
+END_TEST
+
+START_TEST(levels_and_legs)
+{
+	struct topology t = small();
+	struct topo_place c0 = topo_place_of(&t, 0), sib = topo_place_of(&t, 8),
+			  c1 = topo_place_of(&t, 1), c2 = topo_place_of(&t, 2), r = topo_place_of(&t, 4);
+	ck_assert_int_eq(topo_level_between(&c0, &c0), TOPO_SELF);
+	ck_assert_int_eq(topo_level_between(&c0, &sib), TOPO_SMT);
+	ck_assert_int_eq(topo_level_between(&c0, &c1), TOPO_CLUSTER);
+	ck_assert_int_eq(topo_level_between(&c0, &c2), TOPO_SOCKET);
+	ck_assert_int_eq(topo_level_between(&c0, &r), TOPO_REMOTE);
+	/* Inside a socket each leg is a third of the transfer at that level. */
+	ck_assert_uint_eq(topo_leg(&t, &c0, &c0), 0);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &sib), 5);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &c1), 20);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &c2), 30);
+	/* Across: socket leg + half of (300 - 90). */
+	ck_assert_uint_eq(topo_leg(&t, &c0, &r), 30 + 105);
+	ck_assert_uint_eq(topo_transfer(&t, &c0, &r), 300);
+	/* A cross-socket transfer with the agent beside the requester adds
+	 * back up to the measured figure: R->agent, agent->owner, owner->R. */
+	struct topo_place agent = {.socket = 0, .cluster = -1, .core = -1, .thread = -1};
+	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &r) + topo_leg(&t, &r, &c0), 300);
+	/* The same inside the socket. */
+	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &c2) + topo_leg(&t, &c2, &c0), 90);
+	/* A cluster agent is at cluster distance from its own cores. */
+	struct topo_place cl = {.socket = 0, .cluster = 0, .core = -1, .thread = -1};
+	ck_assert_uint_eq(topo_leg(&t, &c1, &cl), 20);
+	ck_assert_uint_eq(topo_leg(&t, &c2, &cl), 30);
+}
+END_TEST
+
+/* Eight sockets, some one hop apart and some two: the 2-hop pair's legs. */
+START_TEST(two_hop_socket_pair)
+{
+	struct topology t;
+	memset(&t, 0, sizeof t);
+	t.sockets = 8;
+	t.cores_per_socket = 28;
+	t.cores_per_cluster = 28;
+	t.threads_per_core = 2;
+	t.c2c[TOPO_SMT] = 15;
+	t.c2c[TOPO_SOCKET] = 100;
+	t.c2c_hop[1] = 312;
+	t.c2c_hop[2] = 707;
+	for (int a = 0; a < 8; a++)
+		for (int b = 0; b < 8; b++)
+			t.hops[a][b] = (uint8_t)(a == b ? 0 : (a / 4 == b / 4 || a % 4 == b % 4) ? 1 : 2);
+	struct err e = {0};
+	ck_assert_msg(topo_validate(&t, &e) == 0, "%s", e.msg);
+	struct topo_place s0 = topo_place_of(&t, 0), s1 = topo_place_of(&t, 28), s5 = topo_place_of(&t, 5 * 28);
+	ck_assert_int_eq(s5.socket, 5);
+	ck_assert_uint_eq(topo_transfer(&t, &s0, &s1), 312);
+	ck_assert_uint_eq(topo_transfer(&t, &s0, &s5), 707);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &s1), 33 + 106);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &s5), 33 + 304);
+	struct topo_place sib = topo_place_of(&t, 224);
+	ck_assert_int_eq(sib.core, 0);
+	ck_assert_int_eq(sib.thread, 1);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &sib), 5);
+}
+END_TEST
+
+static void expect_refused(struct topology *t, const char *needle)
+{
+	struct err e = {0};
+	ck_assert_int_eq(topo_validate(t, &e), -1);
+	ck_assert_msg(strstr(e.msg, needle), "'%s' lacks '%s'", e.msg, needle);
+}
+
+START_TEST(refusals)
+{
+	struct topology t = small();
+	t.cores_per_cluster = 3;
+	expect_refused(&t, "cores_per_cluster: 3 does not divide cores_per_socket (4)");
+	t = small();
+	t.hops[0][1] = 2;
+	expect_refused(&t, "must be symmetric");
+	t = small();
+	t.hops[1][1] = 1;
+	expect_refused(&t, "0 hops from itself");
+	t = small();
+	t.hops[0][1] = t.hops[1][0] = 2;
+	expect_refused(&t, "c2c_hops[1]: 2-hop transfers need a latency");
+	t = small();
+	t.c2c[TOPO_CLUSTER] = 100;
+	expect_refused(&t, "c2c.socket: 90 cycles is less than c2c.cluster (100)");
+	t = small();
+	t.c2c_hop[1] = 50;
+	expect_refused(&t, "c2c_hops[0]: 50 cycles is less than the c2c.socket");
+	t = small();
+	t.numbering = TOPO_NUM_EXPLICIT;
+	for (int i = 0; i < 16; i++)
+		t.cpu_id[i] = (uint16_t)i;
+	t.cpu_id[7] = 3;
+	expect_refused(&t, "numbering[7]: CPU id 3 is repeated");
+	t.cpu_id[7] = 16;
+	expect_refused(&t, "numbering[7]: CPU id 16 is out of range: ids run 0..15, none skipped");
+	t = small();
+	t.threads_per_core = 1;
+	t.c2c[TOPO_SMT] = 0;   /* no SMT: no smt latency needed */
+	struct err e = {0};
+	ck_assert_int_eq(topo_validate(&t, &e), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("topology");
+	TCase *tc = tcase_create("topology");
+	tcase_add_test(tc, numbering_smt_last);
+	tcase_add_test(tc, numbering_adjacent_and_explicit);
+	tcase_add_test(tc, levels_and_legs);
+	tcase_add_test(tc, two_hop_socket_pair);
+	tcase_add_test(tc, refusals);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
