@@ -1,0 +1,192 @@
+/* The "topology" object of a CPU model: levels, Linux numbering, transfer
+ * latencies by level and the socket hop matrix, each error at its key.
+ * What the numbers must satisfy is decided by topo_validate; this file only
+ * reads them and points its message at the right node. */
+#include "config.h"
+#include "load/topology_json.h"
+
+#include <string.h>
+
+static const char *const topo_keys[] = {
+	"sockets", "cores_per_socket", "cores_per_cluster", "threads_per_core",
+	"numbering", "c2c", "hops", "c2c_hops", NULL,
+};
+/* c2c's keys, in enum topo_level order from TOPO_SMT. */
+static const char *const c2c_keys[] = {"smt", "cluster", "socket", NULL};
+
+static int read_int(const struct jpos_doc *d, const cJSON *obj, const char *key, int need,
+		    int64_t lo, int64_t hi, int *out, struct err *e)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, key);
+	int64_t v;
+	if (!n) {
+		if (need)
+			return jpos_error(d, obj, e, "missing key \"%s\" (every topology sets it)", key);
+		return 0;
+	}
+	if (jpos_int(d, n, lo, hi, &v, e))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int read_numbering(const struct jpos_doc *d, const cJSON *n, struct topology *t, struct err *e)
+{
+	if (cJSON_IsString(n)) {
+		static const char *const names[] = {"smt-last", "smt-adjacent", NULL};
+		for (int i = 0; names[i]; i++)
+			if (!strcmp(n->valuestring, names[i])) {
+				t->numbering = i ? TOPO_NUM_SMT_ADJACENT : TOPO_NUM_SMT_LAST;
+				return 0;
+			}
+		return jpos_error(d, n, e, "unknown numbering \"%s\" (expected \"smt-last\", \"smt-adjacent\" or a list of CPU ids)",
+				  n->valuestring);
+	}
+	if (!cJSON_IsArray(n))
+		return jpos_error(d, n, e, "expected \"smt-last\", \"smt-adjacent\" or a list of CPU ids, not %s",
+				  jpos_type_name(n));
+	int cpus = topo_cpus(t);
+	int len = cJSON_GetArraySize(n);
+	if (len != cpus)
+		return jpos_error(d, n, e, "lists %d CPU ids; the topology has %d hardware threads", len, cpus);
+	if (cpus > TOPO_MAX_MAPPED)
+		return jpos_error(d, n, e, "an explicit numbering covers at most %d CPUs", TOPO_MAX_MAPPED);
+	uint8_t seen[TOPO_MAX_MAPPED] = {0};
+	int i = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, n) {
+		int64_t v;
+		if (jpos_int(d, it, 0, cpus - 1, &v, e))
+			return -1;
+		if (seen[v]++)
+			return jpos_error(d, it, e, "CPU id %lld is repeated (each id 0..%d once)", (long long)v,
+					  cpus - 1);
+		t->cpu_id[i++] = (uint16_t)v;
+	}
+	/* cpus distinct ids in 0..cpus-1: none can be skipped. */
+	t->numbering = TOPO_NUM_EXPLICIT;
+	return 0;
+}
+
+static int read_hops(const struct jpos_doc *d, const cJSON *n, struct topology *t, struct err *e)
+{
+	if (jpos_array(d, n, e))
+		return -1;
+	if (cJSON_GetArraySize(n) != t->sockets)
+		return jpos_error(d, n, e, "has %d rows; a %d-socket machine needs %d rows of %d",
+				  cJSON_GetArraySize(n), t->sockets, t->sockets, t->sockets);
+	int a = 0;
+	const cJSON *row;
+	cJSON_ArrayForEach(row, n) {
+		if (jpos_array(d, row, e))
+			return -1;
+		if (cJSON_GetArraySize(row) != t->sockets)
+			return jpos_error(d, row, e, "row %d has %d entries; the matrix must be square (%d x %d)", a,
+					  cJSON_GetArraySize(row), t->sockets, t->sockets);
+		int b = 0;
+		const cJSON *v;
+		cJSON_ArrayForEach(v, row) {
+			int64_t h;
+			if (jpos_int(d, v, 0, TOPO_MAX_HOPS, &h, e))
+				return -1;
+			if ((a == b) != (h == 0))
+				return jpos_error(d, v, e, a == b ? "a socket is 0 hops from itself"
+								  : "two sockets are at least 1 hop apart");
+			t->hops[a][b] = (uint8_t)h;
+			b++;
+		}
+		a++;
+	}
+	for (a = 0; a < t->sockets; a++)
+		for (int b = 0; b < a; b++)
+			if (t->hops[a][b] != t->hops[b][a])
+				return jpos_error(d, cJSON_GetArrayItem(cJSON_GetArrayItem(n, a), b), e,
+						  "%d hops, but hops[%d][%d] is %d: the matrix must be symmetric",
+						  t->hops[a][b], b, a, t->hops[b][a]);
+	return 0;
+}
+
+int topo_json_read(const struct jpos_doc *d, const cJSON *obj, struct topology *t, struct err *e)
+{
+	if (jpos_object(d, obj, e) || jpos_check_keys(d, obj, topo_keys, e))
+		return -1;
+	memset(t, 0, sizeof *t);
+	t->threads_per_core = 1;
+	if (read_int(d, obj, "sockets", 1, 1, TOPO_MAX_SOCKETS, &t->sockets, e) ||
+	    read_int(d, obj, "cores_per_socket", 1, 1, 1024, &t->cores_per_socket, e) ||
+	    read_int(d, obj, "threads_per_core", 0, 1, 8, &t->threads_per_core, e))
+		return -1;
+	t->cores_per_cluster = t->cores_per_socket;
+	if (read_int(d, obj, "cores_per_cluster", 0, 1, 1024, &t->cores_per_cluster, e))
+		return -1;
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, "cores_per_cluster");
+	if (t->cores_per_socket % t->cores_per_cluster)
+		return jpos_error(d, n, e, "%d does not divide cores_per_socket (%d): clusters must tile the socket",
+				  t->cores_per_cluster, t->cores_per_socket);
+
+	if ((n = cJSON_GetObjectItemCaseSensitive(obj, "numbering")) && read_numbering(d, n, t, e))
+		return -1;
+
+	const cJSON *c2c = cJSON_GetObjectItemCaseSensitive(obj, "c2c");
+	if (!c2c)
+		return jpos_error(d, obj, e, "missing key \"c2c\" (transfer cycles by level: {\"socket\": N, ...})");
+	if (jpos_object(d, c2c, e) || jpos_check_keys(d, c2c, c2c_keys, e))
+		return -1;
+	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++) {
+		const char *key = c2c_keys[l - TOPO_SMT];
+		int exists = l == TOPO_SOCKET || (l == TOPO_SMT && t->threads_per_core > 1) ||
+			     (l == TOPO_CLUSTER && t->cores_per_cluster < t->cores_per_socket);
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(c2c, key);
+		int64_t x;
+		if (!v && exists)
+			return jpos_error(d, c2c, e, "missing key \"%s\" (this topology has that level)", key);
+		if (v && !exists)
+			return jpos_key_error(d, v, e, "this topology has no %s level (%s)", key,
+					      l == TOPO_SMT ? "threads_per_core is 1"
+							    : "cores_per_cluster equals cores_per_socket");
+		if (v) {
+			if (jpos_int(d, v, 1, 100000, &x, e))
+				return -1;
+			t->c2c[l] = (uint32_t)x;
+		}
+	}
+
+	/* Without a matrix every pair of sockets is one hop apart. */
+	const cJSON *hops = cJSON_GetObjectItemCaseSensitive(obj, "hops");
+	if (hops) {
+		if (read_hops(d, hops, t, e))
+			return -1;
+	} else {
+		for (int a = 0; a < t->sockets; a++)
+			for (int b = 0; b < t->sockets; b++)
+				t->hops[a][b] = a != b;
+	}
+	int maxhop = 0;
+	for (int a = 0; a < t->sockets; a++)
+		for (int b = 0; b < t->sockets; b++)
+			if (t->hops[a][b] > maxhop)
+				maxhop = t->hops[a][b];
+	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(obj, "c2c_hops");
+	if (maxhop && !ch)
+		return jpos_error(d, obj, e, "missing key \"c2c_hops\" (transfer cycles for 1..%d hops)", maxhop);
+	if (ch) {
+		if (jpos_array(d, ch, e))
+			return -1;
+		if (cJSON_GetArraySize(ch) != maxhop)
+			return jpos_error(d, ch, e, "lists %d latencies; the sockets are up to %d hops apart, so it needs %d",
+					  cJSON_GetArraySize(ch), maxhop, maxhop);
+		int h = 1;
+		const cJSON *v;
+		cJSON_ArrayForEach(v, ch) {
+			int64_t x;
+			if (jpos_int(d, v, 1, 100000, &x, e))
+				return -1;
+			t->c2c_hop[h++] = (uint32_t)x;
+		}
+	}
+	struct err verr;
+	err_clear(&verr);
+	if (topo_validate(t, &verr))
+		return jpos_error(d, obj, e, "%s", verr.msg);
+	return 0;
+}
