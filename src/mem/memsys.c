@@ -1,84 +1,11 @@
 /* The memory system: private L1s, optional per-socket LLC tags, the bus or
- * directory fabric, the directory entries, the statistics and the
- * invariant checker. The protocol is never spelled out here: every state
- * change comes from a coh_protocol table cell (coherence.h), and every
- * statistic is counted by COUNT() in transact(), evict() or the hit path.
- *
- * Directory invariant: for a line with an entry, bit c of `sharers` is set
- * iff core c's L1 holds the line valid, `nsharers` is their number, and
- * `owner` is the one holder in an is_owner state (or MS_NO_CORE). Entries
- * are allocated on a line's first access, so memory grows with the lines
- * touched, not with mem_size x cores: the flat array indexed by line number
- * holds only a 4-byte entry index. */
+ * directory fabric, the directory entries and the statistics. It applies the
+ * protocol tables (coherence.h) and never decides protocol itself. */
 #include "config.h"
-#include "mem/memsys.h"
-#include "mem/cache.h"
-#include "mem/coherence.h"
+#include "mem/memsys_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define CHUNK_SHIFT 10
-#define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
-
-struct ms_line {
-	/* First, and entries 64-byte aligned: the hit path's counters (loads,
-	 * stores, l1_hits) then share one host cache line. */
-	struct ms_stats stats;
-	uint64_t line;        /* line number */
-	uint64_t busy_until;  /* home busy (FIFO per line, locked RMW) */
-	int32_t owner, last_owner;
-	uint32_t nsharers;
-	uint32_t n_offsets, cap_offsets;
-	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
-	struct ms_offset_stats *offsets;
-	uint64_t sharers[];   /* ms->words words */
-};
-
-/* Output buffers of const queries. */
-struct ms_scratch {
-	struct ms_line_info *hot;
-	size_t hot_cap;
-};
-
-struct memsys {
-	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
-	struct cpu_model m;
-	const struct coh_protocol *p;
-	int ncores, sockets, cps;
-	uint32_t ls, shift;
-	uint64_t mem_size, nlines;
-	uint8_t *mem, *home, *shadow;
-	uint32_t *line_idx;              /* nlines; 0 = no entry, else entry index + 1 */
-	uint8_t **chunks;
-	size_t nchunks, chunk_cap, nentries, stride, words;
-	struct cache *llc;
-	uint64_t bus_free;
-	int checking;
-	struct err check_err;
-	ms_observer_fn obs;
-	void *obs_ctx;
-	struct ms_scratch *scratch;
-};
-
-#define COUNT(ms, core, le, field, n) do { \
-	(ms)->fast.pc[core].stats.field += (n); (le)->stats.field += (n); } while (0)
-
-static inline struct cache *l1_of(const struct memsys *ms, int core)
-{
-	return &ms->fast.pc[core].l1;
-}
-
-static inline struct ms_line *entry(const struct memsys *ms, size_t i)
-{
-	return (struct ms_line *)(ms->chunks[i >> CHUNK_SHIFT] + (i & CHUNK_MASK) * ms->stride);
-}
-
-static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
-{
-	uint32_t i = ms->line_idx[line];
-	return i ? entry(ms, i - 1) : NULL;
-}
 
 static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 {
@@ -280,102 +207,6 @@ static void offset_note(struct memsys *ms, struct ms_line *le, int core, unsigne
 	}
 	o->hitm += (uint64_t)hitm;
 	o->hitm_remote += (uint64_t)hitm_remote;
-}
-
-/* ---- invariants ---- */
-
-static int check_line(const struct memsys *ms, uint64_t line, struct err *e)
-{
-	const struct coh_protocol *p = ms->p;
-	const struct ms_line *le = line_find(ms, line);
-	uint64_t base = line << ms->shift;
-	int valid = 0, nexcl = 0, nowner = 0, dirty = 0, owner = MS_NO_CORE;
-	for (int c = 0; c < ms->ncores; c++) {
-		int w = cache_lookup(l1_of(ms, c), line);
-		int bit = le && (le->sharers[c >> 6] >> (c & 63)) & 1;
-		if ((w >= 0) != bit)
-			return err_internal(e, "line 0x%llx: directory says core %d %s a copy, its L1 says %s",
-					    (unsigned long long)base, c, bit ? "holds" : "lacks",
-					    w >= 0 ? "it does" : "it does not");
-		if (w < 0)
-			continue;
-		enum ms_state s = l1_of(ms, c)->state[w];
-		valid++;
-		if (!p->has_state[s] || s == MS_I)
-			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
-					    (unsigned long long)base, c, ms_state_name(s), p->name);
-		nexcl += p->is_exclusive[s];
-		dirty += p->is_dirty[s];
-		if (p->is_owner[s]) {
-			nowner++;
-			owner = c;
-		}
-		if (ms->shadow && memcmp(cache_data(l1_of(ms, c), w), ms->shadow + base, ms->ls))
-			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
-					    (unsigned long long)base, c, ms_state_name(s));
-	}
-	if (nexcl && valid > 1)
-		return err_internal(e, "line 0x%llx: SWMR violated: an M/E copy beside %d other copies",
-				    (unsigned long long)base, valid - 1);
-	if (nowner > 1 || dirty > 1)
-		return err_internal(e, "line 0x%llx: %d owners, %d dirty copies", (unsigned long long)base,
-				    nowner, dirty);
-	if (le && (le->owner != owner || le->nsharers != (uint32_t)valid))
-		return err_internal(e, "line 0x%llx: directory owner %d / %u copies, caches say %d / %d",
-				    (unsigned long long)base, le->owner, le->nsharers, owner, valid);
-	if (ms->shadow && !dirty && memcmp(ms->mem + base, ms->shadow + base, ms->ls))
-		return err_internal(e, "line 0x%llx: memory is stale and no cache holds the line dirty",
-				    (unsigned long long)base);
-	return 0;
-}
-
-int ms_check_all(const struct memsys *ms, struct err *e)
-{
-	for (size_t i = 0; i < ms->nentries; i++)
-		if (check_line(ms, entry(ms, i)->line, e))
-			return -1;
-	if (ms->shadow)
-		for (uint64_t l = 0; l < ms->nlines; l++)
-			if (!ms->line_idx[l] && memcmp(ms->mem + (l << ms->shift), ms->shadow + (l << ms->shift), ms->ls))
-				return err_internal(e, "line 0x%llx: memory differs from the last stores",
-						    (unsigned long long)(l << ms->shift));
-	return 0;
-}
-
-int ms_check_error(const struct memsys *ms, struct err *e)
-{
-	if (!err_is_set(&ms->check_err))
-		return 0;
-	*e = ms->check_err;
-	return -1;
-}
-
-void ms_set_checking(struct memsys *ms, int on)
-{
-	ms->checking = on;
-	/* The lookaside skips the shadow: it must not be used while checking. */
-	for (int c = 0; on && c < ms->ncores; c++)
-		memset(ms->fast.pc[c].la, 0, sizeof ms->fast.pc[c].la);
-	if (!on) {
-		free(ms->shadow);
-		ms->shadow = NULL;
-		return;
-	}
-	if (!ms->shadow && !(ms->shadow = malloc(ms->nlines << ms->shift))) {
-		err_internal(&ms->check_err, "memsys: out of memory for the checker's shadow image");
-		ms->checking = 0;
-		return;
-	}
-	/* The shadow starts as the coherent image: memory, overridden by dirty copies. */
-	memcpy(ms->shadow, ms->mem, ms->nlines << ms->shift);
-	for (size_t i = 0; i < ms->nentries; i++) {
-		const struct ms_line *le = entry(ms, i);
-		if (le->owner == MS_NO_CORE)
-			continue;
-		int w = cache_lookup(l1_of(ms, le->owner), le->line);
-		if (w >= 0)
-			memcpy(ms->shadow + (le->line << ms->shift), cache_data(l1_of(ms, le->owner), w), ms->ls);
-	}
 }
 
 void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
@@ -706,7 +537,7 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 	do_access(ms, core, c, w, le, addr, size, kind, val, t.hitm, t.hitm && t.remote);
 	la_fill(ms, core, line, w, le);
 	if (ms->checking && !err_is_set(&ms->check_err))
-		check_line(ms, line, &ms->check_err);
+		ms_check_line(ms, line, &ms->check_err);
 	if (ms->obs)
 		ms->obs(ms->obs_ctx, &t);
 	return done;
@@ -875,4 +706,16 @@ size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 		qsort(sc->hot, n, sizeof *sc->hot, by_line);
 	*out = sc->hot;
 	return n;
+}
+
+const char *ms_state_name(enum ms_state s)
+{
+	static const char *const n[MS_NSTATES] = { "I", "S", "E", "M", "F", "O" };
+	return (unsigned)s < MS_NSTATES ? n[s] : "?";
+}
+
+const char *ms_req_name(enum ms_req r)
+{
+	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE", "PUT" };
+	return (unsigned)r < MS_NREQS ? n[r] : "?";
 }
