@@ -1,7 +1,7 @@
 /* Unit tests of the coherence engine through the public memsys API: every
  * cell of the MESI table, litmus-sized exact counts, timing of the bus and
- * directory fabrics, MESIF/MOESI specifics, bad CPU models, and a randomized
- * stress with the invariant checker on after every transaction. */
+ * directory fabrics, MESIF/MOESI specifics, bad CPU models, the L1 lookaside
+ * under the checker, and a randomized stress with the checker on. */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>
@@ -836,6 +836,151 @@ static void stress(int cores, enum fabric_kind f, enum protocol_kind p, long ops
 	ms_destroy(ms);
 }
 
+/* ---------- the lookaside under the checker ---------- */
+
+/* White-box: does core c hold a lookaside entry for addr's line? */
+static int la_has(const struct memsys *ms, int c, uint64_t addr)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	uint64_t want = (addr >> f->shift) + 1;
+	return (f->pc[c].la[want & (MS_LA_SIZE - 1)].key & ~MS_LA_OKS) == want;
+}
+
+/* Accesses as the core issues them (the inline hit path first, then the
+ * transaction), over per-core private lines (lookaside hits, silent E->M,
+ * evictions from a 4-set 2-way L1), lines shared with the other cores
+ * (snoops that downgrade or invalidate a copy the lookaside names) and a
+ * last line cut short by the end of memory; locked RMWs too. A line leaves
+ * the lookaside for good once contended, so each round starts a fresh
+ * memory system. Every loaded value is compared with a sequential
+ * reference, and after every access the checker (value comparison on)
+ * walks every line and every lookaside entry. */
+static void lookaside_run(enum fabric_kind f, enum protocol_kind p, int rounds, long ops, uint64_t seed)
+{
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.cores = 4;
+	m.cores_per_socket = 2;
+	m.l1_size = 512;
+	m.l1_assoc = 2;
+	m.fabric = f;
+	m.protocol = p;
+	const uint64_t priv = 16, shared = 16, lines = 4 * priv + shared, mem = lines * 64 + 40;
+	uint8_t *ref = calloc(mem, 1);
+	long la_hits = 0, la_met = 0;
+	struct ms_stats s = {0};
+	for (int round = 0; round < rounds; round++) {
+		struct err e = {0};
+		struct memsys *ms = ms_create(&m, mem, &e);
+		ck_assert_msg(ms != NULL, "%s", e.msg);
+		for (uint64_t i = 0; i < mem; i++)
+			ref[i] = ms_memory(ms)[i] = (uint8_t)(i * 13 + (uint64_t)round);
+		ms_set_checking(ms, 1);
+		uint64_t now = 0;
+		for (long i = 0; i < ops; i++, now += 3) {
+			uint64_t r = rng(&seed);
+			int c = (int)(r & 3);
+			unsigned where = (r >> 2) % 16;   /* 9/16 a hot private line, 3/16 any private one */
+			uint64_t line = where < 9 ? (uint64_t)c * priv + (r >> 8) % 4
+				      : where < 12 ? (uint64_t)c * priv + (r >> 8) % priv
+				      : 4 * priv + (r >> 8) % (shared + 1);   /* + the cut-short line */
+			unsigned size = 1u << ((r >> 16) & 3);
+			uint64_t addr = line * 64 + ((((r >> 20) % 64) & ~(uint64_t)(size - 1)));
+			if (addr + size > mem)
+				addr = mem - size;
+			for (int o = 0; o < 4; o++)
+				la_met += o != c && la_has(ms, o, addr);
+			uint64_t v = 0, want = 0;
+			int la = 0;
+			switch ((r >> 28) % 8) {
+			case 0: case 1: case 2: case 3:   /* load */
+				la = ms_la_hit(ms, c, addr, size, MS_ACC_LOAD, &v);
+				if (!la && !ms_hit_load(ms, c, addr, size, &v))
+					ms_load(ms, c, now, addr, size, &v);
+				memcpy(&want, ref + addr, size);
+				ck_assert_msg(v == want, "op %ld: core %d loaded 0x%llx at 0x%llx, expected 0x%llx",
+					      i, c, (unsigned long long)v, (unsigned long long)addr,
+					      (unsigned long long)want);
+				break;
+			case 4: case 5: case 6:           /* store */
+				v = rng(&seed);
+				la = ms_la_hit(ms, c, addr, size, MS_ACC_STORE, &v);
+				if (!la && !ms_hit_store(ms, c, addr, size, v))
+					ms_store(ms, c, now, addr, size, v);
+				memcpy(ref + addr, &v, size);
+				break;
+			default:                          /* locked RMW: add 1 */
+				now = ms_rmw_begin(ms, c, now, addr);
+				ck_assert_int_eq(ms_try_load(ms, c, addr, size, &v), 1);
+				memcpy(&want, ref + addr, size);
+				ck_assert_uint_eq(v, want);
+				v++;
+				ck_assert_int_eq(ms_try_store(ms, c, addr, size, v), 1);
+				ms_rmw_end(ms, c, addr, now + 5);
+				memcpy(ref + addr, &v, size);
+				break;
+			}
+			la_hits += la;
+			ck_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
+			ck_assert_msg(ms_check_all(ms, &e) == 0, "op %ld: %s", i, e.msg);
+		}
+		for (uint64_t a = 0; a < mem; a++)
+			ck_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
+		struct ms_stats t = tot(ms);
+		s.evictions += t.evictions;
+		s.invalidations += t.invalidations;
+		s.bounces += t.bounces;
+		ms_destroy(ms);
+	}
+	/* the lookaside served a good share of the hits, and met every event */
+	ck_assert_msg(la_hits > rounds * ops / 4, "%ld lookaside hits in %ld accesses", la_hits, rounds * ops);
+	ck_assert_msg(la_met > rounds, "only %ld accesses to lines another core's lookaside named", la_met);
+	ck_assert_uint_gt(s.evictions, 0);
+	ck_assert_uint_gt(s.invalidations, 0);
+	ck_assert_uint_gt(s.bounces, 0);
+	free(ref);
+}
+
+START_TEST(lookaside_checked_mesi_bus) { lookaside_run(FABRIC_BUS, PROTO_MESI, 40, 1500, 11); }
+END_TEST
+START_TEST(lookaside_checked_mesif_directory) { lookaside_run(FABRIC_DIRECTORY, PROTO_MESIF, 40, 1500, 12); }
+END_TEST
+START_TEST(lookaside_checked_moesi_directory) { lookaside_run(FABRIC_DIRECTORY, PROTO_MOESI, 40, 1500, 13); }
+END_TEST
+
+/* The checker's lookaside comparison can fail: an entry granting more than
+ * the state allows, and an entry left behind by an invalidation. */
+START_TEST(checker_catches_stale_lookaside)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	struct ms_fast *f = (struct ms_fast *)ms;
+	uint64_t v;
+	ld(ms, 0, A);                                   /* E: loads hit, a store would be E->M */
+	ck_assert_int_eq(ms_hit_load(ms, 0, A, 8, &v), 1);
+	ck_assert(la_has(ms, 0, A));
+	struct ms_la *la = &f->pc[0].la[((A >> f->shift) + 1) & (MS_LA_SIZE - 1)];
+	struct ms_la saved = *la;
+	struct err e = {0};
+	ck_assert_msg(ms_check_all(ms, &e) == 0, "%s", e.msg);
+	la->key |= MS_LA_OK(1);
+	ck_assert_int_eq(ms_check_all(ms, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lookaside") && strstr(e.msg, "state E"), "%s", e.msg);
+	la->key = saved.key;
+	st(ms, 1, A, 5);                                /* invalidates core 0's copy */
+	ck_assert(!la_has(ms, 0, A));
+	*la = saved;                                    /* as if the snoop had not dropped it */
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(ms_check_all(ms, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lookaside") && strstr(e.msg, "lacks"), "%s", e.msg);
+	/* and the access through it is caught as it happens */
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(ms_hit_load(ms, 0, A, 8, &v), 1);
+	ck_assert_int_eq(ms_check_error(ms, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lookaside"), "%s", e.msg);
+	ms_destroy(ms);
+}
+END_TEST
+
 START_TEST(stress_mesi_64_directory) { stress(64, FABRIC_DIRECTORY, PROTO_MESI, 800000, 1); }
 END_TEST
 START_TEST(stress_mesi_16_bus) { stress(16, FABRIC_BUS, PROTO_MESI, 400000, 2); }
@@ -893,6 +1038,14 @@ int main(void)
 	tcase_add_test(t, bad_cpu_models_rejected);
 	tcase_add_test(t, checker_catches_stale_memory);
 	tcase_add_test(t, observer_sees_every_transaction);
+	tcase_add_test(t, checker_catches_stale_lookaside);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("lookaside");
+	tcase_add_test(t, lookaside_checked_mesi_bus);
+	tcase_add_test(t, lookaside_checked_mesif_directory);
+	tcase_add_test(t, lookaside_checked_moesi_directory);
+	tcase_set_timeout(t, 300);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("stress");

@@ -71,7 +71,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->fast.shift = ms->shift;
 	ms->fast.lmask = ms->ls - 1;
 	for (int st = 0; st < MS_NSTATES; st++)
-		for (int k = 0; k < 2; k++)
+		for (int k = 0; k < COH_NOPS; k++)
 			if (ms->p->access[st][k].hit && ms->p->access[st][k].next == st)
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
@@ -215,29 +215,24 @@ void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
 	ms->obs_ctx = ctx;
 }
 
-/* ---- the hit lookaside (memsys.h) ---- */
+/* ---- the lookaside (its invariant: memsys.h) ---- */
 
-/* Note that core's L1 way w holds `line`, for the inline hit path. Only
- * where a lookaside hit may skip what the slow hit path would do: not while
- * checking (shadow), not for contended lines (offset detail), not for a line
- * that sticks out past mem_size (the slow path's range check). */
+/* Core's L1 way w holds `line`: give it the lookaside entry, if the line
+ * is one the lookaside may cover. */
 static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, struct ms_line *le)
 {
-	if (ms->checking || le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+	if (le->contended || ((line + 1) << ms->shift) > ms->mem_size)
 		return;
 	struct cache *c = l1_of(ms, core);
 	uint64_t want = line + 1;
-	unsigned s = c->state[w];
 	struct ms_la *la = &ms->fast.pc[core].la[want & (MS_LA_SIZE - 1)];
-	la->key = want | (((ms->fast.hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) |
-		  (((ms->fast.hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
-	la->lru = &c->lru[w];
-	la->data = cache_data(c, w);
-	la->line_stats = &le->stats;
+	la->key = want | la_perms(&ms->fast, c->state[w]);
+	la->way.lru = &c->lru[w];
+	la->way.data = cache_data(c, w);
+	la->way.line_stats = &le->stats;
 }
 
-/* Core's way holding `line` is about to change tag or state: its lookaside
- * entry, if any, is no longer exact (memsys.h). */
+/* Core's way holding `line` is about to change tag or state. */
 static inline void la_drop(struct memsys *ms, int core, uint64_t line)
 {
 	struct ms_la *la = &ms->fast.pc[core].la[(line + 1) & (MS_LA_SIZE - 1)];
@@ -245,12 +240,11 @@ static inline void la_drop(struct memsys *ms, int core, uint64_t line)
 		la->key = 0;
 }
 
-/* The line just became contended: no lookaside entry may name it any more. */
+/* The line just became contended. */
 static void la_forget(struct memsys *ms, uint64_t line)
 {
-	uint64_t want = line + 1;
 	for (int core = 0; core < ms->ncores; core++)
-		la_drop(ms, core, want - 1);
+		la_drop(ms, core, line);
 }
 
 /* ---- transactions ---- */
@@ -450,46 +444,6 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	return done;
 }
 
-enum acc { ACC_LOAD, ACC_STORE, ACC_RMW };
-
-static inline uint64_t get_val(const uint8_t *p, unsigned size)
-{
-	uint64_t v = 0;
-	memcpy(&v, p, size);   /* little-endian host, as the x86 we model */
-	return v;
-}
-
-/* The part of an access shared by hits and misses: data, statistics of the
- * access itself, offset detail, the checker's shadow. */
-static inline void do_access(struct memsys *ms, int core, struct cache *c, int w,
-			     struct ms_line *le, uint64_t addr, unsigned size, enum acc kind,
-			     uint64_t *val, int hitm, int hitm_remote)
-{
-	uint8_t *d = cache_data(c, w) + (addr & (ms->ls - 1));
-	switch (kind) {
-	case ACC_LOAD:
-		*val = get_val(d, size);
-		COUNT(ms, core, le, loads, 1);
-		if (ms->checking && get_val(ms->shadow + addr, size) != *val)
-			err_internal(&ms->check_err, "core %d loaded 0x%llx from 0x%llx; the last store wrote 0x%llx",
-				     core, (unsigned long long)*val, (unsigned long long)addr,
-				     (unsigned long long)get_val(ms->shadow + addr, size));
-		break;
-	case ACC_STORE:
-		memcpy(d, val, size);
-		COUNT(ms, core, le, stores, 1);
-		if (ms->checking)
-			memcpy(ms->shadow + addr, val, size);
-		break;
-	case ACC_RMW:
-		COUNT(ms, core, le, rmws, 1);
-		break;
-	}
-	if (le->contended)
-		offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size,
-			    kind == ACC_LOAD ? 0 : kind == ACC_STORE ? 1 : 2, hitm, hitm_remote);
-}
-
 static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned size)
 {
 	if (core >= 0 && core < ms->ncores && addr < ms->mem_size && size <= ms->mem_size - addr &&
@@ -500,43 +454,69 @@ static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned 
 	return 0;
 }
 
+/* The access on core's way w, after a hit or the transaction that filled
+ * it; on a contended line also its per-offset detail. */
+MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, uint64_t addr,
+		       unsigned size, enum ms_acc kind, uint64_t *val, int hit, int hitm, int hitm_remote)
+{
+	struct cache *c = l1_of(ms, core);
+	struct ms_way way = { &c->lru[w], cache_data(c, w), &le->stats };
+	ms_perform(ms, core, &way, addr, size, kind, val, hit);
+	if (le->contended)
+		offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size, (int)kind, hitm, hitm_remote);
+}
+
+/* The hit path past the lookaside: find core's way for the line (its
+ * sharer bit says whether there is one, so a miss walks no set), apply the
+ * table's access cell and perform the hit. Returns 1 after a hit, else 0
+ * with *way (-1: no copy) and *lep (NULL: a line never accessed) for the
+ * miss's transaction. */
+MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size,
+		       enum ms_acc kind, uint64_t *val, int *way, struct ms_line **lep)
+{
+	uint64_t line = addr >> ms->shift;
+	struct cache *c = l1_of(ms, core);
+	struct ms_line *le = line_find(ms, line);
+	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
+	*way = w;
+	*lep = le;
+	/* w >= 0 implies le != NULL; the test says so for the analyzer */
+	if (w < 0 || !le)
+		return 0;
+	enum ms_state st = (enum ms_state)c->state[w];
+	const struct coh_access_cell *a = &ms->p->access[st][kind != MS_ACC_LOAD];
+	if (!a->hit)
+		return 0;
+	if (a->next != st) {
+		la_drop(ms, core, line);
+		c->state[w] = a->next;
+	}
+	perform(ms, core, w, le, addr, size, kind, val, 1, 0, 0);
+	la_fill(ms, core, line, w, le);
+	return 1;
+}
+
 static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
-		       enum acc kind, uint64_t *val)
+		       enum ms_acc kind, uint64_t *val)
 {
 	if (!in_range(ms, core, addr, size))
 		return now;
-	if (kind == ACC_LOAD ? ms_la_load(ms, core, addr, size, val)
-	    : kind == ACC_STORE && ms_la_store(ms, core, addr, size, *val))
+	int w;
+	struct ms_line *le;
+	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, &w, &le))
 		return now + ms->m.lat_l1_hit;
 	uint64_t line = addr >> ms->shift;
-	struct cache *c = l1_of(ms, core);
-	/* Directory invariant: core's sharer bit is set iff its L1 holds the
-	 * line, so a miss needs no walk of the set. */
-	struct ms_line *le = line_find(ms, line);
-	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
-	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
-	const struct coh_access_cell *a = &ms->p->access[st][kind != ACC_LOAD];
-	/* I never hits, so a hit implies w >= 0 and le != NULL; the test says
-	 * so for readers and the analyzer. */
-	if (w >= 0 && a->hit) {
-		if (a->next != st)
-			la_drop(ms, core, line);
-		c->state[w] = a->next;
-		cache_touch(c, w);
-		COUNT(ms, core, le, l1_hits, 1);
-		do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
-		la_fill(ms, core, line, w, le);
-		return now + ms->m.lat_l1_hit;
-	}
+	enum ms_state st = w >= 0 ? (enum ms_state)l1_of(ms, core)->state[w] : MS_I;
+	enum ms_req req = (enum ms_req)ms->p->access[st][kind != MS_ACC_LOAD].req;
 	if (!le && !(le = line_new(ms, line))) {
 		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
 		return now;
 	}
 	struct ms_txn t;
-	uint64_t done = transact(ms, core, now, line, le, &w, a->req, &t);
-	do_access(ms, core, c, w, le, addr, size, kind, val, t.hitm, t.hitm && t.remote);
+	uint64_t done = transact(ms, core, now, line, le, &w, req, &t);
+	perform(ms, core, w, le, addr, size, kind, val, 0, t.hitm, t.hitm && t.remote);
 	la_fill(ms, core, line, w, le);
-	if (ms->checking && !err_is_set(&ms->check_err))
+	if (ms->fast.checking && !err_is_set(&ms->check_err))
 		ms_check_line(ms, line, &ms->check_err);
 	if (ms->obs)
 		ms->obs(ms->obs_ctx, &t);
@@ -545,18 +525,18 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val)
 {
-	return access(ms, core, now, addr, size, ACC_LOAD, val);
+	return access(ms, core, now, addr, size, MS_ACC_LOAD, val);
 }
 
 uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t val)
 {
-	return access(ms, core, now, addr, size, ACC_STORE, &val);
+	return access(ms, core, now, addr, size, MS_ACC_STORE, &val);
 }
 
 uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr)
 {
 	uint64_t dummy = 0;
-	return access(ms, core, now, addr, 1, ACC_RMW, &dummy);
+	return access(ms, core, now, addr, 1, MS_ACC_RMW, &dummy);
 }
 
 void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
@@ -568,38 +548,18 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
 		le->busy_until = until;
 }
 
-static inline int try_access(struct memsys *ms, int core, uint64_t addr, unsigned size,
-			     enum acc kind, uint64_t *val)
-{
-	if (!in_range(ms, core, addr, size))
-		return 0;
-	uint64_t line = addr >> ms->shift;
-	struct cache *c = l1_of(ms, core);
-	int w = cache_lookup(c, line);
-	if (w < 0)
-		return 0;
-	const struct coh_access_cell *a = &ms->p->access[c->state[w]][kind != ACC_LOAD];
-	if (!a->hit)
-		return 0;
-	struct ms_line *le = line_find(ms, line);
-	if (a->next != c->state[w])
-		la_drop(ms, core, line);
-	c->state[w] = a->next;
-	cache_touch(c, w);
-	COUNT(ms, core, le, l1_hits, 1);
-	do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
-	la_fill(ms, core, line, w, le);
-	return 1;
-}
-
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
 {
-	return try_access(ms, core, addr, size, ACC_LOAD, val);
+	int w;
+	struct ms_line *le;
+	return in_range(ms, core, addr, size) && walk_hit(ms, core, addr, size, MS_ACC_LOAD, val, &w, &le);
 }
 
 int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
 {
-	return try_access(ms, core, addr, size, ACC_STORE, &val);
+	int w;
+	struct ms_line *le;
+	return in_range(ms, core, addr, size) && walk_hit(ms, core, addr, size, MS_ACC_STORE, &val, &w, &le);
 }
 
 /* ---- side-effect-free questions ---- */

@@ -8,6 +8,8 @@
 #include "mem/cache.h"
 #include "mem/coherence.h"
 
+#include <string.h>
+
 /* Directory invariant: for a line with an entry, bit c of `sharers` is set
  * iff core c's L1 holds the line valid, `nsharers` is their number, and
  * `owner` is the one holder in an owner state (or MS_NO_CORE). Entries are
@@ -50,7 +52,6 @@ struct memsys {
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
 	uint64_t bus_free;
-	int checking;
 	struct err check_err;
 	ms_observer_fn obs;
 	void *obs_ctx;
@@ -74,6 +75,19 @@ static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
 {
 	uint32_t i = ms->line_idx[line];
 	return i ? entry(ms, i - 1) : NULL;
+}
+
+/* The lookaside permission bits of a way in state s (memsys.h). */
+static inline uint64_t la_perms(const struct ms_fast *f, unsigned s)
+{
+	return (((f->hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) | (((f->hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
+}
+
+static inline uint64_t get_val(const uint8_t *p, unsigned size)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size);   /* little-endian host, as the x86 we model */
+	return v;
 }
 
 /* The checker (invariants.c). */
