@@ -362,47 +362,125 @@ START_TEST(mesi_table_every_cell)
 	const struct coh_protocol *p = coh_protocol_of(PROTO_MESI);
 	for (size_t i = 0; i < sizeof mesi_snoops / sizeof mesi_snoops[0]; i++) {
 		const struct snoop_exp *x = &mesi_snoops[i];
-		const struct coh_snoop_cell *c = &p->snoop[x->from][x->req];
+		const struct coh_snoop_cell *c = &p->state[x->from].snoop[x->req];
 		ck_assert_msg(c->actions == x->actions && (x->actions == X || c->next == x->next),
 			      "snoop %s x %s", ms_state_name(x->from), ms_req_name(x->req));
 	}
 	/* requester: (state x op) */
-	ck_assert(!p->access[MS_I][COH_LOAD].hit && p->access[MS_I][COH_LOAD].req == MS_GETS);
-	ck_assert(!p->access[MS_I][COH_STORE].hit && p->access[MS_I][COH_STORE].req == MS_GETM);
-	ck_assert(p->access[MS_S][COH_LOAD].hit && p->access[MS_S][COH_LOAD].next == MS_S);
-	ck_assert(!p->access[MS_S][COH_STORE].hit && p->access[MS_S][COH_STORE].req == MS_UPGRADE);
-	ck_assert(p->access[MS_E][COH_LOAD].hit && p->access[MS_E][COH_LOAD].next == MS_E);
-	ck_assert(p->access[MS_E][COH_STORE].hit && p->access[MS_E][COH_STORE].next == MS_M);
-	ck_assert(p->access[MS_M][COH_LOAD].hit && p->access[MS_M][COH_LOAD].next == MS_M);
-	ck_assert(p->access[MS_M][COH_STORE].hit && p->access[MS_M][COH_STORE].next == MS_M);
-	ck_assert_int_eq(p->fill_alone[MS_GETS], MS_E);
-	ck_assert_int_eq(p->fill_shared[MS_GETS], MS_S);
-	ck_assert_int_eq(p->fill_alone[MS_GETM], MS_M);
-	ck_assert_int_eq(p->fill_shared[MS_UPGRADE], MS_M);
-	ck_assert(p->evict_writeback[MS_M] && !p->evict_writeback[MS_E] && !p->evict_writeback[MS_S]);
-	ck_assert(!p->has_state[MS_F] && !p->has_state[MS_O]);
+	const struct coh_state_row *r = p->state;
+	ck_assert(!r[MS_I].access[COH_LOAD].hit && r[MS_I].access[COH_LOAD].req == MS_GETS);
+	ck_assert(!r[MS_I].access[COH_STORE].hit && r[MS_I].access[COH_STORE].req == MS_GETM);
+	ck_assert(r[MS_S].access[COH_LOAD].hit && r[MS_S].access[COH_LOAD].next == MS_S);
+	ck_assert(!r[MS_S].access[COH_STORE].hit && r[MS_S].access[COH_STORE].req == MS_UPGRADE);
+	ck_assert(r[MS_E].access[COH_LOAD].hit && r[MS_E].access[COH_LOAD].next == MS_E);
+	ck_assert(r[MS_E].access[COH_STORE].hit && r[MS_E].access[COH_STORE].next == MS_M);
+	ck_assert(r[MS_M].access[COH_LOAD].hit && r[MS_M].access[COH_LOAD].next == MS_M);
+	ck_assert(r[MS_M].access[COH_STORE].hit && r[MS_M].access[COH_STORE].next == MS_M);
+	/* requests: whom they snoop, data, the requester's state, the bounce rule */
+	const struct coh_req_col *q = p->req;
+	ck_assert_int_eq(q[MS_GETS].alone.next, MS_E);
+	ck_assert_int_eq(q[MS_GETS].shared.next, MS_S);
+	ck_assert_int_eq(q[MS_GETM].alone.next, MS_M);
+	ck_assert_int_eq(q[MS_GETM].shared.next, MS_M);
+	ck_assert_int_eq(q[MS_UPGRADE].alone.next, MS_M);
+	ck_assert_int_eq(q[MS_UPGRADE].shared.next, MS_M);
+	ck_assert(q[MS_GETS].alone.owns && !q[MS_GETS].shared.owns);
+	ck_assert(q[MS_GETM].alone.owns && q[MS_GETM].shared.owns);
+	ck_assert(q[MS_UPGRADE].alone.owns && q[MS_UPGRADE].shared.owns);
+	ck_assert_int_eq(q[MS_GETS].snoop, COH_SNOOP_OWNER);
+	ck_assert_int_eq(q[MS_GETM].snoop, COH_SNOOP_ALL);
+	ck_assert_int_eq(q[MS_UPGRADE].snoop, COH_SNOOP_ALL);
+	ck_assert(q[MS_GETS].fetch && q[MS_GETM].fetch && !q[MS_UPGRADE].fetch);
+	/* what each state is */
+	ck_assert(r[MS_M].evict_writeback && !r[MS_E].evict_writeback && !r[MS_S].evict_writeback);
+	ck_assert(r[MS_E].owner && r[MS_M].owner && !r[MS_S].owner && !r[MS_I].owner);
+	ck_assert(r[MS_E].exclusive && r[MS_M].exclusive && !r[MS_S].exclusive);
+	ck_assert(r[MS_M].dirty && !r[MS_E].dirty && !r[MS_S].dirty);
+	ck_assert(!r[MS_F].used && !r[MS_O].used);
 }
 END_TEST
 
-/* memsys snoops only the owner on a read: sound only if S ignores GETS and
- * the owner states are the only ones that act on it, in every table. */
+/* MESIF and MOESI are MESI's table with a few rows replaced: every other
+ * row and column is MESI's, byte for byte, and the replaced ones hold
+ * exactly the cells in which they differ. */
+START_TEST(derived_tables_differ_only_where_declared)
+{
+	const struct coh_protocol *mesi = coh_protocol_of(PROTO_MESI);
+	const struct coh_protocol *f = coh_protocol_of(PROTO_MESIF);
+	const struct coh_protocol *o = coh_protocol_of(PROTO_MOESI);
+	/* rows and columns a table replaces, as bitsets */
+	struct { const struct coh_protocol *p; unsigned rows, reqs; } d[] = {
+		{ f, 1u << MS_E | 1u << MS_F, 1u << MS_GETS },
+		{ o, 1u << MS_M | 1u << MS_O, 0 },
+	};
+	for (int k = 0; k < 2; k++) {
+		for (int s = 0; s < MS_NSTATES; s++)
+			ck_assert_msg(!memcmp(&d[k].p->state[s], &mesi->state[s], sizeof mesi->state[s]) ==
+				      !((d[k].rows >> s) & 1), "%s row %s", d[k].p->name, ms_state_name(s));
+		for (int r = 0; r < MS_NREQS; r++)
+			ck_assert_msg(!memcmp(&d[k].p->req[r], &mesi->req[r], sizeof mesi->req[r]) ==
+				      !((d[k].reqs >> r) & 1), "%s column %s", d[k].p->name, ms_req_name(r));
+	}
+	/* MESIF's E: only its snoops differ, by supplying */
+	ck_assert(!memcmp(f->state[MS_E].access, mesi->state[MS_E].access, sizeof f->state[MS_E].access));
+	ck_assert_int_eq(f->state[MS_E].snoop[MS_GETS].actions, COH_SUPPLY);
+	ck_assert_int_eq(f->state[MS_E].snoop[MS_GETM].actions, COH_SUPPLY);
+	ck_assert_int_eq(f->state[MS_F].snoop[MS_GETS].next, MS_S);
+	ck_assert(f->state[MS_F].used && f->state[MS_F].owner && !f->state[MS_F].dirty);
+	ck_assert_int_eq(f->req[MS_GETS].shared.next, MS_F);
+	ck_assert_int_eq(f->req[MS_GETS].alone.next, MS_E);
+	/* MOESI's M: a read leaves it O without a writeback */
+	ck_assert_int_eq(o->state[MS_M].snoop[MS_GETS].next, MS_O);
+	ck_assert_int_eq(o->state[MS_M].snoop[MS_GETS].actions, COH_SUPPLY | COH_HITM);
+	ck_assert(!memcmp(o->state[MS_M].access, mesi->state[MS_M].access, sizeof o->state[MS_M].access));
+	ck_assert(o->state[MS_O].used && o->state[MS_O].owner && o->state[MS_O].dirty &&
+		  o->state[MS_O].evict_writeback && !o->state[MS_O].exclusive);
+	ck_assert_int_eq(o->state[MS_O].access[COH_STORE].req, MS_UPGRADE);
+}
+END_TEST
+
+/* What memsys.c relies on when it applies any table: an owner-only snoop
+ * is sound (every state but the owner's ignores such a request), fills
+ * count a bounce exactly when the requester ends with write ownership, a
+ * request fetches data exactly when it is issued without a copy, and a
+ * state with write ownership never issues a request. */
 START_TEST(all_tables_read_snoop_assumption)
 {
 	for (int k = 0; k < 3; k++) {
 		const struct coh_protocol *p = coh_protocol_of((enum protocol_kind)k);
-		ck_assert_int_eq(p->snoop[MS_S][MS_GETS].next, MS_S);
-		ck_assert_int_eq(p->snoop[MS_S][MS_GETS].actions, 0);
+		ck_assert_int_eq(p->state[MS_S].snoop[MS_GETS].next, MS_S);
+		ck_assert_int_eq(p->state[MS_S].snoop[MS_GETS].actions, 0);
 		for (int s = 0; s < MS_NSTATES; s++) {
-			if (!p->has_state[s] || s == MS_I)
+			const struct coh_state_row *row = &p->state[s];
+			if (!row->used || s == MS_I)
 				continue;
-			ck_assert_msg(p->is_owner[s] || s == MS_S, "%s: %s", p->name, ms_state_name(s));
-			ck_assert(!p->is_dirty[s] || p->is_owner[s]);
-			for (int r = 0; r < MS_PUT; r++) {
-				const struct coh_snoop_cell *c = &p->snoop[s][r];
-				ck_assert(c->actions == COH_BAD || p->has_state[c->next]);
+			ck_assert_msg(row->owner || s == MS_S, "%s: %s", p->name, ms_state_name(s));
+			ck_assert(!row->dirty || row->owner);
+			ck_assert(!row->exclusive || row->owner);
+			for (int r = 0; r < MS_NREQS; r++) {
+				const struct coh_snoop_cell *c = &row->snoop[r];
+				ck_assert(c->actions == COH_BAD || p->state[c->next].used);
 				/* a holder never keeps an exclusive state beside a requester */
-				ck_assert(c->actions == COH_BAD || !p->is_exclusive[c->next]);
+				ck_assert(c->actions == COH_BAD || !p->state[c->next].exclusive);
+				if (p->req[r].snoop == COH_SNOOP_OWNER && !row->owner)
+					ck_assert_msg(c->next == s && c->actions == 0, "%s: %s ignores %s", p->name,
+						      ms_state_name(s), ms_req_name(r));
 			}
+			for (int op = 0; op < COH_NOPS; op++) {
+				const struct coh_access_cell *a = &row->access[op];
+				ck_assert(!row->exclusive || a->hit);
+				ck_assert(a->hit || !p->req[a->req].fetch);   /* a copy needs only permission */
+				ck_assert(!a->hit || p->state[a->next].used);
+			}
+		}
+		for (int op = 0; op < COH_NOPS; op++)
+			ck_assert(p->req[p->state[MS_I].access[op].req].fetch);
+		for (int r = 0; r < MS_NREQS; r++) {
+			const struct coh_req_col *q = &p->req[r];
+			ck_assert(q->snoop == COH_SNOOP_OWNER || q->snoop == COH_SNOOP_ALL);
+			ck_assert(p->state[q->alone.next].used && p->state[q->shared.next].used);
+			ck_assert_int_eq(q->alone.owns, p->state[q->alone.next].exclusive);
+			ck_assert_int_eq(q->shared.owns, p->state[q->shared.next].exclusive);
 		}
 	}
 }
@@ -1010,6 +1088,7 @@ int main(void)
 	tcase_add_test(t, mesi_evict_M_writes_back);
 	tcase_add_test(t, mesi_evict_E_and_S_silent);
 	tcase_add_test(t, mesi_table_every_cell);
+	tcase_add_test(t, derived_tables_differ_only_where_declared);
 	tcase_add_test(t, all_tables_read_snoop_assumption);
 	suite_add_tcase(s, t);
 

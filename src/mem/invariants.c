@@ -55,12 +55,12 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
 			continue;
 		enum ms_state s = l1_of(ms, c)->state[w];
 		valid++;
-		if (!p->has_state[s] || s == MS_I)
+		if (!p->state[s].used || s == MS_I)
 			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
 					    (unsigned long long)base, c, ms_state_name(s), p->name);
-		nexcl += p->is_exclusive[s];
-		dirty += p->is_dirty[s];
-		if (p->is_owner[s]) {
+		nexcl += p->state[s].exclusive;
+		dirty += p->state[s].dirty;
+		if (p->state[s].owner) {
 			nowner++;
 			owner = c;
 		}

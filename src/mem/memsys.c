@@ -72,7 +72,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->fast.lmask = ms->ls - 1;
 	for (int st = 0; st < MS_NSTATES; st++)
 		for (int k = 0; k < COH_NOPS; k++)
-			if (ms->p->access[st][k].hit && ms->p->access[st][k].next == st)
+			if (ms->p->state[st].access[k].hit && ms->p->state[st].access[k].next == st)
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
@@ -255,7 +255,7 @@ static void evict(struct memsys *ms, int core, struct cache *c, int w)
 	struct ms_line *le = line_find(ms, line);
 	enum ms_state s = c->state[w];
 	COUNT(ms, core, le, evictions, 1);
-	if (ms->p->evict_writeback[s]) {
+	if (ms->p->state[s].evict_writeback) {
 		memcpy(ms->mem + (line << ms->shift), cache_data(c, w), ms->ls);
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
@@ -307,10 +307,11 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	}
 	uint8_t *dst = cache_data(c, w);
 
-	/* Snoop: a read need only ask the owner, since every other copy is S
-	 * and S x GETS is a no-op in every table; a write asks every holder. */
+	/* Snoop whom the request's column names. */
+	const struct coh_req_col *rq = &p->req[req];
+	int owner_only = rq->snoop == COH_SNOOP_OWNER;
 	int first = 0, last = -1;
-	if (req == MS_GETS) {
+	if (owner_only) {
 		if (le->owner != MS_NO_CORE && le->owner != core)
 			first = last = le->owner;
 	} else {
@@ -319,7 +320,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	}
 	for (size_t wi = (size_t)first >> 6; last >= 0 && wi <= (size_t)last >> 6; wi++) {
 		uint64_t bits = le->sharers[wi];
-		if (req == MS_GETS)
+		if (owner_only)
 			bits &= 1ull << (first & 63);
 		while (bits) {
 			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(bits));
@@ -334,7 +335,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 				continue;
 			}
 			enum ms_state hs = hc->state[hw];
-			struct coh_snoop_cell cell = p->snoop[hs][req];
+			struct coh_snoop_cell cell = p->state[hs].snoop[req];
 			if (cell.actions & COH_BAD) {
 				err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
 					     (unsigned long long)t->line, ms_req_name(req), h,
@@ -368,7 +369,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 			} else {
 				hc->state[hw] = cell.next;
 			}
-			if (le->owner == h && !p->is_owner[cell.next])
+			if (le->owner == h && !p->state[cell.next].owner)
 				le->owner = MS_NO_CORE;
 		}
 	}
@@ -378,7 +379,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 		t->remote = sock_of(ms, t->supplier) != rsock;
 		lat = t->remote ? m->lat_c2c_remote : m->lat_c2c_local;
 		COUNT(ms, core, le, c2c_transfers, 1);
-	} else if (st == MS_I) {
+	} else if (rq->fetch) {
 		if (ms->llc && cache_probe(&ms->llc[rsock], line)) {
 			t->llc_hit = 1;
 			lat = m->lat_llc_hit;
@@ -402,7 +403,8 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	}
 
 	uint32_t others = le->nsharers - (st != MS_I);
-	enum ms_state ns = others ? p->fill_shared[req] : p->fill_alone[req];
+	const struct coh_fill_cell *fill = others ? &rq->shared : &rq->alone;
+	enum ms_state ns = (enum ms_state)fill->next;
 	la_drop(ms, core, line);
 	if (st == MS_I) {
 		cache_fill(c, w, line, (uint8_t)ns);
@@ -412,9 +414,9 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 		c->state[w] = (uint8_t)ns;
 		cache_touch(c, w);
 	}
-	if (p->is_owner[ns])
+	if (p->state[ns].owner)
 		le->owner = core;
-	if (p->is_exclusive[ns] && !p->is_exclusive[st]) {
+	if (fill->owns) {
 		t->bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
 		le->last_owner = core;
 	}
@@ -484,7 +486,7 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 	if (w < 0 || !le)
 		return 0;
 	enum ms_state st = (enum ms_state)c->state[w];
-	const struct coh_access_cell *a = &ms->p->access[st][kind != MS_ACC_LOAD];
+	const struct coh_access_cell *a = &ms->p->state[st].access[kind != MS_ACC_LOAD];
 	if (!a->hit)
 		return 0;
 	if (a->next != st) {
@@ -507,7 +509,7 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 		return now + ms->m.lat_l1_hit;
 	uint64_t line = addr >> ms->shift;
 	enum ms_state st = w >= 0 ? (enum ms_state)l1_of(ms, core)->state[w] : MS_I;
-	enum ms_req req = (enum ms_req)ms->p->access[st][kind != MS_ACC_LOAD].req;
+	enum ms_req req = (enum ms_req)ms->p->state[st].access[kind != MS_ACC_LOAD].req;
 	if (!le && !(le = line_new(ms, line))) {
 		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
 		return now;
@@ -575,13 +577,13 @@ enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr)
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->access[s][COH_LOAD].hit;
+	return s != MS_I && ms->p->state[s].access[COH_LOAD].hit;
 }
 
 int ms_can_write(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->access[s][COH_STORE].hit;
+	return s != MS_I && ms->p->state[s].access[COH_STORE].hit;
 }
 
 uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
@@ -676,6 +678,6 @@ const char *ms_state_name(enum ms_state s)
 
 const char *ms_req_name(enum ms_req r)
 {
-	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE", "PUT" };
+	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE" };
 	return (unsigned)r < MS_NREQS ? n[r] : "?";
 }

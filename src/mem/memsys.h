@@ -47,7 +47,7 @@
 enum ms_state { MS_I = 0, MS_S, MS_E, MS_M, MS_F, MS_O, MS_NSTATES };
 
 /* What a request asks for. */
-enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_PUT, MS_NREQS };
+enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_NREQS };
 
 /* One performed transaction, as reported to an observer (UI, trace). */
 struct ms_txn {
