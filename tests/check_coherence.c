@@ -1,7 +1,6 @@
-/* Unit tests of the coherence engine through the public memsys API: every
- * cell of the MESI table, litmus-sized exact counts, timing of the bus and
- * directory fabrics, MESIF/MOESI specifics, bad CPU models, the L1 lookaside
- * under the checker, and a randomized stress with the checker on. */
+/* Unit tests of the memory layer through memsys's API: every table cell,
+ * litmus-sized exact counts, fabric timing, MESIF/MOESI, bad CPU models, the
+ * L1 lookaside under the checker, and randomized stress with the checker on. */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>

@@ -72,7 +72,8 @@ struct ms_txn {
 typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
 
 /* Counts. The same struct serves per core (the requester's view), per line,
- * and totals; everything is counted in exactly one place in memsys.c. */
+ * and totals; each is counted in exactly one place: the access itself and
+ * its hit in ms_perform, everything else in memsys.c. */
 struct ms_stats {
 	uint64_t loads, stores, rmws;   /* accesses issued through ms_load/ms_store/ms_rmw_begin */
 	uint64_t l1_hits, l1_misses;
