@@ -17,7 +17,7 @@ static int check_la(const struct memsys *ms, int core, uint64_t line, struct err
 	const struct ms_la *la = &pc->la[(line + 1) & (MS_LA_SIZE - 1)];
 	if ((la->key & ~MS_LA_OKS) != line + 1)
 		return 0;
-	unsigned long long base = (unsigned long long)(line << ms->shift);
+	unsigned long long base = line << ms->shift;   /* for %llx */
 	const struct cache *c = &pc->l1;
 	int w = cache_lookup(c, line);
 	if (w < 0)

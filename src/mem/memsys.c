@@ -240,7 +240,8 @@ static inline void la_drop(struct memsys *ms, int core, uint64_t line)
 		la->key = 0;
 }
 
-/* The line just became contended. */
+/* The line just became contended: its accesses now keep per-offset
+ * detail, which only the slow path records. */
 static void la_forget(struct memsys *ms, uint64_t line)
 {
 	for (int core = 0; core < ms->ncores; core++)
