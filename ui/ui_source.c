@@ -107,8 +107,6 @@ static void on_txn(void *ctx, const struct ms_txn *t)
 		hb[t->core / 64] |= 1ull << (t->core % 64);
 	} else if (t->req == MS_GETS) {
 		hb[t->core / 64] |= 1ull << (t->core % 64);
-	} else if (t->req == MS_PUT) {
-		hb[t->core / 64] &= ~(1ull << (t->core % 64));
 	}
 	ui_var_on_txn(m->v, t, m->inval_buf, ninval);
 }
