@@ -24,20 +24,22 @@ struct ctx {
 	struct err *e;
 };
 
-static const char *const setup_keys[] = {
-	"cpu", "cores", "seed", "program", "defines", "threads", "interrupts", "stop",
-};
-#define N_SETUP_KEYS (sizeof setup_keys / sizeof setup_keys[0])
-
+#define KEY_NAME(key, ID, hint) #key,
 /* "$schema" lets editors find scenarios/scenario.schema.json; ignored. */
-static const char *const top_keys[] = {
-	"$schema", "name", "description", "cpu", "cores", "seed", "program", "defines", "threads",
-	"interrupts", "stop", "report", "variants", "expect", NULL,
+const char *const scen_top_keys[] = {
+	"$schema", "name", "description", SCEN_SETUP_KEYS(KEY_NAME) "report", "variants", "expect", NULL,
 };
-static const char *const variant_keys[] = {
-	"name", "description", "cpu", "cores", "seed", "program", "defines", "threads",
-	"interrupts", "stop", NULL,
-};
+const char *const scen_variant_keys[] = { "name", "description", SCEN_SETUP_KEYS(KEY_NAME) NULL };
+
+/* The setup keys in the order the "overrides nothing" message names them. */
+#define KEY_BY_HINT(key, ID, hint) [hint] = #key,
+#define HINT_SUM(key, ID, hint) +(hint)
+static const char *const hint_keys[SCEN_NSETUP_KEYS] = { SCEN_SETUP_KEYS(KEY_BY_HINT) };
+/* With -Woverride-init catching a repeated place, this makes the places a
+ * permutation, so no slot of hint_keys is left NULL. */
+_Static_assert((0 SCEN_SETUP_KEYS(HINT_SUM)) == SCEN_NSETUP_KEYS * (SCEN_NSETUP_KEYS - 1) / 2,
+	       "SCEN_SETUP_KEYS: each hint place 0..n-1 exactly once");
+
 static const char *const reg_names[] = {
 	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11",
 	"r12", "r13", "r14", "r15", NULL,
@@ -523,33 +525,42 @@ static int parse_stop(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	return 0;
 }
 
+static int parse_cores(struct ctx *c, const cJSON *n, struct scen_setup *su)
+{
+	int64_t v;
+	loc_of(c->d, n, &su->cores_loc);
+	if (jpos_int(c->d, n, 1, CPU_MAX_CORES, &v, c->e))
+		return -1;
+	su->cores = (int)v;
+	return 0;
+}
+
+static int parse_seed(struct ctx *c, const cJSON *n, struct scen_setup *su)
+{
+	int64_t v;
+	if (jpos_int(c->d, n, 0, INT64_MAX, &v, c->e))
+		return -1;
+	su->seed = (uint64_t)v;
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	unsigned bit;
+	int (*parse)(struct ctx *c, const cJSON *n, struct scen_setup *su);
+} setup_keys[] = {
+#define SETUP_ROW(key, ID, hint) { #key, SCEN_SET_##ID, parse_##key },
+	SCEN_SETUP_KEYS(SETUP_ROW)
+};
+
 static int parse_setup(struct ctx *c, const cJSON *obj, struct scen_setup *su)
 {
-	for (size_t i = 0; i < N_SETUP_KEYS; i++) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, setup_keys[i]);
-		int64_t v;
-		int r = 0;
+	for (size_t i = 0; i < SCEN_NSETUP_KEYS; i++) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, setup_keys[i].key);
 		if (!n)
 			continue;
-		su->set |= 1u << i;
-		switch (i) {
-		case 0: r = parse_cpu(c, n, su); break;
-		case 1:
-			loc_of(c->d, n, &su->cores_loc);
-			r = jpos_int(c->d, n, 1, CPU_MAX_CORES, &v, c->e);
-			su->cores = (int)v;
-			break;
-		case 2:
-			r = jpos_int(c->d, n, 0, INT64_MAX, &v, c->e);
-			su->seed = (uint64_t)v;
-			break;
-		case 3: r = parse_program(c, n, su); break;
-		case 4: r = parse_defines(c, n, su); break;
-		case 5: r = parse_threads(c, n, su); break;
-		case 6: r = parse_interrupts(c, n, su); break;
-		case 7: r = parse_stop(c, n, su); break;
-		}
-		if (r)
+		su->set |= setup_keys[i].bit;
+		if (setup_keys[i].parse(c, n, su))
 			return -1;
 	}
 	return 0;
@@ -605,7 +616,7 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		struct scen_variant *v = &s->variants[s->n_variants++];
 		const cJSON *k;
 		const char *name;
-		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, variant_keys, c->e))
+		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, scen_variant_keys, c->e))
 			return -1;
 		loc_of(c->d, o, &v->loc);
 		if (!(k = require(c, o, "name", "the variant's name")) || jpos_string(c->d, k, 63, &name, c->e))
@@ -633,9 +644,14 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 			const struct asm_define *b = find_define(&s->base, v->setup.defines[j].name);
 			real = !b || b->value != v->setup.defines[j].value;
 		}
-		if (!real)
-			return jpos_error(c->d, o, c->e, "variant \"%s\" overrides nothing%s (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop that differs from the base)",
-					  name, v->setup.n_defines ? " (its defines equal the base's)" : "");
+		if (!real) {
+			char keys[200];
+			size_t len = 0;
+			for (size_t j = 0; j < SCEN_NSETUP_KEYS && len < sizeof keys; j++)
+				len += (size_t)snprintf(keys + len, sizeof keys - len, "%s%s", j ? ", " : "", hint_keys[j]);
+			return jpos_error(c->d, o, c->e, "variant \"%s\" overrides nothing%s (expected one of %s that differs from the base)",
+					  name, v->setup.n_defines ? " (its defines equal the base's)" : "", keys);
+		}
 	}
 	return 0;
 }
@@ -784,7 +800,7 @@ static int parse_top(struct ctx *c, const cJSON *root)
 	struct scenario *s = c->s;
 	const cJSON *k;
 	const char *str;
-	if (jpos_object(c->d, root, c->e) || jpos_check_keys(c->d, root, top_keys, c->e))
+	if (jpos_object(c->d, root, c->e) || jpos_check_keys(c->d, root, scen_top_keys, c->e))
 		return -1;
 	/* Name defaults to the file's base name. */
 	const char *base = strrchr(s->file, '/');

@@ -67,17 +67,33 @@ struct scen_stop {
 	bool halt;
 };
 
+/* The keys a setup may give, at the top level and in a variant: each is
+ * read by parse_KEY in scenario.c and recorded in scen_setup.set as
+ * SCEN_SET_ID. Row order is the order keys are read (so the first bad one
+ * is the one reported) and listed in "expected one of" messages; `hint` is
+ * the key's place in the "overrides nothing" message, which names defines,
+ * the usual override, first. A new key is one row here, its parse_KEY, and
+ * its entry in scenarios/scenario.schema.json (a test compares them).
+ *   X(key, ID, hint) */
+#define SCEN_SETUP_KEYS(X)          \
+	X(cpu,        CPU,        2) \
+	X(cores,      CORES,      1) \
+	X(seed,       SEED,       3) \
+	X(program,    PROGRAM,    4) \
+	X(defines,    DEFINES,    0) \
+	X(threads,    THREADS,    5) \
+	X(interrupts, INTERRUPTS, 6) \
+	X(stop,       STOP,       7)
+
+#define SCEN_KEY_ENUM_(key, ID, hint) SCEN_KEY_##ID,
+#define SCEN_SET_ENUM_(key, ID, hint) SCEN_SET_##ID = 1u << SCEN_KEY_##ID,
+enum scen_setup_key { SCEN_SETUP_KEYS(SCEN_KEY_ENUM_) SCEN_NSETUP_KEYS };
 /* Which keys of a setup were given (a variant inherits the others). */
-enum {
-	SCEN_SET_CPU = 1u << 0,
-	SCEN_SET_CORES = 1u << 1,
-	SCEN_SET_SEED = 1u << 2,
-	SCEN_SET_PROGRAM = 1u << 3,
-	SCEN_SET_DEFINES = 1u << 4,
-	SCEN_SET_THREADS = 1u << 5,
-	SCEN_SET_INTERRUPTS = 1u << 6,
-	SCEN_SET_STOP = 1u << 7,
-};
+enum { SCEN_SETUP_KEYS(SCEN_SET_ENUM_) };
+
+/* The keys of a scenario's top level and of a variant, NULL-terminated. */
+extern const char *const scen_top_keys[];
+extern const char *const scen_variant_keys[];
 
 /* The keys shared by the top level and a variant. */
 struct scen_setup {
