@@ -6,6 +6,7 @@
 #include "load/scenario.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
+#include "load/totals.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,12 +45,15 @@ static const char *const reg_names[] = {
 	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11",
 	"r12", "r13", "r14", "r15", NULL,
 };
-/* The report's totals: an expectation on another name could never be met. */
-static const char *const total_names[] = {
-	"bounces", "hitm", "hitm_remote", "c2c_transfers", "invalidations", "locked_ops",
-	"locked_cycles", "mem_reads", "writebacks", "loads", "stores", "l1_hits", "l1_misses",
-	"upgrades", "evictions", "llc_hits", "irqs", NULL,
-};
+/* The report's totals: an expectation on another name could never be met.
+ * In the order the messages list them, NULL-terminated. */
+#define TOTAL_BY_PLACE(name, value, listed) [listed] = #name,
+#define TOTAL_PLACE_SUM(name, value, listed) +(listed)
+static const char *const total_names[RUN_NTOTALS + 1] = { RUN_TOTALS(TOTAL_BY_PLACE) };
+/* With -Woverride-init catching a repeated place, this makes the places a
+ * permutation, so only the last slot is NULL. */
+_Static_assert((0 RUN_TOTALS(TOTAL_PLACE_SUM)) == RUN_NTOTALS * (RUN_NTOTALS - 1) / 2,
+	       "RUN_TOTALS: each listed place 0..n-1 exactly once");
 
 const char *scen_datadir(void)
 {
@@ -701,8 +705,13 @@ static int check_metric(struct ctx *c, const cJSON *n, const char **out)
 			if (hint)
 				return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (did you mean \"%s\"?)",
 						  m, seg[3], hint);
-			return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (expected bounces, hitm, hitm_remote, c2c_transfers, invalidations, locked_ops, locked_cycles, mem_reads, writebacks, loads, stores, l1_hits, l1_misses, upgrades, evictions, llc_hits or irqs)",
-					  m, seg[3]);
+			char list[400];
+			size_t len = 0;
+			for (size_t i = 0; i < RUN_NTOTALS && len < sizeof list; i++)
+				len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+							!i ? "" : i + 1 < RUN_NTOTALS ? ", " : " or ", total_names[i]);
+			return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (expected %s)", m, seg[3],
+					  list);
 		}
 	} else if (!strcmp(seg[2], "symbols")) {
 		size_t k;

@@ -4,6 +4,7 @@
  * the same scenario and seed give byte-identical output. */
 #include "config.h"
 #include "report/report.h"
+#include "load/totals.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -313,6 +314,14 @@ static cJSON *core_json(const struct runner *r, int c)
 	return o;
 }
 
+/* `ms` and `cs` are the names RUN_TOTALS' value expressions use. */
+static void add_totals(cJSON *o, const struct ms_stats *ms, const struct core_stats *cs)
+{
+#define ADD_TOTAL(name, value, listed) add_u64(o, #name, (value));
+	RUN_TOTALS(ADD_TOTAL)
+#undef ADD_TOTAL
+}
+
 static int cmp_line_addr(const void *a, const void *b)
 {
 	const struct ms_line_info *x = a, *y = b;
@@ -349,18 +358,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	struct ms_stats t;
 	ms_total_stats(ms, &t);
 	cJSON_AddNumberToObject(v, "bounces_per_op", ops ? (double)t.bounces / (double)ops : 0.0);
-	cJSON *tot = cJSON_AddObjectToObject(v, "totals");
-	add_stats(tot, &t);
-	add_u64(tot, "locked_ops", cs.locked_ops);
-	add_u64(tot, "locked_cycles", cs.locked_cycles);
-	add_u64(tot, "loads", t.loads);
-	add_u64(tot, "stores", t.stores);
-	add_u64(tot, "l1_hits", t.l1_hits);
-	add_u64(tot, "l1_misses", t.l1_misses);
-	add_u64(tot, "upgrades", t.upgrades);
-	add_u64(tot, "evictions", t.evictions);
-	add_u64(tot, "llc_hits", t.llc_hits);
-	add_u64(tot, "irqs", cs.irqs_hard + cs.irqs_soft);
+	add_totals(cJSON_AddObjectToObject(v, "totals"), &t, &cs);
 
 	cJSON *marks = cJSON_AddObjectToObject(v, "marks");
 	for (uint32_t i = 0; i < p->n_marks; i++)
