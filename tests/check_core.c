@@ -304,7 +304,7 @@ static void bh_case(int protect, uint64_t *lost)
 	program_free(&tmp);
 	sim_cpuset_add(&irq.cpus, 0);
 	sim_cpuset_add(&irq.cpus, 1);
-	irq.kind = SIM_IRQ_SOFT;
+	irq.kind = IRQ_SOFT;
 	irq.every = 300;
 	irq.jitter = 0.5;
 	run(&r, bh_src(protect), &(struct opts){ .cores = 2, .seed = 3, .irqs = &irq, .n_irqs = 1 });
@@ -359,7 +359,7 @@ START_TEST(test_hard_irq_masked_by_cli)
 	irq.handler = label(&tmp, "h");
 	program_free(&tmp);
 	sim_cpuset_add(&irq.cpus, 0);
-	irq.kind = SIM_IRQ_HARD;
+	irq.kind = IRQ_HARD;
 	irq.arrival = SIM_ARRIVAL_POISSON;
 	irq.every = 400;
 	struct run r;

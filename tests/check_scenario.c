@@ -466,12 +466,12 @@ START_TEST(scen_full)
 	ck_assert_uint_eq(b->threads[1].n_regs, 0);
 	ck_assert_uint_eq(b->n_interrupts, 2);
 	ck_assert(b->interrupts[0].cpus.all);
-	ck_assert_int_eq(b->interrupts[0].kind, SCEN_IRQ_SOFT);
+	ck_assert_int_eq(b->interrupts[0].kind, IRQ_SOFT);
 	ck_assert_str_eq(b->interrupts[0].handler, "net_rx");
 	ck_assert_uint_eq(b->interrupts[0].every, 5000);
 	ck_assert_double_eq(b->interrupts[0].jitter, 0.2);
 	ck_assert(!b->interrupts[0].poisson);
-	ck_assert_int_eq(b->interrupts[1].kind, SCEN_IRQ_HARD);
+	ck_assert_int_eq(b->interrupts[1].kind, IRQ_HARD);
 	ck_assert_uint_eq(b->interrupts[1].every, 1000000);
 	ck_assert(b->interrupts[1].poisson);
 	ck_assert_uint_eq(b->stop.cycles, 50000000);

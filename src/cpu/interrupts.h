@@ -9,7 +9,15 @@
 #include "base/rng.h"
 #include "base/error.h"
 
-enum irq_kind { IRQ_HARD, IRQ_SOFT };
+/* The kinds by the name a scenario gives them, in enum order. The driver,
+ * the cores and the loader all use this one enum. */
+#define IRQ_KINDS(X) X(IRQ_HARD, "hard") X(IRQ_SOFT, "soft")
+#define IRQ_KIND_ENUM_(id, name) id,
+#define IRQ_KIND_COUNT_(id, name) +1
+enum irq_kind { IRQ_KINDS(IRQ_KIND_ENUM_) };
+#define IRQ_NKINDS (0 IRQ_KINDS(IRQ_KIND_COUNT_))
+/* Names by enum value, NULL-terminated. */
+extern const char *const irq_kind_names[IRQ_NKINDS + 1];
 
 /* One scenario source (the sim config's, without the cpu set). */
 struct irq_source {

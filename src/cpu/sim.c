@@ -152,7 +152,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	for (size_t i = 0; i < cfg->n_irqs; i++) {
 		const struct sim_irq_source *c = &cfg->irqs[i];
 		s->irq_src[i] = (struct irq_source){
-			.kind = c->kind == SIM_IRQ_HARD ? IRQ_HARD : IRQ_SOFT,
+			.kind = (uint8_t)c->kind,
 			.poisson = c->arrival == SIM_ARRIVAL_POISSON,
 			.handler = c->handler, .every = c->every, .jitter = c->jitter,
 		};

@@ -39,7 +39,6 @@ struct sim_thread {
 	uint32_t regs_set;           /* bit r: regs[r] is given */
 };
 
-enum sim_irq_kind { SIM_IRQ_HARD, SIM_IRQ_SOFT };
 enum sim_arrival { SIM_ARRIVAL_PERIODIC, SIM_ARRIVAL_POISSON };
 
 /* An interrupt source, instantiated once on every CPU of `cpus`. Periodic:
@@ -48,7 +47,7 @@ enum sim_arrival { SIM_ARRIVAL_PERIODIC, SIM_ARRIVAL_POISSON };
  * from the seeded generator. The handler ends with `ret`. */
 struct sim_irq_source {
 	struct sim_cpuset cpus;
-	enum sim_irq_kind kind;
+	enum irq_kind kind;
 	uint32_t handler;            /* instruction index */
 	enum sim_arrival arrival;
 	uint64_t every;              /* cycles, >= 1 */

@@ -453,6 +453,8 @@ static int parse_threads(struct ctx *c, const cJSON *n, struct scen_setup *su)
 static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su)
 {
 	static const char *const keys[] = { "cpus", "kind", "handler", "every", "jitter", "poisson", NULL };
+	char kinds[64];
+	jpos_alternatives(irq_kind_names, kinds, sizeof kinds);
 	if (jpos_array(c->d, n, c->e))
 		return -1;
 	size_t cnt = (size_t)cJSON_GetArraySize(n);
@@ -467,14 +469,14 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 			return -1;
 		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &q->cpus))
 			return -1;
-		if (!(k = require(c, o, "kind", "\"hard\" or \"soft\"")) || jpos_string(c->d, k, 0, &s, c->e))
+		if (!(k = require(c, o, "kind", kinds)) || jpos_string(c->d, k, 0, &s, c->e))
 			return -1;
-		if (!strcmp(s, "hard"))
-			q->kind = SCEN_IRQ_HARD;
-		else if (!strcmp(s, "soft"))
-			q->kind = SCEN_IRQ_SOFT;
-		else
-			return jpos_error(c->d, k, c->e, "unknown interrupt kind \"%s\" (expected \"hard\" or \"soft\")", s);
+		int kind = 0;
+		while (irq_kind_names[kind] && strcmp(s, irq_kind_names[kind]))
+			kind++;
+		if (!irq_kind_names[kind])
+			return jpos_error(c->d, k, c->e, "unknown interrupt kind \"%s\" (expected %s)", s, kinds);
+		q->kind = (enum irq_kind)kind;
 		if (!(k = require(c, o, "handler", "the handler's label")) || ident_string(c, k, "label", &s) ||
 		    !(q->handler = dup_or_fail(c, s)))
 			return -1;

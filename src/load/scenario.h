@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "base/cpu_model.h"
 #include "base/error.h"
+#include "cpu/interrupts.h"
 #include "cpu/program.h"
 #include "cpu/sim.h"
 
@@ -48,11 +49,9 @@ struct scen_thread {
 	size_t n_regs;
 };
 
-enum scen_irq_kind { SCEN_IRQ_HARD, SCEN_IRQ_SOFT };
-
 struct scen_interrupt {
 	struct scen_cpuset cpus;
-	enum scen_irq_kind kind;
+	enum irq_kind kind;
 	char *handler;             /* label */
 	uint64_t every;            /* period in cycles; the mean interval when poisson */
 	double jitter;             /* 0..1: uniform +-jitter*every around the period */

@@ -84,7 +84,7 @@ static int build_irqs(struct runner *r, struct err *e)
 		if (label_index(&r->prog, in->handler, r->scen, &loc, "handler", &q->handler, e))
 			return -1;
 		cpuset_fill(&in->cpus, run->cores, &q->cpus);
-		q->kind = in->kind == SCEN_IRQ_HARD ? SIM_IRQ_HARD : SIM_IRQ_SOFT;
+		q->kind = in->kind;
 		q->arrival = in->poisson ? SIM_ARRIVAL_POISSON : SIM_ARRIVAL_PERIODIC;
 		q->every = in->every;
 		q->jitter = in->jitter;
