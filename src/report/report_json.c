@@ -286,12 +286,6 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	return o;
 }
 
-static const char *const act_keys[CORE_NCYCLES] = {
-	[CORE_ACT_BUSY] = "busy", [CORE_ACT_L1_HIT] = "l1_hit", [CORE_ACT_MISS] = "miss_stall",
-	[CORE_ACT_SB_STALL] = "sb_stall", [CORE_ACT_LOCKED] = "locked", [CORE_ACT_SPIN] = "spin",
-	[CORE_ACT_IRQ] = "irq",
-};
-
 static cJSON *core_json(const struct runner *r, int c)
 {
 	const struct core_stats *cs = sim_core_stats(r->sim, c);
@@ -302,7 +296,7 @@ static cJSON *core_json(const struct runner *r, int c)
 	add_u64(o, "instructions", cs->instructions);
 	cJSON *cy = cJSON_AddObjectToObject(o, "cycles");
 	for (int a = 0; a < CORE_NCYCLES; a++)
-		add_u64(cy, act_keys[a], cs->cycles[a]);
+		add_u64(cy, core_activity_names[a].report, cs->cycles[a]);
 	add_u64(o, "locked_ops", cs->locked_ops);
 	add_u64(o, "locked_cycles", cs->locked_cycles);
 	add_u64(o, "irqs", cs->irqs_hard + cs->irqs_soft);
