@@ -302,8 +302,8 @@ static void bh_case(int protect, uint64_t *lost)
 	ck_assert_int_eq(asm_assemble_string("t.s", bh_src(protect), &in, &tmp, &e), 0);
 	irq.handler = label(&tmp, "net_rx");
 	program_free(&tmp);
-	sim_cpuset_add(&irq.cpus, 0);
-	sim_cpuset_add(&irq.cpus, 1);
+	cpuset_add(&irq.cpus, 0);
+	cpuset_add(&irq.cpus, 1);
 	irq.kind = IRQ_SOFT;
 	irq.every = 300;
 	irq.jitter = 0.5;
@@ -358,7 +358,7 @@ START_TEST(test_hard_irq_masked_by_cli)
 	memset(&irq, 0, sizeof irq);
 	irq.handler = label(&tmp, "h");
 	program_free(&tmp);
-	sim_cpuset_add(&irq.cpus, 0);
+	cpuset_add(&irq.cpus, 0);
 	irq.kind = IRQ_HARD;
 	irq.arrival = SIM_ARRIVAL_POISSON;
 	irq.every = 400;

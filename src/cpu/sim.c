@@ -190,7 +190,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 		uint64_t start = rng_upto(&skew, cfg->start_skew);
 		unsigned k = 0;
 		for (size_t i = 0; i < cfg->n_irqs; i++)
-			if (sim_cpuset_has(&cfg->irqs[i].cpus, th->cpu))
+			if (cpuset_has(&cfg->irqs[i].cpus, th->cpu))
 				which[k++] = (uint16_t)i;
 		if (irq_cpu_init(&c->irq, s->irq_src, which, k, cfg->seed, th->cpu, start, e))
 			goto fail;

@@ -135,12 +135,6 @@ static int file_kind(const char *path) /* 0 none, 1 regular, 2 directory, 3 othe
 
 /* ---- CPU sets ---- */
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
 /* "N" or "N-M" into [lo, hi]. */
 static int parse_range(const char *s, int *lo, int *hi)
 {
@@ -170,17 +164,13 @@ static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs)
 		cs->all = true;
 		return 0;
 	}
-	size_t cap = 0;
 	int lo, hi;
 	if (cJSON_IsString(n)) {
 		if (parse_range(n->valuestring, &lo, &hi))
 			return jpos_error(c->d, n, c->e, "bad CPU set \"%s\" (%s, ids 0..%d)", n->valuestring,
 					  expect, CPU_MAX_CORES - 1);
-		cap = (size_t)(hi - lo) + 1;
-		if (!(cs->ids = alloc_array(c, cap, sizeof *cs->ids)))
-			return -1;
 		for (int i = lo; i <= hi; i++)
-			cs->ids[cs->n++] = i;
+			cpuset_add(&cs->ids, i);
 		return 0;
 	}
 	if (!cJSON_IsArray(n))
@@ -198,31 +188,26 @@ static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs)
 				return -1;
 			lo = hi = (int)v;
 		}
-		size_t need = cs->n + (size_t)(hi - lo + 1);
-		if (need > cap) {
-			size_t nc = need > 2 * cap ? need : 2 * cap;
-			int *p = realloc(cs->ids, nc * sizeof *p);
-			if (!p)
-				return err_internal(c->e, "out of memory");
-			cs->ids = p;
-			cap = nc;
-		}
 		for (int i = lo; i <= hi; i++) {
-			for (size_t k = 0; k < cs->n; k++)
-				if (cs->ids[k] == i)
-					return jpos_error(c->d, ch, c->e, "CPU %d is listed twice", i);
-			cs->ids[cs->n++] = i;
+			if (cpuset_has(&cs->ids, i))
+				return jpos_error(c->d, ch, c->e, "CPU %d is listed twice", i);
+			cpuset_add(&cs->ids, i);
 		}
 	}
-	qsort(cs->ids, cs->n, sizeof *cs->ids, cmp_int);
 	return 0;
 }
 
 bool scen_cpuset_has(const struct scen_cpuset *cs, int cpu)
 {
-	if (cs->all)
-		return true;
-	return bsearch(&cpu, cs->ids, cs->n, sizeof *cs->ids, cmp_int) != NULL;
+	return cs->all || cpuset_has(&cs->ids, cpu);
+}
+
+void scen_cpuset_resolve(const struct scen_cpuset *cs, int cores, struct cpuset *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int cpu = 0; cpu < cores; cpu++)
+		if (scen_cpuset_has(cs, cpu))
+			cpuset_add(out, cpu);
 }
 
 /* ---- the setup keys (top level and variants) ---- */
@@ -957,13 +942,11 @@ static void setup_free(struct scen_setup *su)
 		free((char *)su->defines[i].name);
 	free(su->defines);
 	for (size_t i = 0; i < su->n_threads; i++) {
-		free(su->threads[i].cpus.ids);
 		free(su->threads[i].entry);
 		free(su->threads[i].regs);
 	}
 	free(su->threads);
 	for (size_t i = 0; i < su->n_interrupts; i++) {
-		free(su->interrupts[i].cpus.ids);
 		free(su->interrupts[i].handler);
 	}
 	free(su->interrupts);
@@ -1058,17 +1041,17 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *
 					    cpu, owner[cpu] - 1, vn ? " (variant \"" : "", vn ? vn : "", vn ? "\")" : "");
 			owner[cpu] = (short)(t + 1);
 		}
-		if (!r && !cs->all && cs->n && cs->ids[cs->n - 1] >= cores)
+		if (!r && !cs->all && cpuset_last(&cs->ids) >= cores)
 			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s (expected ids 0..%d)",
-				    cs->ids[cs->n - 1], cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
+				    cpuset_last(&cs->ids), cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
 				    cores - 1);
 	}
 	free(owner);
 	for (size_t q = 0; q < iq->n_interrupts && !r; q++) {
 		const struct scen_cpuset *cs = &iq->interrupts[q].cpus;
-		if (!cs->all && cs->n && cs->ids[cs->n - 1] >= cores)
+		if (!cs->all && cpuset_last(&cs->ids) >= cores)
 			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s (expected ids 0..%d)",
-				    cs->ids[cs->n - 1], cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
+				    cpuset_last(&cs->ids), cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
 				    cores - 1);
 	}
 	if (r)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/cpu_model.h"
+#include "base/cpuset.h"
 #include "base/error.h"
 #include "cpu/interrupts.h"
 #include "cpu/program.h"
@@ -29,11 +30,11 @@ struct scen_loc {
 	char path[SCEN_PATH_MAX];  /* JSON path, "$.threads[0].cpus" */
 };
 
-/* "all", [ids] or "0-3". `ids` is sorted and unique when !all. */
+/* "all", [ids] or "0-3". "all" stays a flag because it means every core
+ * of the run, known only once a variant is resolved (scen_cpuset_resolve). */
 struct scen_cpuset {
 	bool all;
-	int *ids;
-	size_t n;
+	struct cpuset ids;         /* when !all */
 	struct scen_loc loc;
 };
 
@@ -211,7 +212,9 @@ void scen_run_free(struct scen_run *r);
 /* The core-count checks of scen_resolve alone, for `bounce check` and sweeps. */
 int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *e);
 
-/* Does CPU `cpu` belong to the set, for `cores` cores? */
+/* Does CPU `cpu` belong to the set? ("all" holds every CPU.) */
 bool scen_cpuset_has(const struct scen_cpuset *c, int cpu);
+/* The CPUs of the set on a machine of `cores` cores. */
+void scen_cpuset_resolve(const struct scen_cpuset *c, int cores, struct cpuset *out);
 
 #endif
