@@ -13,7 +13,7 @@ const struct cpu_model_field cpu_model_fields[CPU_MODEL_NFIELDS] = { CPU_MODEL_F
 #define FIELD_KEY(k, ...) #k,
 const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1] = { CPU_MODEL_FIELDS(FIELD_KEY) NULL };
 
-#define KIND_NAME(id, name) [id] = name,
+#define KIND_NAME(id, name) [id] = (name),
 const char *const cpu_fabric_names[CPU_NFABRICS + 1] = { CPU_FABRICS(KIND_NAME) NULL };
 const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1] = { CPU_PROTOCOLS(KIND_NAME) NULL };
 

@@ -16,12 +16,13 @@
 #define CPU_PROTOCOLS(X) X(PROTO_MESI, "MESI") X(PROTO_MESIF, "MESIF") X(PROTO_MOESI, "MOESI")
 
 #define CPU_ENUM_ID_(id, name) id,
-#define CPU_COUNT_(...) +1
+#define CPU_ENUM_SLOT_(id, name) id##_SLOT_,
 enum fabric_kind { CPU_FABRICS(CPU_ENUM_ID_) };
 enum protocol_kind { CPU_PROTOCOLS(CPU_ENUM_ID_) };
-/* Not enumerators: a switch over the kinds should not have to name them. */
-#define CPU_NFABRICS (0 CPU_FABRICS(CPU_COUNT_))
-#define CPU_NPROTOCOLS (0 CPU_PROTOCOLS(CPU_COUNT_))
+/* The counts sit outside the kinds' enums, so a switch over the kinds
+ * need not name them. */
+enum { CPU_FABRICS(CPU_ENUM_SLOT_) CPU_NFABRICS };
+enum { CPU_PROTOCOLS(CPU_ENUM_SLOT_) CPU_NPROTOCOLS };
 
 struct cpu_model {
 	char name[64];
@@ -122,7 +123,8 @@ struct cpu_model_field {
 	double min, max;            /* inclusive; exact for every integer bound here */
 };
 
-#define CPU_MODEL_NFIELDS (0 CPU_MODEL_FIELDS(CPU_COUNT_))
+#define CPU_FIELD_ID_(member, ...) CPU_FIELD_##member,
+enum { CPU_MODEL_FIELDS(CPU_FIELD_ID_) CPU_MODEL_NFIELDS };
 extern const struct cpu_model_field cpu_model_fields[CPU_MODEL_NFIELDS];
 /* The same keys, NULL-terminated, for key checks and suggestions. */
 extern const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1];

@@ -1,7 +1,6 @@
-/* A set of CPU ids as a bitset: the one representation of "which CPUs",
- * from a scenario's "cpus" to the interrupt sources of the driver. What a
- * user needs (membership, count, the highest id for range checks) is
- * computed from the bits rather than kept beside them. */
+/* Sets of CPU ids as bitsets: the one representation of "which CPUs" from
+ * a scenario's "cpus" to the driver's interrupt sources. Membership, count
+ * and the highest id are computed from the bits, never kept beside them. */
 #ifndef BOUNCE_CPUSET_H
 #define BOUNCE_CPUSET_H
 

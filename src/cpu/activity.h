@@ -1,7 +1,6 @@
-/* What a core's cycles are spent on, and every name an activity goes by:
- * the key of the report's per-core "cycles" object, the name of a trace
- * segment and the label the visualizer shows. The engine, the reports and
- * the UI all index by enum core_activity, so a new activity is one row. */
+/* What a core's cycles are spent on, with every name an activity goes by
+ * (report key, trace name, UI label): the engine, the reports and the UI
+ * all index by enum core_activity, so a new activity is one row. */
 #ifndef BOUNCE_ACTIVITY_H
 #define BOUNCE_ACTIVITY_H
 
@@ -26,14 +25,14 @@
 	X(IDLE,     NULL,         "idle",       "idle")               /* no thread, or not started yet (start skew) */
 
 #define CORE_ACT_ENUM_(id, key, trace, label) CORE_ACT_##id,
-#define CORE_ACT_COUNT_(id, key, trace, label) +1
+#define CORE_ACT_SLOT_(id, key, trace, label) CORE_CYCLES_##id,
 enum core_activity {
 	CORE_ACTIVITIES(CORE_ACT_ENUM_)
 	CORE_STATES(CORE_ACT_ENUM_)
 	CORE_NACTS
 };
-/* The counted activities: those before the first state. */
-#define CORE_NCYCLES (0 CORE_ACTIVITIES(CORE_ACT_COUNT_))
+/* The number of counted activities, the first ones of the enum. */
+enum { CORE_ACTIVITIES(CORE_ACT_SLOT_) CORE_NCYCLES };
 
 struct core_activity_names {
 	const char *report;        /* NULL for a state */

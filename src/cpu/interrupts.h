@@ -13,9 +13,9 @@
  * the cores and the loader all use this one enum. */
 #define IRQ_KINDS(X) X(IRQ_HARD, "hard") X(IRQ_SOFT, "soft")
 #define IRQ_KIND_ENUM_(id, name) id,
-#define IRQ_KIND_COUNT_(id, name) +1
+#define IRQ_KIND_SLOT_(id, name) id##_SLOT_,
 enum irq_kind { IRQ_KINDS(IRQ_KIND_ENUM_) };
-#define IRQ_NKINDS (0 IRQ_KINDS(IRQ_KIND_COUNT_))
+enum { IRQ_KINDS(IRQ_KIND_SLOT_) IRQ_NKINDS }; /* outside the enum, as for cpu_model.h's kinds */
 /* Names by enum value, NULL-terminated. */
 extern const char *const irq_kind_names[IRQ_NKINDS + 1];
 

@@ -43,8 +43,13 @@ static int read_field(const struct jpos_doc *d, const cJSON *n, const struct cpu
 			return -1;
 		*(int *)p = (int)v;
 		return 0;
-	case CPU_F_GHZ:
-		return jpos_double(d, n, f->min, f->max, (double *)p, e);
+	case CPU_F_GHZ: {
+		double g;
+		if (jpos_double(d, n, f->min, f->max, &g, e))
+			return -1;
+		memcpy(p, &g, sizeof g);
+		return 0;
+	}
 	case CPU_F_STR:
 		if (jpos_string(d, n, f->size - 1, &s, e))
 			return -1;

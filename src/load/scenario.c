@@ -32,28 +32,25 @@ const char *const scen_top_keys[] = {
 };
 const char *const scen_variant_keys[] = { "name", "description", SCEN_SETUP_KEYS(KEY_NAME) NULL };
 
-/* The setup keys in the order the "overrides nothing" message names them. */
+/* The setup keys in the order the "overrides nothing" message names them.
+ * A repeated place is a repeated enumerator and a place past the end is out
+ * of the array's bounds, both compile errors: every slot is filled. */
 #define KEY_BY_HINT(key, ID, hint) [hint] = #key,
-#define HINT_SUM(key, ID, hint) +(hint)
+#define HINT_PLACE(key, ID, hint) setup_hint_place_##hint,
+enum { SCEN_SETUP_KEYS(HINT_PLACE) };
 static const char *const hint_keys[SCEN_NSETUP_KEYS] = { SCEN_SETUP_KEYS(KEY_BY_HINT) };
-/* With -Woverride-init catching a repeated place, this makes the places a
- * permutation, so no slot of hint_keys is left NULL. */
-_Static_assert((0 SCEN_SETUP_KEYS(HINT_SUM)) == SCEN_NSETUP_KEYS * (SCEN_NSETUP_KEYS - 1) / 2,
-	       "SCEN_SETUP_KEYS: each hint place 0..n-1 exactly once");
 
 static const char *const reg_names[] = {
 	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11",
 	"r12", "r13", "r14", "r15", NULL,
 };
 /* The report's totals: an expectation on another name could never be met.
- * In the order the messages list them, NULL-terminated. */
+ * In the order the messages list them, NULL-terminated. As for hint_keys,
+ * a repeated or out-of-range place does not compile. */
 #define TOTAL_BY_PLACE(name, value, listed) [listed] = #name,
-#define TOTAL_PLACE_SUM(name, value, listed) +(listed)
+#define TOTAL_PLACE(name, value, listed) total_place_##listed,
+enum { RUN_TOTALS(TOTAL_PLACE) };
 static const char *const total_names[RUN_NTOTALS + 1] = { RUN_TOTALS(TOTAL_BY_PLACE) };
-/* With -Woverride-init catching a repeated place, this makes the places a
- * permutation, so only the last slot is NULL. */
-_Static_assert((0 RUN_TOTALS(TOTAL_PLACE_SUM)) == RUN_NTOTALS * (RUN_NTOTALS - 1) / 2,
-	       "RUN_TOTALS: each listed place 0..n-1 exactly once");
 
 const char *scen_datadir(void)
 {
@@ -535,25 +532,17 @@ static int parse_seed(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	return 0;
 }
 
-static const struct {
-	const char *key;
-	unsigned bit;
-	int (*parse)(struct ctx *c, const cJSON *n, struct scen_setup *su);
-} setup_keys[] = {
-#define SETUP_ROW(key, ID, hint) { #key, SCEN_SET_##ID, parse_##key },
-	SCEN_SETUP_KEYS(SETUP_ROW)
-};
-
 static int parse_setup(struct ctx *c, const cJSON *obj, struct scen_setup *su)
 {
-	for (size_t i = 0; i < SCEN_NSETUP_KEYS; i++) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, setup_keys[i].key);
-		if (!n)
-			continue;
-		su->set |= setup_keys[i].bit;
-		if (setup_keys[i].parse(c, n, su))
-			return -1;
+	const cJSON *n;
+#define PARSE_KEY(key, ID, hint)                                           \
+	if ((n = cJSON_GetObjectItemCaseSensitive(obj, #key))) {           \
+		su->set |= SCEN_SET_##ID;                                  \
+		if (parse_##key(c, n, su))                                 \
+			return -1;                                         \
 	}
+	SCEN_SETUP_KEYS(PARSE_KEY)
+#undef PARSE_KEY
 	return 0;
 }
 

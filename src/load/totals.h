@@ -1,7 +1,6 @@
-/* The run totals: what the report writes under a variant's "totals" and
- * what an expectation may name as variants.V.totals.NAME. One table, kept
- * here because the loader, the lowest layer that needs the names, checks
- * expectations before anything runs; the report expands the value column. */
+/* The run totals the report writes under "totals" and an expectation may
+ * name (variants.V.totals.NAME). It lives in the loader, the lowest layer
+ * that needs the names: expectations are checked before anything runs. */
 #ifndef BOUNCE_TOTALS_H
 #define BOUNCE_TOTALS_H
 
@@ -30,7 +29,7 @@
 	X(llc_hits,      ms->llc_hits,                  15) \
 	X(irqs,          cs->irqs_hard + cs->irqs_soft, 16)
 
-#define RUN_TOTAL_COUNT_(...) +1
-#define RUN_NTOTALS (0 RUN_TOTALS(RUN_TOTAL_COUNT_))
+#define RUN_TOTAL_ID_(name, value, listed) RUN_TOTAL_##name,
+enum { RUN_TOTALS(RUN_TOTAL_ID_) RUN_NTOTALS };
 
 #endif
