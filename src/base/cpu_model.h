@@ -70,8 +70,10 @@ struct cpu_model {
  * own limits are cpu_model_validate's). The loader walks this table, reads
  * each key into the member of the same name, rejects any other key, and
  * tests/check_scenario.c holds scenarios/scenario.schema.json to it, so a
- * new field is a member above and one row here. Row order is the order keys
- * are read and listed in messages.
+ * new field is a member above and one row here; a field of a new shape (a
+ * list of topology levels, say) adds a cpu_field_type and its case in
+ * cpu_json.c's read_field. Row order is the order keys are read and listed
+ * in messages.
  *   X(member, type, need, min, max) */
 #define CPU_MODEL_FIELDS(X)                                     \
 	X(name,             STR,      OPTIONAL, 0, 0)             \
