@@ -302,9 +302,9 @@ static void bh_case(int protect, uint64_t *lost)
 	ck_assert_int_eq(asm_assemble_string("t.s", bh_src(protect), &in, &tmp, &e), 0);
 	irq.handler = label(&tmp, "net_rx");
 	program_free(&tmp);
-	sim_cpuset_add(&irq.cpus, 0);
-	sim_cpuset_add(&irq.cpus, 1);
-	irq.kind = SIM_IRQ_SOFT;
+	cpuset_add(&irq.cpus, 0);
+	cpuset_add(&irq.cpus, 1);
+	irq.kind = IRQ_SOFT;
 	irq.every = 300;
 	irq.jitter = 0.5;
 	run(&r, bh_src(protect), &(struct opts){ .cores = 2, .seed = 3, .irqs = &irq, .n_irqs = 1 });
@@ -358,8 +358,8 @@ START_TEST(test_hard_irq_masked_by_cli)
 	memset(&irq, 0, sizeof irq);
 	irq.handler = label(&tmp, "h");
 	program_free(&tmp);
-	sim_cpuset_add(&irq.cpus, 0);
-	irq.kind = SIM_IRQ_HARD;
+	cpuset_add(&irq.cpus, 0);
+	irq.kind = IRQ_HARD;
 	irq.arrival = SIM_ARRIVAL_POISSON;
 	irq.every = 400;
 	struct run r;

@@ -83,8 +83,8 @@ static void run_prog(struct run *r, int cores, const char *const *files, size_t 
 		const struct symbol *h = program_symbol(&r->prog, softirq);
 		ck_assert_ptr_nonnull(h);
 		for (int c = 0; c < cores; c++)
-			sim_cpuset_add(&irq.cpus, c);
-		irq.kind = SIM_IRQ_SOFT;
+			cpuset_add(&irq.cpus, c);
+		irq.kind = IRQ_SOFT;
 		irq.handler = (uint32_t)h->value;
 		irq.arrival = SIM_ARRIVAL_PERIODIC;
 		irq.every = softirq_every;

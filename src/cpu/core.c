@@ -1084,12 +1084,3 @@ void core_free(struct core *c)
 	sb_free(&c->sb);
 	irq_cpu_free(&c->irq);
 }
-
-const char *core_activity_name(enum core_activity a)
-{
-	static const char *const names[CORE_NACTS] = {
-		"busy", "l1_hit", "miss_stall", "sb_stall", "locked", "spin", "interrupt",
-		"halted", "idle",
-	};
-	return (unsigned)a < CORE_NACTS ? names[a] : "?";
-}

@@ -152,7 +152,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	for (size_t i = 0; i < cfg->n_irqs; i++) {
 		const struct sim_irq_source *c = &cfg->irqs[i];
 		s->irq_src[i] = (struct irq_source){
-			.kind = c->kind == SIM_IRQ_HARD ? IRQ_HARD : IRQ_SOFT,
+			.kind = (uint8_t)c->kind,
 			.poisson = c->arrival == SIM_ARRIVAL_POISSON,
 			.handler = c->handler, .every = c->every, .jitter = c->jitter,
 		};
@@ -190,7 +190,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 		uint64_t start = rng_upto(&skew, cfg->start_skew);
 		unsigned k = 0;
 		for (size_t i = 0; i < cfg->n_irqs; i++)
-			if (sim_cpuset_has(&cfg->irqs[i].cpus, th->cpu))
+			if (cpuset_has(&cfg->irqs[i].cpus, th->cpu))
 				which[k++] = (uint16_t)i;
 		if (irq_cpu_init(&c->irq, s->irq_src, which, k, cfg->seed, th->cpu, start, e))
 			goto fail;

@@ -8,26 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/cpu_model.h"
+#include "base/cpuset.h"
 #include "cpu/program.h"
 #include "mem/memsys.h"
 #include "cpu/core.h"
 #include "base/error.h"
 
 #define SIM_DEFAULT_LIMIT 1000000000ull /* cycles, when the config gives no limit */
-#define SIM_CPUSET_WORDS (CPU_MAX_CORES / 64)
-
-/* A set of CPUs (bit c of word c/64). */
-struct sim_cpuset {
-	uint64_t w[SIM_CPUSET_WORDS];
-};
-static inline void sim_cpuset_add(struct sim_cpuset *s, int cpu)
-{
-	s->w[cpu / 64] |= 1ull << (cpu % 64);
-}
-static inline int sim_cpuset_has(const struct sim_cpuset *s, int cpu)
-{
-	return (int)((s->w[cpu / 64] >> (cpu % 64)) & 1);
-}
 
 /* A thread: what runs on one CPU from the start. Registers not named in
  * regs_set start at 0, except rsp, which starts at the top of the CPU's
@@ -39,7 +26,6 @@ struct sim_thread {
 	uint32_t regs_set;           /* bit r: regs[r] is given */
 };
 
-enum sim_irq_kind { SIM_IRQ_HARD, SIM_IRQ_SOFT };
 enum sim_arrival { SIM_ARRIVAL_PERIODIC, SIM_ARRIVAL_POISSON };
 
 /* An interrupt source, instantiated once on every CPU of `cpus`. Periodic:
@@ -47,8 +33,8 @@ enum sim_arrival { SIM_ARRIVAL_PERIODIC, SIM_ARRIVAL_POISSON };
  * [0, every). Poisson: exponential gaps of mean `every`. Arrivals come only
  * from the seeded generator. The handler ends with `ret`. */
 struct sim_irq_source {
-	struct sim_cpuset cpus;
-	enum sim_irq_kind kind;
+	struct cpuset cpus;
+	enum irq_kind kind;
 	uint32_t handler;            /* instruction index */
 	enum sim_arrival arrival;
 	uint64_t every;              /* cycles, >= 1 */

@@ -894,3 +894,11 @@ int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *cons
 	}
 	return 0;
 }
+
+void jpos_alternatives(const char *const *names, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (const char *const *p = names; *p && len < n; p++)
+		len += (size_t)snprintf(buf + len, n - len, "%s\"%s\"", p == names ? "" : " or ", *p);
+}
