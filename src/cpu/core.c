@@ -22,7 +22,7 @@
  * start when the core resumes. */
 #include "config.h"
 #include "cpu/core.h"
-#include "cpu/sim.h"
+#include "cpu/ghost.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -475,131 +475,18 @@ static inline int cond(const struct core *c, unsigned cc)
 	}
 }
 
-/* ---- ghost counters: open addressing on the address ---- */
-
-struct ghost_table {
-	struct sim_ghost *g;     /* insertion order */
-	uint32_t *slot;          /* index + 1, 0 = empty */
-	size_t n, cap, nslots;
-	struct sim_ghost *sorted;
-	double *sum;
-};
-
-struct ghost_table *core_ghost_new(void)
-{
-	return calloc(1, sizeof(struct ghost_table));
-}
-
-void core_ghost_free(struct ghost_table *t)
-{
-	if (!t)
-		return;
-	free(t->g);
-	free(t->slot);
-	free(t->sorted);
-	free(t->sum);
-	free(t);
-}
-
-static size_t ghost_hash(uint64_t a, size_t nslots)
-{
-	return (size_t)((a * 0x9e3779b97f4a7c15ull) >> 20) & (nslots - 1);
-}
-
-static struct sim_ghost *ghost_get(struct ghost_table *t, uint64_t addr, int create)
-{
-	if (t->nslots) {
-		for (size_t i = ghost_hash(addr, t->nslots);; i = (i + 1) & (t->nslots - 1)) {
-			if (!t->slot[i])
-				break;
-			if (t->g[t->slot[i] - 1].addr == addr)
-				return &t->g[t->slot[i] - 1];
-		}
-	}
-	if (!create)
-		return NULL;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct sim_ghost *g = realloc(t->g, cap * sizeof *g);
-		double *s = g ? realloc(t->sum, cap * sizeof *s) : NULL;
-		if (g)
-			t->g = g;
-		if (!s)
-			return NULL;
-		t->sum = s;
-		t->cap = cap;
-	}
-	if (2 * (t->n + 1) > t->nslots) {
-		size_t ns = t->nslots ? 2 * t->nslots : 64;
-		uint32_t *sl = calloc(ns, sizeof *sl);
-		if (!sl)
-			return NULL;
-		for (size_t k = 0; k < t->n; k++) {
-			size_t i = ghost_hash(t->g[k].addr, ns);
-			while (sl[i])
-				i = (i + 1) & (ns - 1);
-			sl[i] = (uint32_t)k + 1;
-		}
-		free(t->slot);
-		t->slot = sl;
-		t->nslots = ns;
-	}
-	size_t i = ghost_hash(addr, t->nslots);
-	while (t->slot[i])
-		i = (i + 1) & (t->nslots - 1);
-	struct sim_ghost *g = &t->g[t->n];
-	memset(g, 0, sizeof *g);
-	g->addr = addr;
-	t->sum[t->n] = 0;
-	t->slot[i] = (uint32_t)++t->n;
-	return g;
-}
-
-static int ghost_cmp(const void *a, const void *b)
-{
-	uint64_t x = ((const struct sim_ghost *)a)->addr, y = ((const struct sim_ghost *)b)->addr;
-	return x < y ? -1 : x > y;
-}
-
-size_t core_ghost_list(struct ghost_table *t, const struct sim_ghost **out)
-{
-	free(t->sorted);
-	t->sorted = t->n ? malloc(t->n * sizeof *t->sorted) : NULL;
-	if (!t->sorted) {
-		*out = NULL;
-		return 0;
-	}
-	memcpy(t->sorted, t->g, t->n * sizeof *t->sorted);
-	qsort(t->sorted, t->n, sizeof *t->sorted, ghost_cmp);
-	*out = t->sorted;
-	return t->n;
-}
-
-const struct sim_ghost *core_ghost_find(struct ghost_table *t, uint64_t addr)
-{
-	return ghost_get(t, addr, 0);
-}
+/* ---- ghost counters ---- */
 
 static int ghost_op(struct core_env *env, struct core *c, const struct insn *in)
 {
-	struct sim_ghost *g = ghost_get(env->ghosts, ea(c, &in->a), 1);
-	if (!g) {
+	unsigned sz = in->b.size ? in->b.size : 8;
+	int64_t v = sext(opval(c, &in->b, sz), sz);
+	uint64_t addr = ea(c, &in->a);
+	int r = in->op == OP_GHOST_ADD ? ghost_add(env->ghosts, addr, v) : ghost_read(env->ghosts, addr, v);
+	if (r) {
 		env->failed = 1;
 		return err_internal(&env->err, "out of memory for ghost counters");
 	}
-	unsigned sz = in->b.size ? in->b.size : 8;
-	int64_t v = sext(opval(c, &in->b, sz), sz);
-	if (in->op == OP_GHOST_ADD) {
-		g->exact += v;
-		return 0;
-	}
-	uint64_t e = v > g->exact ? (uint64_t)v - (uint64_t)g->exact : (uint64_t)g->exact - (uint64_t)v;
-	double *sum = &env->ghosts->sum[g - env->ghosts->g];
-	g->reads++;
-	*sum += (double)e;
-	g->mean_err = *sum / (double)g->reads;
-	if (e > g->max_err)
-		g->max_err = e;
 	return 0;
 }
 

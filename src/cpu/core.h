@@ -147,12 +147,4 @@ void core_free(struct core *c);
 
 const char *core_activity_name(enum core_activity a);
 
-/* Ghost counters (per address). */
-struct ghost_table *core_ghost_new(void);
-void core_ghost_free(struct ghost_table *g);
-struct sim_ghost;
-/* Sorted by address, into a buffer owned by the table. */
-size_t core_ghost_list(struct ghost_table *g, const struct sim_ghost **out);
-const struct sim_ghost *core_ghost_find(struct ghost_table *g, uint64_t addr);
-
 #endif

@@ -144,7 +144,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
-	env->ghosts = core_ghost_new();
+	env->ghosts = ghost_table_new();
 	if (!s->cores || !s->irq_src || !which || !env->ghosts) {
 		err_internal(e, "out of memory");
 		goto fail;
@@ -219,7 +219,7 @@ void sim_destroy(struct sim *s)
 			core_free(&s->cores[c]);
 	free(s->cores);
 	free(s->irq_src);
-	core_ghost_free(s->env.ghosts);
+	ghost_table_free(s->env.ghosts);
 	evq_free(&s->q);
 	ms_destroy(s->ms);
 	free(s);
@@ -366,14 +366,14 @@ void sim_total_core_stats(const struct sim *s, struct core_stats *out)
 	}
 }
 
-size_t sim_ghosts(struct sim *s, const struct sim_ghost **out)
+size_t sim_ghosts(struct sim *s, const struct ghost **out)
 {
-	return core_ghost_list(s->env.ghosts, out);
+	return ghost_list(s->env.ghosts, out);
 }
 
-const struct sim_ghost *sim_ghost(struct sim *s, uint64_t addr)
+const struct ghost *sim_ghost(struct sim *s, uint64_t addr)
 {
-	return core_ghost_find(s->env.ghosts, addr);
+	return ghost_find(s->env.ghosts, addr);
 }
 
 void sim_set_observer(struct sim *s, const struct sim_observer *o)

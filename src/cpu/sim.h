@@ -11,6 +11,7 @@
 #include "cpu/program.h"
 #include "mem/memsys.h"
 #include "cpu/core.h"
+#include "cpu/ghost.h"
 #include "base/error.h"
 
 #define SIM_DEFAULT_LIMIT 1000000000ull /* cycles, when the config gives no limit */
@@ -99,16 +100,6 @@ struct sim_core_view {
 	unsigned sb_used;            /* store-buffer entries in use */
 };
 
-/* Ghost counter statistics: the exact value kept beside a counter and the
- * error of every approximate read of it (isa.h OP_GHOST_*). */
-struct sim_ghost {
-	uint64_t addr;
-	int64_t exact;
-	uint64_t reads;
-	uint64_t max_err;
-	double mean_err;
-};
-
 struct sim;
 
 /* Validates the config (threads on existing CPUs, one per CPU, entries and
@@ -148,9 +139,9 @@ const struct core_stats *sim_core_stats(const struct sim *s, int core);
 void sim_total_core_stats(const struct sim *s, struct core_stats *out);
 
 /* Ghost counters, sorted by address; valid until the next run call. */
-size_t sim_ghosts(struct sim *s, const struct sim_ghost **out);
+size_t sim_ghosts(struct sim *s, const struct ghost **out);
 /* NULL when no ghost instruction touched addr. */
-const struct sim_ghost *sim_ghost(struct sim *s, uint64_t addr);
+const struct ghost *sim_ghost(struct sim *s, uint64_t addr);
 
 /* The observer is copied; NULL removes it. */
 void sim_set_observer(struct sim *s, const struct sim_observer *o);
