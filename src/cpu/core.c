@@ -73,22 +73,14 @@ static int fault(struct core_env *env, struct core *c, const char *fmt, ...)
 static int fault(struct core_env *env, struct core *c, const char *fmt, ...)
 {
 	const struct program *p = env->prog;
-	const char *file = NULL;
-	int line = 0, col = 0;
-	/* Past the end: blame the last instruction, the one that fell off. */
-	uint32_t i = c->pc < p->n_insns ? c->pc : p->n_insns - 1;
-	if (p->n_insns && p->insns[i].loc < p->n_locs) {
-		const struct src_loc *l = &p->locs[p->insns[i].loc];
-		file = l->file < p->n_files ? p->files[l->file] : NULL;
-		line = (int)l->line;
-		col = l->col;
-	}
 	char msg[768];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	err_set(&env->err, file, line, col, "core %d: %s", c->id, msg);
+	/* Past the end: blame the last instruction, the one that fell off. */
+	uint32_t i = c->pc < p->n_insns ? c->pc : p->n_insns - 1;
+	program_err(&env->err, p, i, "core %d: %s", c->id, msg);
 	env->failed = 1;
 	c->state = CORE_FAULTED;
 	return ST_FAULT;

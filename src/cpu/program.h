@@ -102,7 +102,14 @@ static inline uint64_t program_percpu_offset(const struct program *p, int cpu)
 {
 	return p->percpu_base + (uint64_t)cpu * p->percpu_stride;
 }
-/* "file:line" of an instruction, for runtime messages. */
+/* "file:line" of an instruction, "?" when unknown. */
 void program_where(const struct program *p, uint32_t insn, char *buf, size_t n);
+/* An input error at the file:line:col where instruction `insn` was written
+ * (no position when unknown). Returns -1, as err_set. */
+int program_err(struct err *e, const struct program *p, uint32_t insn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#ifdef __clang_analyzer__
+#define program_err(...) (program_err(__VA_ARGS__), -1)
+#endif
 
 #endif

@@ -34,20 +34,6 @@ const char *sim_status_name(enum sim_status st)
 	}
 }
 
-/* Where instruction i was written, for config errors about it. */
-static int insn_err(struct err *e, const struct program *p, uint32_t i, const char *fmt, uint32_t v)
-{
-	const char *file = NULL;
-	int line = 0, col = 0;
-	if (i < p->n_insns && p->insns[i].loc < p->n_locs) {
-		const struct src_loc *l = &p->locs[p->insns[i].loc];
-		file = l->file < p->n_files ? p->files[l->file] : NULL;
-		line = (int)l->line;
-		col = l->col;
-	}
-	return err_set(e, file, line, col, fmt, v);
-}
-
 static int validate(const struct sim_config *cfg, struct err *e)
 {
 	const struct program *p = cfg->prog;
@@ -64,9 +50,9 @@ static int validate(const struct sim_config *cfg, struct err *e)
 	for (uint32_t i = 0; i < p->n_insns; i++) {
 		const struct insn *in = &p->insns[i];
 		if ((in->op == OP_JMP || in->op == OP_JCC || in->op == OP_CALL) && in->target >= p->n_insns)
-			return insn_err(e, p, i, "invalid jump target %u", in->target);
+			return program_err(e, p, i, "invalid jump target %u", in->target);
 		if (in->op >= OP_NOPCODES)
-			return insn_err(e, p, i, "unknown opcode %u", in->op);
+			return program_err(e, p, i, "unknown opcode %u", in->op);
 	}
 	uint8_t *seen = calloc((size_t)cfg->cpu.cores, 1);
 	if (!seen)
