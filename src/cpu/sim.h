@@ -12,9 +12,9 @@
 #include "mem/memsys.h"
 #include "cpu/core.h"
 #include "cpu/ghost.h"
+#include "cpu/sim_limit.h"
 #include "base/error.h"
 
-#define SIM_DEFAULT_LIMIT 1000000000ull /* cycles, when the config gives no limit */
 #define SIM_CPUSET_WORDS (CPU_MAX_CORES / 64)
 
 /* A set of CPUs (bit c of word c/64). */

@@ -11,7 +11,7 @@
 #include "base/cpu_model.h"
 #include "base/error.h"
 #include "cpu/program.h"
-#include "cpu/sim.h"
+#include "cpu/sim_limit.h"
 
 /* The stop limit when none is given is the driver's (one constant). */
 #define SCEN_DEFAULT_MAX_CYCLES SIM_DEFAULT_LIMIT
