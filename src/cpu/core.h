@@ -1,8 +1,6 @@
-/* The x86 core model: registers, flags, the interpreter over the
- * pre-decoded program, per-core cycle accounting, and the glue between a
- * core, its store buffer (store_buffer.h), its interrupt sources
- * (interrupts.h) and the memory system. The simulation driver (sim.c) owns
- * the event queue; a core runs ahead of it while its accesses hit in L1. */
+/* One simulated x86 core (registers, flags, its own clock, counters) and
+ * the machine the cores share (core_env). The driver (sim.c) owns the event
+ * queue and hands each core its exec and drain events, one at a time. */
 #ifndef BOUNCE_CORE_H
 #define BOUNCE_CORE_H
 

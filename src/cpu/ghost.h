@@ -1,7 +1,6 @@
-/* Ghost counters: the exact value of a counter kept beside the simulated
- * one, keyed by the counter's address, and the error of every approximate
- * read of it (isa.h OP_GHOST_*). This is bookkeeping outside the simulated
- * machine: it costs no cycles and makes no memory traffic. */
+/* Ghost counters: the exact value kept beside a simulated counter, keyed
+ * by its address, and the error of every approximate read of it (isa.h
+ * OP_GHOST_*). Bookkeeping outside the machine: no cycles, no traffic. */
 #ifndef BOUNCE_GHOST_H
 #define BOUNCE_GHOST_H
 

@@ -1,8 +1,8 @@
-/* An assembled program: the pre-decoded instructions, the symbol table and
- * the initial memory image, laid out as the simulated machine sees them.
- * Owner: assembler module (asm_*.c). Used by the core model and reports.
- *
- * Address map (x86-64 kernel conventions):
+/* An assembled program: the pre-decoded instructions, the symbols and the
+ * initial memory image. The assembler (asm/) writes it; it sits in cpu/
+ * because the cores, and everything above them, read it. */
+
+/* Address map (x86-64 kernel conventions):
  *   [0, PROG_DATA_BASE)            unmapped: a stray access faults
  *   [data_base, data_base+data_size) .data, with the generated table
  *                                    __per_cpu_offset (nr_cpus quads)

@@ -1,7 +1,6 @@
-/* The simulation driver: builds one machine from a sim_config (memory
- * image, cores, store buffers, interrupt sources) and runs it by popping
- * the (cycle, seq) event queue. Each event is a core's execution or its
- * store buffer's drain; nothing else is ever scheduled. */
+/* The simulation driver: builds the machine from a sim_config and runs it
+ * by popping the (cycle, seq) event queue. Each event is a core's execution
+ * or its store buffer's drain; nothing else is ever scheduled. */
 #include "config.h"
 #include "cpu/sim.h"
 

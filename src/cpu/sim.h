@@ -1,7 +1,6 @@
-/* The simulation driver: one variant's machine (cores, store buffers,
- * interrupt sources, memory system) run by the (cycle, seq) event queue.
- * This is the API the CLI, the UI and the scenario module use; a test can
- * drive it directly from an assembled program. Owner: core module. */
+/* The engine's front door: build one variant's machine from a sim_config
+ * and run it, whole or in slices; the CLI, the reports, the UI and the
+ * tests all go through this API rather than the cores and memory system. */
 #ifndef BOUNCE_SIM_H
 #define BOUNCE_SIM_H
 
