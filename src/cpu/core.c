@@ -309,8 +309,11 @@ static inline enum step load(struct core_env *env, struct core *c, uint64_t addr
 			acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
 			return ST_OK;
 		}
-		if (l == SB_PARTIAL) /* wait for the overlapping store to leave */
+		if (l == SB_PARTIAL) { /* wait for the overlapping store to leave */
+			*v = 0; /* never read (this stops the instruction), but the
+				 * static analyzer cannot see that wait_sb never says ST_OK */
 			return wait_sb(env, c, 0);
+		}
 	}
 	if (ms_hit_load(env->ms, c->id, addr, size, v)) {
 		acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
