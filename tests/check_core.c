@@ -567,13 +567,13 @@ START_TEST(test_ghost_and_observer)
 	ck_assert_int_eq(log.marks, 20);
 	ck_assert_int_gt(log.changes, 2);
 	ck_assert_int_eq(log.monotonic, 1);
-	const struct sim_ghost *g = sim_ghost(s, addr_of(&p, "c"));
+	const struct ghost *g = sim_ghost(s, addr_of(&p, "c"));
 	ck_assert_ptr_nonnull(g);
 	ck_assert_int_eq(g->exact, 20);
 	ck_assert_uint_eq(g->reads, 4);
 	ck_assert_uint_ge(g->max_err, 3);     /* 7 vs an exact 10..20 */
 	ck_assert_uint_le(g->max_err, 13);
-	const struct sim_ghost *list;
+	const struct ghost *list;
 	ck_assert_uint_eq(sim_ghosts(s, &list), 1);
 	sim_destroy(s);
 	program_free(&p);

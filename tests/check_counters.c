@@ -197,7 +197,7 @@ START_TEST(test_design_exact_and_bounded)
 	int64_t want = (int64_t)CORES * UPDATES;
 	ck_assert_int_eq(peek64(&r, "final_count"), want);
 	ck_assert_int_eq(peek64(&r, "count_lost"), 0);
-	const struct sim_ghost *g = sim_ghost(r.sim, sym(&r, design_counter[_i]));
+	const struct ghost *g = sim_ghost(r.sim, sym(&r, design_counter[_i]));
 	ck_assert_msg(g != NULL, "%s: no ghost counter", design_counter[_i]);
 	ck_assert_int_eq(g->exact, want);
 	ck_assert_uint_gt(g->reads, 0);

@@ -357,7 +357,7 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
 		unsigned size = sym->size >= 8 || sym->size == 0 ? 8 : sym->size >= 4 ? 4 : 1;
 		uint64_t raw = sim_peek(s, (uint64_t)sym->value, size);
 		c->read = size == 8 ? (int64_t)raw : size == 4 ? (int64_t)(int32_t)raw : (int64_t)(int8_t)raw;
-		const struct sim_ghost *g = sim_ghost(s, (uint64_t)sym->value);
+		const struct ghost *g = sim_ghost(s, (uint64_t)sym->value);
 		if (g) {
 			c->exact = g->exact;
 			c->nreads = g->reads;

@@ -1,8 +1,6 @@
-/* The x86 core model: registers, flags, the interpreter over the
- * pre-decoded program, per-core cycle accounting, and the glue between a
- * core, its store buffer (store_buffer.h), its interrupt sources
- * (interrupts.h) and the memory system. The simulation driver (sim.c) owns
- * the event queue; a core runs ahead of it while its accesses hit in L1. */
+/* One simulated x86 core (registers, flags, its own clock, counters) and
+ * the machine the cores share (core_env). The driver (sim.c) owns the event
+ * queue and hands each core its exec and drain events, one at a time. */
 #ifndef BOUNCE_CORE_H
 #define BOUNCE_CORE_H
 
@@ -129,12 +127,5 @@ int core_exec_event(struct core_env *env, struct core *c);
 int core_drain_event(struct core_env *env, struct core *c);
 void core_free(struct core *c);
 
-/* Ghost counters (per address). */
-struct ghost_table *core_ghost_new(void);
-void core_ghost_free(struct ghost_table *g);
-struct sim_ghost;
-/* Sorted by address, into a buffer owned by the table. */
-size_t core_ghost_list(struct ghost_table *g, const struct sim_ghost **out);
-const struct sim_ghost *core_ghost_find(struct ghost_table *g, uint64_t addr);
 
 #endif

@@ -1,7 +1,6 @@
-/* The simulation driver: one variant's machine (cores, store buffers,
- * interrupt sources, memory system) run by the (cycle, seq) event queue.
- * This is the API the CLI, the UI and the scenario module use; a test can
- * drive it directly from an assembled program. Owner: core module. */
+/* The engine's front door: build one variant's machine from a sim_config
+ * and run it, whole or in slices; the CLI, the reports, the UI and the
+ * tests all go through this API rather than the cores and memory system. */
 #ifndef BOUNCE_SIM_H
 #define BOUNCE_SIM_H
 
@@ -12,9 +11,10 @@
 #include "cpu/program.h"
 #include "mem/memsys.h"
 #include "cpu/core.h"
+#include "cpu/ghost.h"
+#include "cpu/sim_limit.h"
 #include "base/error.h"
 
-#define SIM_DEFAULT_LIMIT 1000000000ull /* cycles, when the config gives no limit */
 
 /* A thread: what runs on one CPU from the start. Registers not named in
  * regs_set start at 0, except rsp, which starts at the top of the CPU's
@@ -85,16 +85,6 @@ struct sim_core_view {
 	unsigned sb_used;            /* store-buffer entries in use */
 };
 
-/* Ghost counter statistics: the exact value kept beside a counter and the
- * error of every approximate read of it (isa.h OP_GHOST_*). */
-struct sim_ghost {
-	uint64_t addr;
-	int64_t exact;
-	uint64_t reads;
-	uint64_t max_err;
-	double mean_err;
-};
-
 struct sim;
 
 /* Validates the config (threads on existing CPUs, one per CPU, entries and
@@ -134,9 +124,9 @@ const struct core_stats *sim_core_stats(const struct sim *s, int core);
 void sim_total_core_stats(const struct sim *s, struct core_stats *out);
 
 /* Ghost counters, sorted by address; valid until the next run call. */
-size_t sim_ghosts(struct sim *s, const struct sim_ghost **out);
+size_t sim_ghosts(struct sim *s, const struct ghost **out);
 /* NULL when no ghost instruction touched addr. */
-const struct sim_ghost *sim_ghost(struct sim *s, uint64_t addr);
+const struct ghost *sim_ghost(struct sim *s, uint64_t addr);
 
 /* The observer is copied; NULL removes it. */
 void sim_set_observer(struct sim *s, const struct sim_observer *o);

@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "cpu/interrupts.h"
 #include "cpu/program.h"
-#include "cpu/sim.h"
+#include "cpu/sim_limit.h"
 
 /* The stop limit when none is given is the driver's (one constant). */
 #define SCEN_DEFAULT_MAX_CYCLES SIM_DEFAULT_LIMIT

@@ -275,7 +275,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	add_u64(o, "hitm_remote", acc.hitm_remote);
 	add_u64(o, "invalidations", acc.invalidations);
 	add_u64(o, "c2c_transfers", acc.c2c_transfers);
-	const struct sim_ghost *g = sim_ghost(sim, ghost_addr);
+	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
 		cJSON_AddNumberToObject(x, "exact", (double)g->exact);
