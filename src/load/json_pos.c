@@ -206,7 +206,7 @@ static int sc_open(struct scan *sc)
 }
 
 /* The closing bracket of the innermost open container, if it is next. */
-static int sc_close(struct scan *sc, char close)
+static int sc_close(struct scan *sc, unsigned char close)
 {
 	if (sc->i < sc->n && sc->s[sc->i] == close) {
 		sc->i++;
@@ -218,7 +218,7 @@ static int sc_close(struct scan *sc, char close)
 
 /* After a member or element: 1 when a ',' says another follows, 0 when the
  * container closed, -1 (error recorded) on anything else. */
-static int sc_next(struct scan *sc, char close)
+static int sc_next(struct scan *sc, unsigned char close)
 {
 	sc_ws(sc);
 	if (sc->i < sc->n && sc->s[sc->i] == ',') {
