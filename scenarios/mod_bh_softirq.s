@@ -64,12 +64,7 @@ worker_next:
 	dec r12
 	jnz worker_loop
 	bh_disable				; no softirq may change fbc after we report done
-	call thread_done
-	mov rax, CPU
-	test rax, rax
-	jnz worker_exit
-	mov rdi, NR_CPUS
-	call wait_threads_done
+	call thread_finish			; CPU 0 goes on once every CPU is done
 	mov rdi, offset fbc
 	call percpu_counter_sum_quiescent
 	mov qword ptr [final_count], rax
@@ -84,5 +79,4 @@ worker_softirqs:
 	mov qword ptr [expected_count], rcx
 	sub rcx, rax
 	mov qword ptr [lost_updates], rcx
-worker_exit:
 	hlt

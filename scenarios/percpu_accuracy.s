@@ -49,12 +49,7 @@ worker_next:
 	inc r12
 	cmp r12, NR_UPDATES
 	jl worker_update
-	call thread_done
-	mov rax, CPU
-	test rax, rax
-	jnz worker_exit
-	mov rdi, NR_CPUS
-	call wait_threads_done
+	call thread_finish			; CPU 0 goes on once every CPU is done
 	mov rdi, offset fbc
 	call percpu_counter_sum_quiescent
 	mov qword ptr [final_count], rax
@@ -68,5 +63,4 @@ worker_next:
 	mov rcx, NR_CPUS * NR_UPDATES
 	sub rcx, rbx
 	mov qword ptr [count_lost], rcx
-worker_exit:
 	hlt

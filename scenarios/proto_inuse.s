@@ -84,17 +84,11 @@ worker_next:
 	inc r12
 	cmp r12, NR_SOCKETS
 	jl worker_socket
-	call thread_done
-	mov rax, CPU
-	test rax, rax
-	jnz worker_exit
-	mov rdi, NR_CPUS
-	call wait_threads_done
+	call thread_finish			; CPU 0 goes on once every CPU is done
 	call inuse_fold
 	mov qword ptr [final_inuse], rax
 	mov rcx, NR_CPUS * NR_SOCKETS
 	shr rcx, 1
 	sub rcx, rax
 	mov qword ptr [inuse_lost], rcx
-worker_exit:
 	hlt

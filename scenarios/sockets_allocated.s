@@ -74,17 +74,11 @@ worker_next:
 	inc r12
 	cmp r12, NR_SOCKETS
 	jl worker_socket
-	call thread_done
-	mov rax, CPU
-	test rax, rax
-	jnz worker_exit
-	mov rdi, NR_CPUS
-	call wait_threads_done
+	call thread_finish			; CPU 0 goes on once every CPU is done
 	call sockets_read
 	mov qword ptr [final_sockets_allocated], rax
 	mov rcx, NR_CPUS * NR_SOCKETS
 	shr rcx, 1
 	sub rcx, rax
 	mov qword ptr [sockets_lost], rcx
-worker_exit:
 	hlt

@@ -253,12 +253,7 @@ worker_reclaim_atomic:
 worker_reclaimed:
 	test r14, r14
 	jnz worker_burst
-	call thread_done
-	mov rax, CPU
-	test rax, rax
-	jnz worker_exit
-	mov rdi, NR_CPUS
-	call wait_threads_done
+	call thread_finish			; CPU 0 goes on once every CPU is done
 	mov eax, USE_PERCPU
 	test eax, eax
 	jz worker_final_atomic
@@ -270,5 +265,4 @@ worker_final_atomic:
 	call atomic_read
 worker_final:
 	mov qword ptr [final_memory_allocated], rax
-worker_exit:
 	hlt

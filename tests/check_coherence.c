@@ -1,7 +1,6 @@
-/* Unit tests of the coherence engine through the public memsys API: every
- * cell of the MESI table, litmus-sized exact counts, timing of the bus and
- * directory fabrics, MESIF/MOESI specifics, bad CPU models, and a randomized
- * stress with the invariant checker on after every transaction. */
+/* Unit tests of the memory layer through memsys's API: every table cell,
+ * litmus-sized exact counts, fabric timing, MESIF/MOESI, bad CPU models, the
+ * L1 lookaside under the checker, and randomized stress with the checker on. */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>
@@ -362,47 +361,125 @@ START_TEST(mesi_table_every_cell)
 	const struct coh_protocol *p = coh_protocol_of(PROTO_MESI);
 	for (size_t i = 0; i < sizeof mesi_snoops / sizeof mesi_snoops[0]; i++) {
 		const struct snoop_exp *x = &mesi_snoops[i];
-		const struct coh_snoop_cell *c = &p->snoop[x->from][x->req];
+		const struct coh_snoop_cell *c = &p->state[x->from].snoop[x->req];
 		ck_assert_msg(c->actions == x->actions && (x->actions == X || c->next == x->next),
 			      "snoop %s x %s", ms_state_name(x->from), ms_req_name(x->req));
 	}
 	/* requester: (state x op) */
-	ck_assert(!p->access[MS_I][COH_LOAD].hit && p->access[MS_I][COH_LOAD].req == MS_GETS);
-	ck_assert(!p->access[MS_I][COH_STORE].hit && p->access[MS_I][COH_STORE].req == MS_GETM);
-	ck_assert(p->access[MS_S][COH_LOAD].hit && p->access[MS_S][COH_LOAD].next == MS_S);
-	ck_assert(!p->access[MS_S][COH_STORE].hit && p->access[MS_S][COH_STORE].req == MS_UPGRADE);
-	ck_assert(p->access[MS_E][COH_LOAD].hit && p->access[MS_E][COH_LOAD].next == MS_E);
-	ck_assert(p->access[MS_E][COH_STORE].hit && p->access[MS_E][COH_STORE].next == MS_M);
-	ck_assert(p->access[MS_M][COH_LOAD].hit && p->access[MS_M][COH_LOAD].next == MS_M);
-	ck_assert(p->access[MS_M][COH_STORE].hit && p->access[MS_M][COH_STORE].next == MS_M);
-	ck_assert_int_eq(p->fill_alone[MS_GETS], MS_E);
-	ck_assert_int_eq(p->fill_shared[MS_GETS], MS_S);
-	ck_assert_int_eq(p->fill_alone[MS_GETM], MS_M);
-	ck_assert_int_eq(p->fill_shared[MS_UPGRADE], MS_M);
-	ck_assert(p->evict_writeback[MS_M] && !p->evict_writeback[MS_E] && !p->evict_writeback[MS_S]);
-	ck_assert(!p->has_state[MS_F] && !p->has_state[MS_O]);
+	const struct coh_state_row *r = p->state;
+	ck_assert(!r[MS_I].access[COH_LOAD].hit && r[MS_I].access[COH_LOAD].req == MS_GETS);
+	ck_assert(!r[MS_I].access[COH_STORE].hit && r[MS_I].access[COH_STORE].req == MS_GETM);
+	ck_assert(r[MS_S].access[COH_LOAD].hit && r[MS_S].access[COH_LOAD].next == MS_S);
+	ck_assert(!r[MS_S].access[COH_STORE].hit && r[MS_S].access[COH_STORE].req == MS_UPGRADE);
+	ck_assert(r[MS_E].access[COH_LOAD].hit && r[MS_E].access[COH_LOAD].next == MS_E);
+	ck_assert(r[MS_E].access[COH_STORE].hit && r[MS_E].access[COH_STORE].next == MS_M);
+	ck_assert(r[MS_M].access[COH_LOAD].hit && r[MS_M].access[COH_LOAD].next == MS_M);
+	ck_assert(r[MS_M].access[COH_STORE].hit && r[MS_M].access[COH_STORE].next == MS_M);
+	/* requests: whom they snoop, data, the requester's state, the bounce rule */
+	const struct coh_req_col *q = p->req;
+	ck_assert_int_eq(q[MS_GETS].alone.next, MS_E);
+	ck_assert_int_eq(q[MS_GETS].shared.next, MS_S);
+	ck_assert_int_eq(q[MS_GETM].alone.next, MS_M);
+	ck_assert_int_eq(q[MS_GETM].shared.next, MS_M);
+	ck_assert_int_eq(q[MS_UPGRADE].alone.next, MS_M);
+	ck_assert_int_eq(q[MS_UPGRADE].shared.next, MS_M);
+	ck_assert(q[MS_GETS].alone.owns && !q[MS_GETS].shared.owns);
+	ck_assert(q[MS_GETM].alone.owns && q[MS_GETM].shared.owns);
+	ck_assert(q[MS_UPGRADE].alone.owns && q[MS_UPGRADE].shared.owns);
+	ck_assert_int_eq(q[MS_GETS].snoop, COH_SNOOP_OWNER);
+	ck_assert_int_eq(q[MS_GETM].snoop, COH_SNOOP_ALL);
+	ck_assert_int_eq(q[MS_UPGRADE].snoop, COH_SNOOP_ALL);
+	ck_assert(q[MS_GETS].fetch && q[MS_GETM].fetch && !q[MS_UPGRADE].fetch);
+	/* what each state is */
+	ck_assert(r[MS_M].evict_writeback && !r[MS_E].evict_writeback && !r[MS_S].evict_writeback);
+	ck_assert(r[MS_E].owner && r[MS_M].owner && !r[MS_S].owner && !r[MS_I].owner);
+	ck_assert(r[MS_E].exclusive && r[MS_M].exclusive && !r[MS_S].exclusive);
+	ck_assert(r[MS_M].dirty && !r[MS_E].dirty && !r[MS_S].dirty);
+	ck_assert(!r[MS_F].used && !r[MS_O].used);
 }
 END_TEST
 
-/* memsys snoops only the owner on a read: sound only if S ignores GETS and
- * the owner states are the only ones that act on it, in every table. */
+/* MESIF and MOESI are MESI's table with a few rows replaced: every other
+ * row and column is MESI's, byte for byte, and the replaced ones hold
+ * exactly the cells in which they differ. */
+START_TEST(derived_tables_differ_only_where_declared)
+{
+	const struct coh_protocol *mesi = coh_protocol_of(PROTO_MESI);
+	const struct coh_protocol *f = coh_protocol_of(PROTO_MESIF);
+	const struct coh_protocol *o = coh_protocol_of(PROTO_MOESI);
+	/* rows and columns a table replaces, as bitsets */
+	struct { const struct coh_protocol *p; unsigned rows, reqs; } d[] = {
+		{ f, 1u << MS_E | 1u << MS_F, 1u << MS_GETS },
+		{ o, 1u << MS_M | 1u << MS_O, 0 },
+	};
+	for (int k = 0; k < 2; k++) {
+		for (int s = 0; s < MS_NSTATES; s++)
+			ck_assert_msg(!memcmp(&d[k].p->state[s], &mesi->state[s], sizeof mesi->state[s]) ==
+				      !((d[k].rows >> s) & 1), "%s row %s", d[k].p->name, ms_state_name(s));
+		for (int r = 0; r < MS_NREQS; r++)
+			ck_assert_msg(!memcmp(&d[k].p->req[r], &mesi->req[r], sizeof mesi->req[r]) ==
+				      !((d[k].reqs >> r) & 1), "%s column %s", d[k].p->name, ms_req_name(r));
+	}
+	/* MESIF's E: only its snoops differ, by supplying */
+	ck_assert(!memcmp(f->state[MS_E].access, mesi->state[MS_E].access, sizeof f->state[MS_E].access));
+	ck_assert_int_eq(f->state[MS_E].snoop[MS_GETS].actions, COH_SUPPLY);
+	ck_assert_int_eq(f->state[MS_E].snoop[MS_GETM].actions, COH_SUPPLY);
+	ck_assert_int_eq(f->state[MS_F].snoop[MS_GETS].next, MS_S);
+	ck_assert(f->state[MS_F].used && f->state[MS_F].owner && !f->state[MS_F].dirty);
+	ck_assert_int_eq(f->req[MS_GETS].shared.next, MS_F);
+	ck_assert_int_eq(f->req[MS_GETS].alone.next, MS_E);
+	/* MOESI's M: a read leaves it O without a writeback */
+	ck_assert_int_eq(o->state[MS_M].snoop[MS_GETS].next, MS_O);
+	ck_assert_int_eq(o->state[MS_M].snoop[MS_GETS].actions, COH_SUPPLY | COH_HITM);
+	ck_assert(!memcmp(o->state[MS_M].access, mesi->state[MS_M].access, sizeof o->state[MS_M].access));
+	ck_assert(o->state[MS_O].used && o->state[MS_O].owner && o->state[MS_O].dirty &&
+		  o->state[MS_O].evict_writeback && !o->state[MS_O].exclusive);
+	ck_assert_int_eq(o->state[MS_O].access[COH_STORE].req, MS_UPGRADE);
+}
+END_TEST
+
+/* What memsys.c relies on when it applies any table: an owner-only snoop
+ * is sound (every state but the owner's ignores such a request), fills
+ * count a bounce exactly when the requester ends with write ownership, a
+ * request fetches data exactly when it is issued without a copy, and a
+ * state with write ownership never issues a request. */
 START_TEST(all_tables_read_snoop_assumption)
 {
 	for (int k = 0; k < 3; k++) {
 		const struct coh_protocol *p = coh_protocol_of((enum protocol_kind)k);
-		ck_assert_int_eq(p->snoop[MS_S][MS_GETS].next, MS_S);
-		ck_assert_int_eq(p->snoop[MS_S][MS_GETS].actions, 0);
+		ck_assert_int_eq(p->state[MS_S].snoop[MS_GETS].next, MS_S);
+		ck_assert_int_eq(p->state[MS_S].snoop[MS_GETS].actions, 0);
 		for (int s = 0; s < MS_NSTATES; s++) {
-			if (!p->has_state[s] || s == MS_I)
+			const struct coh_state_row *row = &p->state[s];
+			if (!row->used || s == MS_I)
 				continue;
-			ck_assert_msg(p->is_owner[s] || s == MS_S, "%s: %s", p->name, ms_state_name(s));
-			ck_assert(!p->is_dirty[s] || p->is_owner[s]);
-			for (int r = 0; r < MS_PUT; r++) {
-				const struct coh_snoop_cell *c = &p->snoop[s][r];
-				ck_assert(c->actions == COH_BAD || p->has_state[c->next]);
+			ck_assert_msg(row->owner || s == MS_S, "%s: %s", p->name, ms_state_name(s));
+			ck_assert(!row->dirty || row->owner);
+			ck_assert(!row->exclusive || row->owner);
+			for (int r = 0; r < MS_NREQS; r++) {
+				const struct coh_snoop_cell *c = &row->snoop[r];
+				ck_assert(c->actions == COH_BAD || p->state[c->next].used);
 				/* a holder never keeps an exclusive state beside a requester */
-				ck_assert(c->actions == COH_BAD || !p->is_exclusive[c->next]);
+				ck_assert(c->actions == COH_BAD || !p->state[c->next].exclusive);
+				if (p->req[r].snoop == COH_SNOOP_OWNER && !row->owner)
+					ck_assert_msg(c->next == s && c->actions == 0, "%s: %s ignores %s", p->name,
+						      ms_state_name(s), ms_req_name(r));
 			}
+			for (int op = 0; op < COH_NOPS; op++) {
+				const struct coh_access_cell *a = &row->access[op];
+				ck_assert(!row->exclusive || a->hit);
+				ck_assert(a->hit || !p->req[a->req].fetch);   /* a copy needs only permission */
+				ck_assert(!a->hit || p->state[a->next].used);
+			}
+		}
+		for (int op = 0; op < COH_NOPS; op++)
+			ck_assert(p->req[p->state[MS_I].access[op].req].fetch);
+		for (int r = 0; r < MS_NREQS; r++) {
+			const struct coh_req_col *q = &p->req[r];
+			ck_assert(q->snoop == COH_SNOOP_OWNER || q->snoop == COH_SNOOP_ALL);
+			ck_assert(p->state[q->alone.next].used && p->state[q->shared.next].used);
+			ck_assert_int_eq(q->alone.owns, p->state[q->alone.next].exclusive);
+			ck_assert_int_eq(q->shared.owns, p->state[q->shared.next].exclusive);
 		}
 	}
 }
@@ -836,6 +913,151 @@ static void stress(int cores, enum fabric_kind f, enum protocol_kind p, long ops
 	ms_destroy(ms);
 }
 
+/* ---------- the lookaside under the checker ---------- */
+
+/* White-box: does core c hold a lookaside entry for addr's line? */
+static int la_has(const struct memsys *ms, int c, uint64_t addr)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	uint64_t want = (addr >> f->shift) + 1;
+	return (f->pc[c].la[want & (MS_LA_SIZE - 1)].key & ~MS_LA_OKS) == want;
+}
+
+/* Accesses as the core issues them (the inline hit path first, then the
+ * transaction), over per-core private lines (lookaside hits, silent E->M,
+ * evictions from a 4-set 2-way L1), lines shared with the other cores
+ * (snoops that downgrade or invalidate a copy the lookaside names) and a
+ * last line cut short by the end of memory; locked RMWs too. A line leaves
+ * the lookaside for good once contended, so each round starts a fresh
+ * memory system. Every loaded value is compared with a sequential
+ * reference, and after every access the checker (value comparison on)
+ * walks every line and every lookaside entry. */
+static void lookaside_run(enum fabric_kind f, enum protocol_kind p, int rounds, long ops, uint64_t seed)
+{
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.cores = 4;
+	m.cores_per_socket = 2;
+	m.l1_size = 512;
+	m.l1_assoc = 2;
+	m.fabric = f;
+	m.protocol = p;
+	const uint64_t priv = 16, shared = 16, lines = 4 * priv + shared, mem = lines * 64 + 40;
+	uint8_t *ref = calloc(mem, 1);
+	long la_hits = 0, la_met = 0;
+	struct ms_stats s = {0};
+	for (int round = 0; round < rounds; round++) {
+		struct err e = {0};
+		struct memsys *ms = ms_create(&m, mem, &e);
+		ck_assert_msg(ms != NULL, "%s", e.msg);
+		for (uint64_t i = 0; i < mem; i++)
+			ref[i] = ms_memory(ms)[i] = (uint8_t)(i * 13 + (uint64_t)round);
+		ms_set_checking(ms, 1);
+		uint64_t now = 0;
+		for (long i = 0; i < ops; i++, now += 3) {
+			uint64_t r = rng(&seed);
+			int c = (int)(r & 3);
+			unsigned where = (r >> 2) % 16;   /* 9/16 a hot private line, 3/16 any private one */
+			uint64_t line = where < 9 ? (uint64_t)c * priv + (r >> 8) % 4
+				      : where < 12 ? (uint64_t)c * priv + (r >> 8) % priv
+				      : 4 * priv + (r >> 8) % (shared + 1);   /* + the cut-short line */
+			unsigned size = 1u << ((r >> 16) & 3);
+			uint64_t addr = line * 64 + ((((r >> 20) % 64) & ~(uint64_t)(size - 1)));
+			if (addr + size > mem)
+				addr = mem - size;
+			for (int o = 0; o < 4; o++)
+				la_met += o != c && la_has(ms, o, addr);
+			uint64_t v = 0, want = 0;
+			int la = 0;
+			switch ((r >> 28) % 8) {
+			case 0: case 1: case 2: case 3:   /* load */
+				la = ms_la_hit(ms, c, addr, size, MS_ACC_LOAD, &v);
+				if (!la && !ms_hit_load(ms, c, addr, size, &v))
+					ms_load(ms, c, now, addr, size, &v);
+				memcpy(&want, ref + addr, size);
+				ck_assert_msg(v == want, "op %ld: core %d loaded 0x%llx at 0x%llx, expected 0x%llx",
+					      i, c, (unsigned long long)v, (unsigned long long)addr,
+					      (unsigned long long)want);
+				break;
+			case 4: case 5: case 6:           /* store */
+				v = rng(&seed);
+				la = ms_la_hit(ms, c, addr, size, MS_ACC_STORE, &v);
+				if (!la && !ms_hit_store(ms, c, addr, size, v))
+					ms_store(ms, c, now, addr, size, v);
+				memcpy(ref + addr, &v, size);
+				break;
+			default:                          /* locked RMW: add 1 */
+				now = ms_rmw_begin(ms, c, now, addr);
+				ck_assert_int_eq(ms_try_load(ms, c, addr, size, &v), 1);
+				memcpy(&want, ref + addr, size);
+				ck_assert_uint_eq(v, want);
+				v++;
+				ck_assert_int_eq(ms_try_store(ms, c, addr, size, v), 1);
+				ms_rmw_end(ms, c, addr, now + 5);
+				memcpy(ref + addr, &v, size);
+				break;
+			}
+			la_hits += la;
+			ck_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
+			ck_assert_msg(ms_check_all(ms, &e) == 0, "op %ld: %s", i, e.msg);
+		}
+		for (uint64_t a = 0; a < mem; a++)
+			ck_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
+		struct ms_stats t = tot(ms);
+		s.evictions += t.evictions;
+		s.invalidations += t.invalidations;
+		s.bounces += t.bounces;
+		ms_destroy(ms);
+	}
+	/* the lookaside served a good share of the hits, and met every event */
+	ck_assert_msg(la_hits > rounds * ops / 4, "%ld lookaside hits in %ld accesses", la_hits, rounds * ops);
+	ck_assert_msg(la_met > rounds, "only %ld accesses to lines another core's lookaside named", la_met);
+	ck_assert_uint_gt(s.evictions, 0);
+	ck_assert_uint_gt(s.invalidations, 0);
+	ck_assert_uint_gt(s.bounces, 0);
+	free(ref);
+}
+
+START_TEST(lookaside_checked_mesi_bus) { lookaside_run(FABRIC_BUS, PROTO_MESI, 40, 1500, 11); }
+END_TEST
+START_TEST(lookaside_checked_mesif_directory) { lookaside_run(FABRIC_DIRECTORY, PROTO_MESIF, 40, 1500, 12); }
+END_TEST
+START_TEST(lookaside_checked_moesi_directory) { lookaside_run(FABRIC_DIRECTORY, PROTO_MOESI, 40, 1500, 13); }
+END_TEST
+
+/* The checker's lookaside comparison can fail: an entry granting more than
+ * the state allows, and an entry left behind by an invalidation. */
+START_TEST(checker_catches_stale_lookaside)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	struct ms_fast *f = (struct ms_fast *)ms;
+	uint64_t v;
+	ld(ms, 0, A);                                   /* E: loads hit, a store would be E->M */
+	ck_assert_int_eq(ms_hit_load(ms, 0, A, 8, &v), 1);
+	ck_assert(la_has(ms, 0, A));
+	struct ms_la *la = &f->pc[0].la[((A >> f->shift) + 1) & (MS_LA_SIZE - 1)];
+	struct ms_la saved = *la;
+	struct err e = {0};
+	ck_assert_msg(ms_check_all(ms, &e) == 0, "%s", e.msg);
+	la->key |= MS_LA_OK(1);
+	ck_assert_int_eq(ms_check_all(ms, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lookaside") && strstr(e.msg, "state E"), "%s", e.msg);
+	la->key = saved.key;
+	st(ms, 1, A, 5);                                /* invalidates core 0's copy */
+	ck_assert(!la_has(ms, 0, A));
+	*la = saved;                                    /* as if the snoop had not dropped it */
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(ms_check_all(ms, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lookaside") && strstr(e.msg, "lacks"), "%s", e.msg);
+	/* and the access through it is caught as it happens */
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(ms_hit_load(ms, 0, A, 8, &v), 1);
+	ck_assert_int_eq(ms_check_error(ms, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lookaside"), "%s", e.msg);
+	ms_destroy(ms);
+}
+END_TEST
+
 START_TEST(stress_mesi_64_directory) { stress(64, FABRIC_DIRECTORY, PROTO_MESI, 800000, 1); }
 END_TEST
 START_TEST(stress_mesi_16_bus) { stress(16, FABRIC_BUS, PROTO_MESI, 400000, 2); }
@@ -865,6 +1087,7 @@ int main(void)
 	tcase_add_test(t, mesi_evict_M_writes_back);
 	tcase_add_test(t, mesi_evict_E_and_S_silent);
 	tcase_add_test(t, mesi_table_every_cell);
+	tcase_add_test(t, derived_tables_differ_only_where_declared);
 	tcase_add_test(t, all_tables_read_snoop_assumption);
 	suite_add_tcase(s, t);
 
@@ -893,6 +1116,14 @@ int main(void)
 	tcase_add_test(t, bad_cpu_models_rejected);
 	tcase_add_test(t, checker_catches_stale_memory);
 	tcase_add_test(t, observer_sees_every_transaction);
+	tcase_add_test(t, checker_catches_stale_lookaside);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("lookaside");
+	tcase_add_test(t, lookaside_checked_mesi_bus);
+	tcase_add_test(t, lookaside_checked_mesif_directory);
+	tcase_add_test(t, lookaside_checked_moesi_directory);
+	tcase_set_timeout(t, 300);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("stress");

@@ -302,9 +302,9 @@ static void bh_case(int protect, uint64_t *lost)
 	ck_assert_int_eq(asm_assemble_string("t.s", bh_src(protect), &in, &tmp, &e), 0);
 	irq.handler = label(&tmp, "net_rx");
 	program_free(&tmp);
-	sim_cpuset_add(&irq.cpus, 0);
-	sim_cpuset_add(&irq.cpus, 1);
-	irq.kind = SIM_IRQ_SOFT;
+	cpuset_add(&irq.cpus, 0);
+	cpuset_add(&irq.cpus, 1);
+	irq.kind = IRQ_SOFT;
 	irq.every = 300;
 	irq.jitter = 0.5;
 	run(&r, bh_src(protect), &(struct opts){ .cores = 2, .seed = 3, .irqs = &irq, .n_irqs = 1 });
@@ -358,8 +358,8 @@ START_TEST(test_hard_irq_masked_by_cli)
 	memset(&irq, 0, sizeof irq);
 	irq.handler = label(&tmp, "h");
 	program_free(&tmp);
-	sim_cpuset_add(&irq.cpus, 0);
-	irq.kind = SIM_IRQ_HARD;
+	cpuset_add(&irq.cpus, 0);
+	irq.kind = IRQ_HARD;
 	irq.arrival = SIM_ARRIVAL_POISSON;
 	irq.every = 400;
 	struct run r;
@@ -567,13 +567,13 @@ START_TEST(test_ghost_and_observer)
 	ck_assert_int_eq(log.marks, 20);
 	ck_assert_int_gt(log.changes, 2);
 	ck_assert_int_eq(log.monotonic, 1);
-	const struct sim_ghost *g = sim_ghost(s, addr_of(&p, "c"));
+	const struct ghost *g = sim_ghost(s, addr_of(&p, "c"));
 	ck_assert_ptr_nonnull(g);
 	ck_assert_int_eq(g->exact, 20);
 	ck_assert_uint_eq(g->reads, 4);
 	ck_assert_uint_ge(g->max_err, 3);     /* 7 vs an exact 10..20 */
 	ck_assert_uint_le(g->max_err, 13);
-	const struct sim_ghost *list;
+	const struct ghost *list;
 	ck_assert_uint_eq(sim_ghosts(s, &list), 1);
 	sim_destroy(s);
 	program_free(&p);

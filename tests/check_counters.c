@@ -83,8 +83,8 @@ static void run_prog(struct run *r, int cores, const char *const *files, size_t 
 		const struct symbol *h = program_symbol(&r->prog, softirq);
 		ck_assert_ptr_nonnull(h);
 		for (int c = 0; c < cores; c++)
-			sim_cpuset_add(&irq.cpus, c);
-		irq.kind = SIM_IRQ_SOFT;
+			cpuset_add(&irq.cpus, c);
+		irq.kind = IRQ_SOFT;
 		irq.handler = (uint32_t)h->value;
 		irq.arrival = SIM_ARRIVAL_PERIODIC;
 		irq.every = softirq_every;
@@ -197,7 +197,7 @@ START_TEST(test_design_exact_and_bounded)
 	int64_t want = (int64_t)CORES * UPDATES;
 	ck_assert_int_eq(peek64(&r, "final_count"), want);
 	ck_assert_int_eq(peek64(&r, "count_lost"), 0);
-	const struct sim_ghost *g = sim_ghost(r.sim, sym(&r, design_counter[_i]));
+	const struct ghost *g = sim_ghost(r.sim, sym(&r, design_counter[_i]));
 	ck_assert_msg(g != NULL, "%s: no ghost counter", design_counter[_i]);
 	ck_assert_int_eq(g->exact, want);
 	ck_assert_uint_gt(g->reads, 0);

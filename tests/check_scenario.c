@@ -13,6 +13,7 @@
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/scenario.h"
+#include "cpu/interrupts.h"
 
 static char tmpdir[256];
 
@@ -450,28 +451,29 @@ START_TEST(scen_full)
 	ck_assert_int_eq(b->defines[1].value, 0);
 	ck_assert_uint_eq(b->n_threads, 2);
 	ck_assert(!b->threads[0].cpus.all);
-	ck_assert_uint_eq(b->threads[0].cpus.n, 2);
-	ck_assert_int_eq(b->threads[0].cpus.ids[1], 1);
+	ck_assert_int_eq(cpuset_count(&b->threads[0].cpus.ids), 2);
+	ck_assert(cpuset_has(&b->threads[0].cpus.ids, 0) && cpuset_has(&b->threads[0].cpus.ids, 1));
 	ck_assert_str_eq(b->threads[0].entry, "worker");
 	ck_assert_uint_eq(b->threads[0].n_regs, 2);
 	ck_assert_str_eq(b->threads[0].regs[0].name, "rdi");
 	ck_assert_int_eq(b->threads[0].regs[0].value, 100000);
 	ck_assert_str_eq(b->threads[0].regs[1].name, "r8");
 	ck_assert_int_eq(b->threads[0].regs[1].value, -1);
-	ck_assert_int_eq(b->threads[1].cpus.ids[0], 2);
-	ck_assert_int_eq(b->threads[1].cpus.ids[1], 3);
+	ck_assert_int_eq(cpuset_count(&b->threads[1].cpus.ids), 2);
+	ck_assert(cpuset_has(&b->threads[1].cpus.ids, 2) && cpuset_has(&b->threads[1].cpus.ids, 3));
+	ck_assert_int_eq(cpuset_last(&b->threads[1].cpus.ids), 3);
 	ck_assert_str_eq(b->threads[1].cpus.loc.path, "$.threads[1].cpus");
 	ck_assert_int_eq(b->threads[1].cpus.loc.line, 10);
 	ck_assert_int_eq(b->threads[1].cpus.loc.col, 24);
 	ck_assert_uint_eq(b->threads[1].n_regs, 0);
 	ck_assert_uint_eq(b->n_interrupts, 2);
 	ck_assert(b->interrupts[0].cpus.all);
-	ck_assert_int_eq(b->interrupts[0].kind, SCEN_IRQ_SOFT);
+	ck_assert_int_eq(b->interrupts[0].kind, IRQ_SOFT);
 	ck_assert_str_eq(b->interrupts[0].handler, "net_rx");
 	ck_assert_uint_eq(b->interrupts[0].every, 5000);
 	ck_assert_double_eq(b->interrupts[0].jitter, 0.2);
 	ck_assert(!b->interrupts[0].poisson);
-	ck_assert_int_eq(b->interrupts[1].kind, SCEN_IRQ_HARD);
+	ck_assert_int_eq(b->interrupts[1].kind, IRQ_HARD);
 	ck_assert_uint_eq(b->interrupts[1].every, 1000000);
 	ck_assert(b->interrupts[1].poisson);
 	ck_assert_uint_eq(b->stop.cycles, 50000000);
@@ -565,6 +567,150 @@ START_TEST(scen_default)
 }
 END_TEST
 
+/* ---- scenarios/scenario.schema.json against the C tables ----
+ * The schema repeats the key lists for editors; these checks make a key
+ * added to a table but not to the schema (or the reverse) fail here. */
+
+static cJSON *load_schema(void)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/scenarios/scenario.schema.json", scen_datadir());
+	struct err e;
+	err_clear(&e);
+	struct jpos_doc *d = jpos_load(path, &e);
+	ck_assert_msg(d != NULL, "%s", msg(&e));
+	cJSON *root = cJSON_Duplicate(jpos_root(d), 1);
+	jpos_free(d);
+	ck_assert_ptr_nonnull(root);
+	return root;
+}
+
+/* Walks a path of object keys; fails the test when one is missing. */
+static const cJSON *at(const cJSON *n, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *k = strtok(buf, "/"); k; k = strtok(NULL, "/")) {
+		n = cJSON_GetObjectItemCaseSensitive(n, k);
+		ck_assert_msg(n != NULL, "schema has no %s (at \"%s\")", path, k);
+	}
+	return n;
+}
+
+static bool has_name(const char *const *names, const char *s)
+{
+	for (; *names; names++)
+		if (!strcmp(*names, s))
+			return true;
+	return false;
+}
+
+/* The keys of object `n`, or the strings of array `n`, are exactly `names`. */
+static void same_names(const cJSON *n, const char *const *names, const char *what)
+{
+	size_t count = 0, nn = 0;
+	for (const cJSON *ch = n->child; ch; ch = ch->next, count++) {
+		const char *s = cJSON_IsObject(n) ? ch->string : cJSON_GetStringValue(ch);
+		ck_assert_msg(s && has_name(names, s), "%s: schema has \"%s\", the C table does not", what,
+			      s ? s : "(not a string)");
+	}
+	for (; names[nn]; nn++) {
+		bool found = false;
+		for (const cJSON *ch = n->child; ch && !found; ch = ch->next) {
+			const char *s = cJSON_IsObject(n) ? ch->string : cJSON_GetStringValue(ch);
+			found = s && !strcmp(s, names[nn]);
+		}
+		ck_assert_msg(found, "%s: the C table has \"%s\", the schema does not", what, names[nn]);
+	}
+	ck_assert_uint_eq(count, nn);
+}
+
+/* The CPU-model keys whose `need` is `need`, NULL-terminated. */
+static void keys_needing(enum cpu_field_need need, const char **out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++)
+		if (cpu_model_fields[i].need == need)
+			out[k++] = cpu_model_fields[i].key;
+	out[k] = NULL;
+}
+
+static void number_is(const cJSON *o, const char *key, double want, const char *field)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
+	ck_assert_msg(cJSON_IsNumber(n), "schema %s: no \"%s\"", field, key);
+	ck_assert_msg(n->valuedouble == want, "schema %s: %s %g, the C table %g", field, key,
+		      n->valuedouble, want);
+}
+
+START_TEST(schema_agrees)
+{
+	cJSON *sc = load_schema();
+	same_names(at(sc, "properties"), scen_top_keys, "top-level keys");
+	same_names(at(sc, "properties/variants/items/properties"), scen_variant_keys, "variant keys");
+	same_names(at(sc, "properties/interrupts/items/properties/kind/enum"), irq_kind_names,
+		   "interrupt kinds");
+	same_names(at(sc, "properties/variants/items/properties/interrupts/items/properties/kind/enum"),
+		   irq_kind_names, "variant interrupt kinds");
+
+	const cJSON *cpu = at(sc, "$defs/cpu");
+	const cJSON *props = at(cpu, "properties");
+	const char *need[CPU_MODEL_NFIELDS + 1];
+	same_names(props, cpu_model_keys, "CPU-model keys");
+	keys_needing(CPU_NEED_ALWAYS, need);
+	same_names(at(cpu, "required"), need, "CPU-model required keys");
+	/* The conditional requirements: "if" names the key they depend on. */
+	int conds = 0;
+	for (const cJSON *c = at(cpu, "allOf")->child; c; c = c->next) {
+		const cJSON *on = at(c, "if/properties")->child;
+		ck_assert_ptr_nonnull(on);
+		if (!strcmp(on->string, "fabric"))
+			keys_needing(CPU_NEED_IF_BUS, need);
+		else if (!strcmp(on->string, "llc_size"))
+			keys_needing(CPU_NEED_IF_LLC, need);
+		else
+			ck_abort_msg("schema: CPU-model requirement on \"%s\" has no C counterpart", on->string);
+		same_names(at(c, "then/required"), need, on->string);
+		conds++;
+	}
+	ck_assert_int_eq(conds, 2);
+
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
+		const struct cpu_model_field *f = &cpu_model_fields[i];
+		const cJSON *p = at(props, f->key);
+		const cJSON *en = cJSON_GetObjectItemCaseSensitive(p, "enum");
+		switch (f->type) {
+		case CPU_F_STR:
+			number_is(p, "maxLength", (double)(f->size - 1), f->key);
+			break;
+		case CPU_F_GHZ:
+			number_is(p, "exclusiveMinimum", 0, f->key);
+			number_is(p, "maximum", f->max, f->key);
+			break;
+		case CPU_F_INT:
+		case CPU_F_U32:
+		case CPU_F_LAT:
+			if (en) { /* a set of values (line_size): its ends are the range */
+				ck_assert_msg(cJSON_GetArrayItem(en, 0)->valuedouble == f->min &&
+					      cJSON_GetArrayItem(en, cJSON_GetArraySize(en) - 1)->valuedouble == f->max,
+					      "schema %s: enum ends differ from %g..%g", f->key, f->min, f->max);
+			} else {
+				number_is(p, "minimum", f->min, f->key);
+				number_is(p, "maximum", f->max, f->key);
+			}
+			break;
+		case CPU_F_FABRIC:
+			same_names(en, cpu_fabric_names, f->key);
+			break;
+		case CPU_F_PROTOCOL:
+			same_names(en, cpu_protocol_names, f->key);
+			break;
+		}
+	}
+	cJSON_Delete(sc);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("scenario");
@@ -580,6 +726,7 @@ int main(void)
 	tcase_add_test(tc, scen_errors2);
 	tcase_add_test(tc, scen_full);
 	tcase_add_test(tc, scen_default);
+	tcase_add_test(tc, schema_agrees);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -27,27 +27,22 @@ const SDL_Color ui_col_state[MS_NSTATES] = {
 	[MS_O] = RGB(0x9c, 0x36, 0xb5),
 };
 
-const SDL_Color ui_col_act[UI_NACTS] = {
-	[UI_ACT_EXEC] = RGB(0x4c, 0x6e, 0xf5),
-	[UI_ACT_L1HIT] = RGB(0x74, 0xc0, 0xfc),
-	[UI_ACT_MISS] = RGB(0xff, 0x6b, 0x6b),
-	[UI_ACT_SBSTALL] = RGB(0xff, 0xa9, 0x4d),
-	[UI_ACT_LOCKED] = RGB(0xf7, 0x83, 0xac),
-	[UI_ACT_SPIN] = RGB(0xff, 0xd4, 0x3b),
-	[UI_ACT_IRQ] = RGB(0xb1, 0x97, 0xfc),
-	[UI_ACT_HALT] = RGB(0x49, 0x50, 0x57),
-	[UI_ACT_IDLE] = RGB(0x2e, 0x34, 0x3c),
+const SDL_Color ui_col_act[CORE_NACTS] = {
+	[CORE_ACT_BUSY] = RGB(0x4c, 0x6e, 0xf5),
+	[CORE_ACT_L1_HIT] = RGB(0x74, 0xc0, 0xfc),
+	[CORE_ACT_MISS] = RGB(0xff, 0x6b, 0x6b),
+	[CORE_ACT_SB_STALL] = RGB(0xff, 0xa9, 0x4d),
+	[CORE_ACT_LOCKED] = RGB(0xf7, 0x83, 0xac),
+	[CORE_ACT_SPIN] = RGB(0xff, 0xd4, 0x3b),
+	[CORE_ACT_IRQ] = RGB(0xb1, 0x97, 0xfc),
+	[CORE_ACT_HALTED] = RGB(0x49, 0x50, 0x57),
+	[CORE_ACT_IDLE] = RGB(0x2e, 0x34, 0x3c),
 };
 
 const SDL_Color ui_col_xfer[UI_NXFERS] = {
 	[UI_XFER_SHARE] = RGB(0x8c, 0xe9, 0x9a),
 	[UI_XFER_RFO] = RGB(0xff, 0x8a, 0x5c),
 	[UI_XFER_INVAL] = RGB(0xe9, 0xec, 0xef),
-};
-
-const char *const ui_act_name[UI_NACTS] = {
-	"executing", "L1 hit", "miss stall", "store-buffer stall", "locked op", "spinning",
-	"interrupt", "halted", "idle",
 };
 
 const char *const ui_xfer_name[UI_NXFERS] = {

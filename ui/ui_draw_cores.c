@@ -43,7 +43,7 @@ void ui_draw_core_labels(struct ui_app *a, struct ui_gfx *g)
 			int y = r.y + (r.h - 2 * fh) / 2;
 			ui_text_drawf(g->txt, UI_FONT_BOLD, tc, r.x + r.w / 2, y, UI_CENTER, "cpu%d", c);
 			ui_text_draw(g->txt, UI_FONT_SMALL, tc, r.x + r.w / 2, y + fh, UI_CENTER,
-				     ui_act_name[act]);
+				     core_activity_names[act].label);
 		} else if (r.h >= fh && r.w >= 22) {
 			ui_text_drawf(g->txt, UI_FONT_SMALL, tc, r.x + r.w / 2, r.y + (r.h - fh) / 2 + 1,
 				      UI_CENTER, "%d", c);

@@ -19,22 +19,14 @@
 #define UI_FOLD_CORES 64        /* above this the grid becomes a heat map */
 #define UI_FPS 60               /* display rate the off-screen mode assumes */
 
-/* What a core is doing, as the timeline colours it (core.h's activities,
- * in the order the legend lists them). */
-enum ui_act {
-	UI_ACT_EXEC, UI_ACT_L1HIT, UI_ACT_MISS, UI_ACT_SBSTALL, UI_ACT_LOCKED,
-	UI_ACT_SPIN, UI_ACT_IRQ, UI_ACT_HALT, UI_ACT_IDLE, UI_NACTS
-};
-
 enum ui_xfer { UI_XFER_SHARE, UI_XFER_RFO, UI_XFER_INVAL, UI_NXFERS };
 
 /* ---- palette (ui_color.c) ---- */
 extern const SDL_Color ui_col_bg, ui_col_panel, ui_col_panel2, ui_col_grid,
 	ui_col_text, ui_col_dim, ui_col_accent, ui_col_owner, ui_col_mark;
 extern const SDL_Color ui_col_state[MS_NSTATES];
-extern const SDL_Color ui_col_act[UI_NACTS];
+extern const SDL_Color ui_col_act[CORE_NACTS]; /* by enum core_activity */
 extern const SDL_Color ui_col_xfer[UI_NXFERS];
-extern const char *const ui_act_name[UI_NACTS];
 extern const char *const ui_xfer_name[UI_NXFERS];
 SDL_Color ui_heat_color(float x); /* x in [0,1] */
 SDL_Color ui_mix(SDL_Color a, SDL_Color b, float t);
@@ -70,7 +62,7 @@ struct ui_row {
 struct ui_snap {
 	uint64_t now;
 	int ncores, nrows;
-	uint8_t *act;           /* ncores: enum ui_act */
+	uint8_t *act;           /* ncores: enum core_activity */
 	uint8_t *state;         /* nrows x ncores: enum ms_state, row-major */
 	float *heat;            /* ncores: bounces in the recent window */
 	struct ui_row rows[UI_MAX_ROWS];

@@ -120,7 +120,7 @@ static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, 
 				int64_t val = r == 0 ? c->exact : r == 1 ? c->read : c->read - c->exact;
 				SDL_Color col = v == a->cur ? ui_col_text : ui_col_dim;
 				if (r == 2 && val != 0)
-					col = ui_col_act[UI_ACT_MISS];
+					col = ui_col_act[CORE_ACT_MISS];
 				if (r == 3) {
 					if (c->nreads)
 						ui_fmt_count(b, sizeof b, c->max_err);
@@ -183,9 +183,9 @@ static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
 
 	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Core activity");
 	y += ROW + 2;
-	for (int i = 0; i < UI_NACTS; i++) {
-		swatch(g, x + (i % 2) * half, y, ui_col_act[i], NULL, ui_act_name[i]);
-		if (i % 2 || i == UI_NACTS - 1)
+	for (int i = 0; i < CORE_NACTS; i++) {
+		swatch(g, x + (i % 2) * half, y, ui_col_act[i], NULL, core_activity_names[i].label);
+		if (i % 2 || i == CORE_NACTS - 1)
 			y += ROW;
 	}
 	y += 8;

@@ -49,21 +49,6 @@ const char *ui_source_variant_name(const struct scenario *sc, int i)
 	return sc->variants[i].name;
 }
 
-static int map_act(enum core_activity a)
-{
-	switch (a) {
-	case CORE_ACT_BUSY: return UI_ACT_EXEC;
-	case CORE_ACT_L1_HIT: return UI_ACT_L1HIT;
-	case CORE_ACT_MISS: return UI_ACT_MISS;
-	case CORE_ACT_SB_STALL: return UI_ACT_SBSTALL;
-	case CORE_ACT_LOCKED: return UI_ACT_LOCKED;
-	case CORE_ACT_SPIN: return UI_ACT_SPIN;
-	case CORE_ACT_IRQ: return UI_ACT_IRQ;
-	case CORE_ACT_HALTED: return UI_ACT_HALT;
-	default: return UI_ACT_IDLE;
-	}
-}
-
 static uint64_t *holders_of(struct ui_machine *m, uint64_t line)
 {
 	uint32_t h = (uint32_t)((line >> 6) * 2654435761u) & (HOLD_SLOTS - 1);
@@ -107,8 +92,6 @@ static void on_txn(void *ctx, const struct ms_txn *t)
 		hb[t->core / 64] |= 1ull << (t->core % 64);
 	} else if (t->req == MS_GETS) {
 		hb[t->core / 64] |= 1ull << (t->core % 64);
-	} else if (t->req == MS_PUT) {
-		hb[t->core / 64] &= ~(1ull << (t->core % 64));
 	}
 	ui_var_on_txn(m->v, t, m->inval_buf, ninval);
 }
@@ -116,7 +99,7 @@ static void on_txn(void *ctx, const struct ms_txn *t)
 static void on_activity(void *ctx, int core, uint64_t cycle, enum core_activity act)
 {
 	struct ui_machine *m = ctx;
-	ui_var_on_activity(m->v, core, cycle, map_act(act));
+	ui_var_on_activity(m->v, core, cycle, (int)act);
 }
 
 static void on_mark(void *ctx, int core, uint64_t cycle, const char *name)
@@ -139,7 +122,7 @@ static void attach(struct ui_machine *m)
 	for (int c = 0; c < m->ncores; c++) {
 		struct sim_core_view cv;
 		sim_core_view(m->run.sim, c, &cv);
-		ui_var_on_activity(m->v, c, 0, map_act(cv.activity));
+		ui_var_on_activity(m->v, c, 0, (int)cv.activity);
 	}
 }
 
@@ -374,7 +357,7 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
 		unsigned size = sym->size >= 8 || sym->size == 0 ? 8 : sym->size >= 4 ? 4 : 1;
 		uint64_t raw = sim_peek(s, (uint64_t)sym->value, size);
 		c->read = size == 8 ? (int64_t)raw : size == 4 ? (int64_t)(int32_t)raw : (int64_t)(int8_t)raw;
-		const struct sim_ghost *g = sim_ghost(s, (uint64_t)sym->value);
+		const struct ghost *g = sim_ghost(s, (uint64_t)sym->value);
 		if (g) {
 			c->exact = g->exact;
 			c->nreads = g->reads;
@@ -422,7 +405,7 @@ void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows)
 	for (int c = 0; c < m->ncores; c++) {
 		struct sim_core_view cv;
 		sim_core_view(sim, c, &cv);
-		s->act[c] = (uint8_t)map_act(cv.activity);
+		s->act[c] = (uint8_t)cv.activity;
 	}
 	s->nrows = m->nrows < want_rows ? m->nrows : want_rows;
 	for (int i = 0; i < s->nrows; i++) {
@@ -499,15 +482,13 @@ int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n)
 			     "loads %" PRIu64 "  stores %" PRIu64 "  L1 hits %" PRIu64 "  misses %" PRIu64 "\n"
 			     "bounces %" PRIu64 "  HITM %" PRIu64 "\n",
 			     core, core / m->run.cfg.cpu.cores_per_socket,
-			     ui_act_name[map_act(cv.activity)], cv.in_handler ? " (in handler)" : "",
+			     core_activity_names[cv.activity].label, cv.in_handler ? " (in handler)" : "",
 			     cv.clock, where[0] ? where : "-", cv.sb_used, cv.bh_count, cv.preempt_count,
 			     cs->instructions, cs->locked_ops, ms->loads, ms->stores, ms->l1_hits,
 			     ms->l1_misses, ms->bounces, ms->hitm);
-	static const int order[] = {CORE_ACT_BUSY, CORE_ACT_L1_HIT, CORE_ACT_MISS, CORE_ACT_SB_STALL,
-				    CORE_ACT_LOCKED, CORE_ACT_SPIN, CORE_ACT_IRQ};
-	for (size_t i = 0; i < sizeof order / sizeof order[0] && k < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%s %.1f%%", i % 4 ? "   " : i ? "\n" : "",
-				      ui_act_name[map_act(order[i])], 100.0 * cs->cycles[order[i]] / tot);
+	for (int a = 0; a < CORE_NCYCLES && k < n; a++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s %.1f%%", a % 4 ? "   " : a ? "\n" : "",
+				      core_activity_names[a].label, 100.0 * cs->cycles[a] / tot);
 	if (k < n)
 		snprintf(buf + k, n - k, "\n");
 	return 0;

@@ -50,7 +50,7 @@ static void accumulate(const struct ui_lane *l, uint64_t t0, uint64_t t1, uint64
 			c1 = w;
 		for (int c = c0; c < c1; c++) {
 			double lo = c > x0 ? c : x0, hi = c + 1 < x1 ? c + 1 : x1;
-			acc[c * UI_NACTS + s->act] += (float)(hi - lo);
+			acc[c * CORE_NACTS + s->act] += (float)(hi - lo);
 		}
 	}
 }
@@ -62,9 +62,9 @@ static void draw_lane(struct ui_gfx *g, SDL_Rect r, const float *acc, int w)
 		int best = -1;
 		if (x < w) {
 			float bv = 0;
-			for (int k = 0; k < UI_NACTS; k++)
-				if (acc[x * UI_NACTS + k] > bv) {
-					bv = acc[x * UI_NACTS + k];
+			for (int k = 0; k < CORE_NACTS; k++)
+				if (acc[x * CORE_NACTS + k] > bv) {
+					bv = acc[x * CORE_NACTS + k];
 					best = k;
 				}
 		}
@@ -100,11 +100,11 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 	double cpp = (double)(t1 - t0) / p.w;
 	ui_fill(g->r, p, ui_col_bg);
 
-	float *acc = malloc((size_t)p.w * UI_NACTS * sizeof *acc);
+	float *acc = malloc((size_t)p.w * CORE_NACTS * sizeof *acc);
 	if (!acc)
 		return;
 	for (int lane = 0; lane < l->nlanes; lane++) {
-		memset(acc, 0, (size_t)p.w * UI_NACTS * sizeof *acc);
+		memset(acc, 0, (size_t)p.w * CORE_NACTS * sizeof *acc);
 		int c0 = lane * l->cores_per_lane;
 		for (int c = c0; c < c0 + l->cores_per_lane && c < a->ncores; c++)
 			accumulate(&v->hist.lane[c], t0, t1, tend, cpp, p.w, acc);

@@ -5,6 +5,18 @@
 
 #include <string.h>
 
+#define FIELD_ROW(k, type, need, lo, hi)                                               \
+	{ #k, CPU_F_##type, CPU_NEED_##need, offsetof(struct cpu_model, k),             \
+	  sizeof ((struct cpu_model *)0)->k, lo, hi },
+const struct cpu_model_field cpu_model_fields[CPU_MODEL_NFIELDS] = { CPU_MODEL_FIELDS(FIELD_ROW) };
+
+#define FIELD_KEY(k, ...) #k,
+const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1] = { CPU_MODEL_FIELDS(FIELD_KEY) NULL };
+
+#define KIND_NAME(id, name) [id] = (name),
+const char *const cpu_fabric_names[CPU_NFABRICS + 1] = { CPU_FABRICS(KIND_NAME) NULL };
+const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1] = { CPU_PROTOCOLS(KIND_NAME) NULL };
+
 void cpu_model_default(struct cpu_model *m)
 {
 	memset(m, 0, sizeof *m);
@@ -78,39 +90,34 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 		return err_set(e, NULL, 0, 0, "cpi: %u is out of range (expected 1..1000)", m->cpi);
 	if (m->sb_entries < 1 || m->sb_entries > 256)
 		return err_set(e, NULL, 0, 0, "sb_entries: %u is out of range (expected 1..256)", m->sb_entries);
-	const struct { const char *name; uint32_t v; } lat[] = {
-		{"lat_l1_hit", m->lat_l1_hit}, {"lat_llc_hit", m->lat_llc_hit},
-		{"lat_c2c_local", m->lat_c2c_local}, {"lat_c2c_remote", m->lat_c2c_remote},
-		{"lat_mem_local", m->lat_mem_local}, {"lat_mem_remote", m->lat_mem_remote},
-		{"lat_locked_op", m->lat_locked_op}, {"lat_mfence", m->lat_mfence},
-		{"lat_pause", m->lat_pause}, {"lat_bus", m->lat_bus},
-	};
-	for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++)
-		if (lat[i].v > 100000)
+	/* Latencies are all bounded alike; the table says which fields they are. */
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
+		const struct cpu_model_field *f = &cpu_model_fields[i];
+		uint32_t v;
+		if (f->type != CPU_F_LAT)
+			continue;
+		memcpy(&v, (const char *)m + f->off, sizeof v);
+		if (v > 100000)
 			return err_set(e, NULL, 0, 0, "%s: %u cycles is out of range (expected 0..100000)",
-				       lat[i].name, lat[i].v);
+				       f->key, v);
+	}
 	if (m->lat_l1_hit < 1)
 		return err_set(e, NULL, 0, 0, "lat_l1_hit: must be at least 1 cycle");
 	if (m->lat_c2c_local < 1 || m->lat_mem_local < 1)
 		return err_set(e, NULL, 0, 0, "lat_c2c_local and lat_mem_local must be at least 1 cycle");
-	if (m->fabric != FABRIC_BUS && m->fabric != FABRIC_DIRECTORY)
+	if ((unsigned)m->fabric >= CPU_NFABRICS)
 		return err_set(e, NULL, 0, 0, "fabric: unknown kind %d", (int)m->fabric);
-	if (m->protocol != PROTO_MESI && m->protocol != PROTO_MESIF && m->protocol != PROTO_MOESI)
+	if ((unsigned)m->protocol >= CPU_NPROTOCOLS)
 		return err_set(e, NULL, 0, 0, "protocol: unknown kind %d", (int)m->protocol);
 	return 0;
 }
 
 const char *cpu_fabric_name(enum fabric_kind f)
 {
-	return f == FABRIC_BUS ? "bus" : "directory";
+	return (unsigned)f < CPU_NFABRICS ? cpu_fabric_names[f] : "?";
 }
 
 const char *cpu_protocol_name(enum protocol_kind p)
 {
-	switch (p) {
-	case PROTO_MESI: return "MESI";
-	case PROTO_MESIF: return "MESIF";
-	case PROTO_MOESI: return "MOESI";
-	}
-	return "?";
+	return (unsigned)p < CPU_NPROTOCOLS ? cpu_protocol_names[p] : "?";
 }

@@ -4,13 +4,25 @@
 #ifndef BOUNCE_CPU_MODEL_H
 #define BOUNCE_CPU_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "base/error.h"
 
 #define CPU_MAX_CORES 1024
 
-enum fabric_kind { FABRIC_BUS, FABRIC_DIRECTORY };
-enum protocol_kind { PROTO_MESI, PROTO_MESIF, PROTO_MOESI };
+/* The fabrics and protocols by name, in enum order: the names are what a
+ * CPU-model file writes and what reports print. */
+#define CPU_FABRICS(X) X(FABRIC_BUS, "bus") X(FABRIC_DIRECTORY, "directory")
+#define CPU_PROTOCOLS(X) X(PROTO_MESI, "MESI") X(PROTO_MESIF, "MESIF") X(PROTO_MOESI, "MOESI")
+
+#define CPU_ENUM_ID_(id, name) id,
+#define CPU_ENUM_SLOT_(id, name) id##_SLOT_,
+enum fabric_kind { CPU_FABRICS(CPU_ENUM_ID_) };
+enum protocol_kind { CPU_PROTOCOLS(CPU_ENUM_ID_) };
+/* The counts sit outside the kinds' enums, so a switch over the kinds
+ * need not name them. */
+enum { CPU_FABRICS(CPU_ENUM_SLOT_) CPU_NFABRICS };
+enum { CPU_PROTOCOLS(CPU_ENUM_SLOT_) CPU_NPROTOCOLS };
 
 struct cpu_model {
 	char name[64];
@@ -52,6 +64,75 @@ struct cpu_model {
 
 	char source[512];           /* where the latencies come from */
 };
+
+/* Every field of struct cpu_model as a CPU-model file names it: its JSON
+ * type, when it must be given, and the range a file may give (the engine's
+ * own limits are cpu_model_validate's). The loader walks this table, reads
+ * each key into the member of the same name, rejects any other key, and
+ * tests/check_scenario.c holds scenarios/scenario.schema.json to it, so a
+ * new field is a member above and one row here; a field of a new shape (a
+ * list of topology levels, say) adds a cpu_field_type and its case in
+ * cpu_json.c's read_field. Row order is the order keys are read and listed
+ * in messages.
+ *   X(member, type, need, min, max) */
+#define CPU_MODEL_FIELDS(X)                                     \
+	X(name,             STR,      OPTIONAL, 0, 0)             \
+	X(description,      STR,      OPTIONAL, 0, 0)             \
+	X(source,           STR,      OPTIONAL, 0, 0)             \
+	X(ghz,              GHZ,      ALWAYS,   0.001, 99.0)      \
+	X(cores,            INT,      ALWAYS,   1, CPU_MAX_CORES) \
+	X(cores_per_socket, INT,      ALWAYS,   1, CPU_MAX_CORES) \
+	X(threads_per_core, INT,      OPTIONAL, 1, 8)             \
+	X(l1_size,          U32,      ALWAYS,   1, 64 << 20)      \
+	X(l1_assoc,         U32,      ALWAYS,   1, 64)            \
+	X(line_size,        U32,      ALWAYS,   16, 256)          \
+	X(llc_size,         U32,      OPTIONAL, 0, 1 << 30)       \
+	X(llc_assoc,        U32,      IF_LLC,   1, 64)            \
+	X(lat_l1_hit,       LAT,      ALWAYS,   1, 100000)        \
+	X(lat_llc_hit,      LAT,      IF_LLC,   0, 100000)        \
+	X(lat_c2c_local,    LAT,      ALWAYS,   1, 100000)        \
+	X(lat_c2c_remote,   LAT,      ALWAYS,   0, 100000)        \
+	X(lat_mem_local,    LAT,      ALWAYS,   1, 100000)        \
+	X(lat_mem_remote,   LAT,      ALWAYS,   0, 100000)        \
+	X(lat_locked_op,    LAT,      ALWAYS,   0, 100000)        \
+	X(lat_mfence,       LAT,      ALWAYS,   0, 100000)        \
+	X(lat_pause,        LAT,      ALWAYS,   0, 100000)        \
+	X(lat_bus,          LAT,      IF_BUS,   0, 100000)        \
+	X(cpi,              U32,      OPTIONAL, 1, 1000)          \
+	X(sb_entries,       U32,      ALWAYS,   1, 256)           \
+	X(fabric,           FABRIC,   ALWAYS,   0, 0)             \
+	X(protocol,         PROTOCOL, ALWAYS,   0, 0)
+
+enum cpu_field_type {
+	CPU_F_STR,        /* char array, NUL-terminated */
+	CPU_F_INT,        /* int */
+	CPU_F_U32,        /* uint32_t */
+	CPU_F_LAT,        /* uint32_t cycles; cpu_model_validate bounds every latency alike */
+	CPU_F_GHZ,        /* double */
+	CPU_F_FABRIC,     /* enum fabric_kind, by cpu_fabric_names */
+	CPU_F_PROTOCOL,   /* enum protocol_kind, by cpu_protocol_names */
+};
+
+/* When a file must give the field: otherwise a default applies (the
+ * conditional ones have no meaning without an LLC / a bus). */
+enum cpu_field_need { CPU_NEED_ALWAYS, CPU_NEED_OPTIONAL, CPU_NEED_IF_LLC, CPU_NEED_IF_BUS };
+
+struct cpu_model_field {
+	const char *key;
+	enum cpu_field_type type;
+	enum cpu_field_need need;
+	size_t off, size;           /* of the member in struct cpu_model */
+	double min, max;            /* inclusive; exact for every integer bound here */
+};
+
+#define CPU_FIELD_ID_(member, ...) CPU_FIELD_##member,
+enum { CPU_MODEL_FIELDS(CPU_FIELD_ID_) CPU_MODEL_NFIELDS };
+extern const struct cpu_model_field cpu_model_fields[CPU_MODEL_NFIELDS];
+/* The same keys, NULL-terminated, for key checks and suggestions. */
+extern const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1];
+/* Fabric and protocol names by enum value, NULL-terminated. */
+extern const char *const cpu_fabric_names[CPU_NFABRICS + 1];
+extern const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1];
 
 /* A plain 8-core MESI bus machine with round numbers, for tests. */
 void cpu_model_default(struct cpu_model *m);

@@ -1,36 +1,68 @@
-/* The x86 core: one switch over the pre-decoded program (as Lua's lvm.c),
- * x86 flag semantics, the cost model, the x86-TSO store buffer's drain,
- * locked RMWs and interrupt entry/exit. A core runs ahead of the event
- * queue while it hits in L1; anything that needs a coherence transaction
- * is performed only when the core's clock equals the global time, so
- * transactions happen in (cycle, seq) order.
- *
- * Store buffer choices: a store may leave the buffer env->sb_delay
- * cycles after it entered (one L1 access), so a load right behind it can
- * pass it even when its line is already M here (SB's r1 = r2 = 0); a head
- * whose line is not M/E takes an RFO, performed in global order by the
- * core's drain event, and keeps its slot until the data arrives. A load
- * that partially overlaps a buffered store waits until the buffer has
- * drained (simpler than waiting for just that entry, and rare).
- * Interrupt handlers run on the interrupted stack with no frame pushed;
- * their call depth starts at 0 and the ret at depth 0 restores the
- * registers, flags and pc saved in the core.
- *
- * Instruction restart: an instruction that must yield (a miss while
- * running ahead, a full store buffer, a fence waiting for the drain) does
- * so before any architectural side effect, and is executed again from the
- * start when the core resumes. */
+/* The x86 core: the interpreter over the pre-decoded program (one switch,
+ * as Lua's lvm.c), x86 flag semantics, the cost model of each instruction,
+ * the store buffer's drain, locked RMWs and interrupt entry and exit. */
 #include "config.h"
 #include "cpu/core.h"
-#include "cpu/sim.h"
+#include "cpu/ghost.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { ST_OK, ST_YIELD, ST_WAIT, ST_RETRY, ST_FAULT };
+/* What became of an instruction: the one decision that sets what it costs
+ * and whether it counts. Each case of execute() returns one of these and
+ * core_exec_event applies it in one place (its retire switch). The access
+ * helpers below (load, store, wait_sb, ...) return the same values, ST_OK
+ * meaning there "nothing in the way, go on".
+ *
+ * A core runs ahead of the event queue while it hits in L1; anything that
+ * needs a coherence transaction is performed only when the core's clock
+ * equals the global time, so that transactions happen in (cycle, seq)
+ * order. That is why an instruction may have to stop and start over: it
+ * does so before any architectural side effect (the outcomes marked
+ * "again" below), and runs from its start when the core goes on. A store
+ * buffer stall charged before it stopped stays charged: it was spent. */
+enum step {
+	/* Executed; pc moves to the next instruction. Charged: what its
+	 * accesses cost (L1 hit, miss, fence), then cpi CORE_ACT_BUSY
+	 * cycles. Counted. */
+	ST_OK,
+	/* Executed, and it set pc itself (jmp, jcc, call, ret). Charged and
+	 * counted as ST_OK. */
+	ST_JUMP,
+	/* Executed, and it charged its own time instead of cpi: a locked RMW
+	 * (its hold of the line, CORE_ACT_LOCKED), pause (CORE_ACT_SPIN),
+	 * work N (CORE_ACT_BUSY). pc moves on; counted. */
+	ST_TIMED,
+	/* A pseudo-instruction outside the simulated machine (mark, the ghost
+	 * counters): pc moves on; no time; not counted. */
+	ST_FREE,
+	/* hlt, once the store buffer has drained: counted, no cpi; pc stays
+	 * on the hlt and the core halts. */
+	ST_HALT,
+	/* Again, now: the store buffer made room within the lookahead (the
+	 * stall, if any, is charged) and the instruction starts over at the
+	 * new clock. pc unchanged; not counted. */
+	ST_RETRY,
+	/* Again, later: it needs a coherence transaction while the core's
+	 * clock is ahead of global time. The core leaves with an exec event
+	 * at its clock. pc unchanged; not counted. */
+	ST_YIELD,
+	/* Again, when woken: the core sleeps (CORE_WAIT_SB) until its store
+	 * buffer drains far enough; the drain event charges the wait as
+	 * CORE_ACT_SB_STALL and schedules the core. pc unchanged; not counted. */
+	ST_WAIT,
+	/* A fault in the user's program (env->err points at the instruction)
+	 * or a broken invariant: the run ends. */
+	ST_FAULT,
+};
 
 #define NONE UINT64_MAX
+
+/* For the interpreter's own helpers, used from several cases: left to its
+ * heuristics GCC calls them out of line, and an L1-hit instruction then
+ * costs the host about 14% more. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -67,62 +99,46 @@ static inline void acct(struct core_env *env, struct core *c, unsigned act, uint
 
 /* ---- faults ---- */
 
-static int fault(struct core_env *env, struct core *c, const char *fmt, ...)
+static enum step fault(struct core_env *env, struct core *c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fault(struct core_env *env, struct core *c, const char *fmt, ...)
+static enum step fault(struct core_env *env, struct core *c, const char *fmt, ...)
 {
 	const struct program *p = env->prog;
-	const char *file = NULL;
-	int line = 0, col = 0;
-	/* Past the end: blame the last instruction, the one that fell off. */
-	uint32_t i = c->pc < p->n_insns ? c->pc : p->n_insns - 1;
-	if (p->n_insns && p->insns[i].loc < p->n_locs) {
-		const struct src_loc *l = &p->locs[p->insns[i].loc];
-		file = l->file < p->n_files ? p->files[l->file] : NULL;
-		line = (int)l->line;
-		col = l->col;
-	}
 	char msg[768];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	err_set(&env->err, file, line, col, "core %d: %s", c->id, msg);
+	/* Past the end: blame the last instruction, the one that fell off. */
+	uint32_t i = c->pc < p->n_insns ? c->pc : p->n_insns - 1;
+	program_err(&env->err, p, i, "core %d: %s", c->id, msg);
 	env->failed = 1;
 	c->state = CORE_FAULTED;
 	return ST_FAULT;
 }
 
-static inline int mapped(const struct core_env *env, uint64_t a, unsigned size)
+/* The slow half of bad_access: find the mapped range that holds the
+ * access, check it, and memo the part of its line inside that range. */
+static enum step check_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
+			      const char *what)
 {
 	uint64_t end = a + size;
-	for (int i = 0; i < 3; i++)
+	const uint64_t *range = NULL;
+	for (int i = 0; i < 3 && !range; i++)
 		if (a >= env->map[i][0] && end <= env->map[i][1])
-			return end > a;
-	return 0;
-}
-
-/* The slow half of bad_access: the range walk, and the memo for next time. */
-static int check_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
-			const char *what)
-{
-	if (__builtin_expect(!mapped(env, a, size), 0))
+			range = env->map[i];
+	if (__builtin_expect(!range || end <= a, 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped", what, size,
 			     (unsigned long long)a);
 	if (__builtin_expect(ms_crosses_line(a, size, env->m->line_size), 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx crosses a %u-byte cache line", what, size,
 			     (unsigned long long)a, env->m->line_size);
-	/* Memo: the part of a's line inside the mapped range that holds a. */
 	uint64_t lo = a & ~(uint64_t)(env->m->line_size - 1), hi = lo + env->m->line_size;
-	for (int i = 0; i < 3; i++)
-		if (a >= env->map[i][0] && a + size <= env->map[i][1]) {
-			lo = max64(lo, env->map[i][0]);
-			hi = min64(hi, env->map[i][1]);
-			c->ok_lo = lo;
-			c->ok_span = hi - lo;
-			break;
-		}
+	lo = max64(lo, range[0]);
+	hi = min64(hi, range[1]);
+	c->ok_lo = lo;
+	c->ok_span = hi - lo;
 	return ST_OK;
 }
 
@@ -130,8 +146,8 @@ static int check_access(struct core_env *env, struct core *c, uint64_t a, unsign
  * line and one mapped range (the map never changes during a run), is mapped
  * and crosses no line: it passes both checks without the range walk.
  * d < ok_span first, so that d + size cannot wrap. */
-static inline int bad_access(struct core_env *env, struct core *c, uint64_t a, unsigned size,
-			     const char *what)
+static inline enum step bad_access(struct core_env *env, struct core *c, uint64_t a,
+				   unsigned size, const char *what)
 {
 	uint64_t d = a - c->ok_lo;
 	if (__builtin_expect(d < c->ok_span && d + size <= c->ok_span, 1))
@@ -139,7 +155,13 @@ static inline int bad_access(struct core_env *env, struct core *c, uint64_t a, u
 	return check_access(env, c, a, size, what);
 }
 
-/* ---- store buffer drain ---- */
+/* ---- store buffer drain ----
+ *
+ * A store may leave the buffer env->sb_delay cycles after it entered (one
+ * L1 access), so a load right behind it can pass it even when its line is
+ * already M here (SB's r1 = r2 = 0). A head whose line is not M/E takes an
+ * RFO, performed in global order by the core's drain event, and keeps its
+ * slot until the data arrives. */
 
 /* When the head may next try to leave. */
 static inline uint64_t sb_next(const struct core *c)
@@ -190,7 +212,7 @@ static inline void set_stop(struct core_env *env, struct core *c)
  * Stores whose line is already M/E leave by themselves, so the core just
  * stalls until they have (within the lookahead); anything else waits for
  * the drain activity, which wakes the core. */
-static int wait_sb(struct core_env *env, struct core *c, unsigned max)
+static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 {
 	uint64_t t = c->clock;
 	if (c->drain_at == NONE) {
@@ -207,19 +229,28 @@ static int wait_sb(struct core_env *env, struct core *c, unsigned max)
 			}
 		}
 	}
-	if (sb_used(&c->sb, t) <= max) {
-		if (t > c->clock)
-			acct(env, c, CORE_ACT_SB_STALL, t - c->clock);
-		return ST_RETRY;
-	}
 	if (t > c->clock)
 		acct(env, c, CORE_ACT_SB_STALL, t - c->clock);
+	if (sb_used(&c->sb, t) <= max)
+		return ST_RETRY;
 	c->state = CORE_WAIT_SB;
 	c->sb_wait_max = max;
 	c->wait_from = c->clock;
 	if (ensure_drain(env, c))
 		return ST_FAULT;
 	return ST_WAIT;
+}
+
+/* Before any effect of an instruction that stores: a free slot. */
+static inline enum step need_slot(struct core_env *env, struct core *c)
+{
+	return sb_full(&c->sb, c->clock) ? wait_sb(env, c, c->sb.cap - 1) : ST_OK;
+}
+
+/* mfence, hlt and locked RMWs: every buffered store visible first. */
+static inline enum step drained(struct core_env *env, struct core *c)
+{
+	return sb_used(&c->sb, c->clock) ? wait_sb(env, c, 0) : ST_OK;
 }
 
 int core_drain_event(struct core_env *env, struct core *c)
@@ -264,8 +295,10 @@ int core_drain_event(struct core_env *env, struct core *c)
 
 /* ---- memory accesses ---- */
 
-static inline int load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
-		       uint64_t *v)
+/* A load that partially overlaps a buffered store waits until the buffer
+ * has drained: simpler than waiting for just that entry, and rare. */
+static inline enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			     uint64_t *v)
 {
 	if (bad_access(env, c, addr, size, "load"))
 		return ST_FAULT;
@@ -276,8 +309,11 @@ static inline int load(struct core_env *env, struct core *c, uint64_t addr, unsi
 			acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
 			return ST_OK;
 		}
-		if (l == SB_PARTIAL) /* wait for the overlapping store to leave */
+		if (l == SB_PARTIAL) { /* wait for the overlapping store to leave */
+			*v = 0; /* never read (this stops the instruction), but the
+				 * static analyzer cannot see that wait_sb never says ST_OK */
 			return wait_sb(env, c, 0);
+		}
 	}
 	if (ms_hit_load(env->ms, c->id, addr, size, v)) {
 		acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
@@ -293,9 +329,9 @@ static inline int load(struct core_env *env, struct core *c, uint64_t addr, unsi
 	return ST_OK;
 }
 
-/* Callers check sb_full first, before any other effect of the instruction. */
-static inline int store(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
-			uint64_t v)
+/* Callers take need_slot first, before any other effect of the instruction. */
+static inline enum step store(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			      uint64_t v)
 {
 	if (bad_access(env, c, addr, size, "store"))
 		return ST_FAULT;
@@ -307,13 +343,14 @@ static inline int store(struct core_env *env, struct core *c, uint64_t addr, uns
 
 /* A lock-prefixed RMW (or xchg with memory): drain the store buffer, then
  * take the line in M and hold it at its home until lock_end. */
-static int lock_begin(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
-		      uint64_t *v, uint64_t *t0, uint64_t *done)
+static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			    uint64_t *v, uint64_t *t0, uint64_t *done)
 {
 	if (bad_access(env, c, addr, size, "locked access"))
 		return ST_FAULT;
-	if (sb_used(&c->sb, c->clock))
-		return wait_sb(env, c, 0);
+	enum step st = drained(env, c);
+	if (st != ST_OK)
+		return st;
 	if (c->clock != env->now)
 		return ST_YIELD;
 	*t0 = c->clock;
@@ -382,9 +419,12 @@ static inline void szf(struct core *c, uint64_t r, unsigned size)
 	c->sf = (r >> (8 * size - 1)) & 1;
 }
 
-static inline uint64_t alu(struct core *c, unsigned op, uint64_t a, uint64_t b, unsigned size)
+/* The value and flags of an arithmetic operation: the two-operand ones
+ * (add..test) and the one-operand ones (inc..shr, b the shift count). */
+ALWAYS_INLINE uint64_t arith(struct core *c, unsigned op, uint64_t a, uint64_t b, unsigned size)
 {
 	uint64_t m = mask(size), sign = 1ull << (8 * size - 1), r;
+	unsigned bits = 8 * size, n;
 	switch (op) {
 	case OP_ADD:
 		r = (a + b) & m;
@@ -406,21 +446,10 @@ static inline uint64_t alu(struct core *c, unsigned op, uint64_t a, uint64_t b, 
 		r = a | b;
 		c->cf = c->of = 0;
 		break;
-	default: /* OP_XOR */
+	case OP_XOR:
 		r = a ^ b;
 		c->cf = c->of = 0;
 		break;
-	}
-	szf(c, r, size);
-	return r;
-}
-
-/* inc/dec/neg/not/shl/shr: one operand (b is the shift count). */
-static inline uint64_t unary(struct core *c, unsigned op, uint64_t a, uint64_t b, unsigned size)
-{
-	uint64_t m = mask(size), sign = 1ull << (8 * size - 1), r;
-	unsigned bits = 8 * size, n;
-	switch (op) {
 	case OP_INC: /* CF unchanged, as on x86 */
 		r = (a + 1) & m;
 		c->of = r == sign;
@@ -475,135 +504,26 @@ static inline int cond(const struct core *c, unsigned cc)
 	}
 }
 
-/* ---- ghost counters: open addressing on the address ---- */
-
-struct ghost_table {
-	struct sim_ghost *g;     /* insertion order */
-	uint32_t *slot;          /* index + 1, 0 = empty */
-	size_t n, cap, nslots;
-	struct sim_ghost *sorted;
-	double *sum;
-};
-
-struct ghost_table *core_ghost_new(void)
-{
-	return calloc(1, sizeof(struct ghost_table));
-}
-
-void core_ghost_free(struct ghost_table *t)
-{
-	if (!t)
-		return;
-	free(t->g);
-	free(t->slot);
-	free(t->sorted);
-	free(t->sum);
-	free(t);
-}
-
-static size_t ghost_hash(uint64_t a, size_t nslots)
-{
-	return (size_t)((a * 0x9e3779b97f4a7c15ull) >> 20) & (nslots - 1);
-}
-
-static struct sim_ghost *ghost_get(struct ghost_table *t, uint64_t addr, int create)
-{
-	if (t->nslots) {
-		for (size_t i = ghost_hash(addr, t->nslots);; i = (i + 1) & (t->nslots - 1)) {
-			if (!t->slot[i])
-				break;
-			if (t->g[t->slot[i] - 1].addr == addr)
-				return &t->g[t->slot[i] - 1];
-		}
-	}
-	if (!create)
-		return NULL;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct sim_ghost *g = realloc(t->g, cap * sizeof *g);
-		double *s = g ? realloc(t->sum, cap * sizeof *s) : NULL;
-		if (g)
-			t->g = g;
-		if (!s)
-			return NULL;
-		t->sum = s;
-		t->cap = cap;
-	}
-	if (2 * (t->n + 1) > t->nslots) {
-		size_t ns = t->nslots ? 2 * t->nslots : 64;
-		uint32_t *sl = calloc(ns, sizeof *sl);
-		if (!sl)
-			return NULL;
-		for (size_t k = 0; k < t->n; k++) {
-			size_t i = ghost_hash(t->g[k].addr, ns);
-			while (sl[i])
-				i = (i + 1) & (ns - 1);
-			sl[i] = (uint32_t)k + 1;
-		}
-		free(t->slot);
-		t->slot = sl;
-		t->nslots = ns;
-	}
-	size_t i = ghost_hash(addr, t->nslots);
-	while (t->slot[i])
-		i = (i + 1) & (t->nslots - 1);
-	struct sim_ghost *g = &t->g[t->n];
-	memset(g, 0, sizeof *g);
-	g->addr = addr;
-	t->sum[t->n] = 0;
-	t->slot[i] = (uint32_t)++t->n;
-	return g;
-}
-
-static int ghost_cmp(const void *a, const void *b)
-{
-	uint64_t x = ((const struct sim_ghost *)a)->addr, y = ((const struct sim_ghost *)b)->addr;
-	return x < y ? -1 : x > y;
-}
-
-size_t core_ghost_list(struct ghost_table *t, const struct sim_ghost **out)
-{
-	free(t->sorted);
-	t->sorted = t->n ? malloc(t->n * sizeof *t->sorted) : NULL;
-	if (!t->sorted) {
-		*out = NULL;
-		return 0;
-	}
-	memcpy(t->sorted, t->g, t->n * sizeof *t->sorted);
-	qsort(t->sorted, t->n, sizeof *t->sorted, ghost_cmp);
-	*out = t->sorted;
-	return t->n;
-}
-
-const struct sim_ghost *core_ghost_find(struct ghost_table *t, uint64_t addr)
-{
-	return ghost_get(t, addr, 0);
-}
+/* ---- ghost counters ---- */
 
 static int ghost_op(struct core_env *env, struct core *c, const struct insn *in)
 {
-	struct sim_ghost *g = ghost_get(env->ghosts, ea(c, &in->a), 1);
-	if (!g) {
+	unsigned sz = in->b.size ? in->b.size : 8;
+	int64_t v = sext(opval(c, &in->b, sz), sz);
+	uint64_t addr = ea(c, &in->a);
+	int r = in->op == OP_GHOST_ADD ? ghost_add(env->ghosts, addr, v) : ghost_read(env->ghosts, addr, v);
+	if (r) {
 		env->failed = 1;
 		return err_internal(&env->err, "out of memory for ghost counters");
 	}
-	unsigned sz = in->b.size ? in->b.size : 8;
-	int64_t v = sext(opval(c, &in->b, sz), sz);
-	if (in->op == OP_GHOST_ADD) {
-		g->exact += v;
-		return 0;
-	}
-	uint64_t e = v > g->exact ? (uint64_t)v - (uint64_t)g->exact : (uint64_t)g->exact - (uint64_t)v;
-	double *sum = &env->ghosts->sum[g - env->ghosts->g];
-	g->reads++;
-	*sum += (double)e;
-	g->mean_err = *sum / (double)g->reads;
-	if (e > g->max_err)
-		g->max_err = e;
 	return 0;
 }
 
-/* ---- interrupts ---- */
+/* ---- interrupts ----
+ *
+ * Handlers run on the interrupted stack with no frame pushed: their call
+ * depth starts at 0, and the ret at depth 0 restores the registers, flags
+ * and pc saved in the core (a handler may clobber its stack). */
 
 static void irq_enter(struct core_env *env, struct core *c, int src)
 {
@@ -662,15 +582,312 @@ static int boundary(struct core_env *env, struct core *c)
 
 /* ---- the interpreter ---- */
 
-#define TRY(x) do { status = (x); if (status != ST_OK) goto leave; } while (0)
-#define NEED_SLOT() do { if (sb_full(&c->sb, c->clock)) { status = wait_sb(env, c, c->sb.cap - 1); goto leave; } } while (0)
+#define TRY(x) do { enum step st_ = (x); if (st_ != ST_OK) return st_; } while (0)
+
+/* A source operand: memory is loaded (and may stop the instruction). */
+ALWAYS_INLINE enum step
+read_src(struct core_env *env, struct core *c, const struct operand *o, unsigned size, uint64_t *v)
+{
+	if (o->kind == OPND_MEM)
+		return load(env, c, ea(c, o), size, v);
+	*v = opval(c, o, size);
+	return ST_OK;
+}
+
+/* a = a OP b (cmp and test only set the flags): on a register, as a locked
+ * RMW, or as a load and a store through the buffer. */
+ALWAYS_INLINE enum step
+modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
+{
+	unsigned sz = in->size;
+	int writes = in->op != OP_CMP && in->op != OP_TEST;
+	uint64_t a, r;
+	if (in->a.kind == OPND_REG) {
+		r = arith(c, in->op, c->r[in->a.reg] & mask(sz), b, sz);
+		if (writes)
+			wr_reg(c, in->a.reg, sz, r);
+		return ST_OK;
+	}
+	uint64_t addr = ea(c, &in->a);
+	if (in->lock) {
+		uint64_t t0, done;
+		TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
+		r = arith(c, in->op, a, b, sz);
+		lock_end(env, c, addr, sz, writes ? r : a, t0, done);
+		return ST_TIMED;
+	}
+	if (writes)
+		TRY(need_slot(env, c));
+	TRY(load(env, c, addr, sz, &a));
+	r = arith(c, in->op, a, b, sz);
+	if (writes)
+		TRY(store(env, c, addr, sz, r));
+	return ST_OK;
+}
+
+/* xadd, cmpxchg, xchg. xchg with memory is locked with or without the
+ * prefix, as on x86. */
+static inline enum step exchange(struct core_env *env, struct core *c, const struct insn *in)
+{
+	unsigned sz = in->size;
+	uint64_t a, b, r, addr = 0, t0 = 0, done = 0;
+	int mem = in->a.kind == OPND_MEM;
+	int locked = mem && (in->lock || in->op == OP_XCHG);
+	/* xchg is symmetric: keep the memory operand (if any) in a. */
+	const struct operand *da = &in->a, *db = &in->b;
+	if (in->op == OP_XCHG && db->kind == OPND_MEM) {
+		da = &in->b;
+		db = &in->a;
+		locked = mem = 1;
+	}
+	b = c->r[db->reg] & mask(sz);
+	if (!mem) {
+		a = c->r[da->reg] & mask(sz);
+	} else if (locked) {
+		addr = ea(c, da);
+		TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
+	} else {
+		addr = ea(c, da);
+		TRY(need_slot(env, c));
+		TRY(load(env, c, addr, sz, &a));
+	}
+	int write = 1;
+	if (in->op == OP_XADD) {
+		r = arith(c, OP_ADD, a, b, sz);
+		wr_reg(c, db->reg, sz, a);
+	} else if (in->op == OP_XCHG) {
+		r = b;
+		wr_reg(c, db->reg, sz, a);
+	} else { /* cmpxchg: compare the accumulator with the destination */
+		arith(c, OP_CMP, c->r[R_RAX] & mask(sz), a, sz);
+		if (c->zf) {
+			r = b;
+		} else {
+			r = a; /* a locked cmpxchg writes the old value back */
+			write = locked;
+			wr_reg(c, R_RAX, sz, a);
+		}
+	}
+	if (locked) {
+		lock_end(env, c, addr, sz, r, t0, done);
+		return ST_TIMED;
+	}
+	if (!mem)
+		wr_reg(c, da->reg, sz, r);
+	else if (write)
+		TRY(store(env, c, addr, sz, r));
+	return ST_OK;
+}
+
+/* call and push need 8 bytes below rsp, ret and pop 8 bytes above it, all
+ * inside this CPU's stack: overrunning it faults rather than silently
+ * writing the neighbouring CPU's stack. */
+static enum step stack_fault(struct core_env *env, struct core *c, int push, const char *what)
+{
+	return fault(env, c, "stack %s: %s with rsp 0x%llx (stack 0x%llx-0x%llx)",
+		     push ? "overflow" : "underflow", what, (unsigned long long)c->r[R_RSP],
+		     (unsigned long long)c->stack_lo, (unsigned long long)c->stack_hi);
+}
+
+static inline enum step stack_push(struct core_env *env, struct core *c, const char *what)
+{
+	uint64_t sp = c->r[R_RSP];
+	if (__builtin_expect(sp - 8 < c->stack_lo || sp > c->stack_hi, 0))
+		return stack_fault(env, c, 1, what);
+	return ST_OK;
+}
+
+static inline enum step stack_pop(struct core_env *env, struct core *c, const char *what)
+{
+	uint64_t sp = c->r[R_RSP];
+	if (__builtin_expect(sp + 8 > c->stack_hi || sp < c->stack_lo, 0))
+		return stack_fault(env, c, 0, what);
+	return ST_OK;
+}
+
+/* Execute one instruction, up to its outcome (enum step); what the outcome
+ * costs and counts is core_exec_event's. Cycles charged here are the
+ * instruction's own: its accesses, a fence, a stall, a locked hold. */
+ALWAYS_INLINE enum step
+execute(struct core_env *env, struct core *c, const struct insn *in)
+{
+	const struct program *p = env->prog;
+	unsigned sz = in->size;
+	uint64_t a, b;
+
+	switch (in->op) {
+	case OP_NOP:
+	case OP_LFENCE:
+	case OP_SFENCE: /* TSO orders loads with loads and stores with stores */
+		return ST_OK;
+
+	case OP_MOV:
+		if (in->a.kind == OPND_REG) {
+			TRY(read_src(env, c, &in->b, sz, &b));
+			wr_reg(c, in->a.reg, sz, b);
+			return ST_OK;
+		}
+		TRY(need_slot(env, c));
+		TRY(store(env, c, ea(c, &in->a), sz, opval(c, &in->b, sz)));
+		return ST_OK;
+
+	case OP_MOVZX:
+	case OP_MOVSX:
+		TRY(read_src(env, c, &in->b, in->b.size, &b));
+		if (in->op == OP_MOVSX)
+			b = (uint64_t)sext(b, in->b.size);
+		wr_reg(c, in->a.reg, in->a.size, b & mask(in->a.size));
+		return ST_OK;
+
+	case OP_LEA:
+		wr_reg(c, in->a.reg, in->a.size, ea(c, &in->b));
+		return ST_OK;
+
+	case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR:
+	case OP_CMP: case OP_TEST:
+		TRY(read_src(env, c, &in->b, sz, &b));
+		return modify(env, c, in, b);
+
+	case OP_INC: case OP_DEC: case OP_NEG: case OP_NOT: case OP_SHL: case OP_SHR:
+		return modify(env, c, in, in->b.kind == OPND_NONE ? 0 : opval(c, &in->b, 1));
+
+	case OP_XADD:
+	case OP_CMPXCHG:
+	case OP_XCHG:
+		return exchange(env, c, in);
+
+	case OP_JMP:
+		c->pc = in->target;
+		return ST_JUMP;
+
+	case OP_JCC:
+		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
+		return ST_JUMP;
+
+	case OP_CALL:
+		TRY(stack_push(env, c, "call"));
+		TRY(need_slot(env, c));
+		TRY(store(env, c, c->r[R_RSP] - 8, 8, c->pc + 1));
+		c->r[R_RSP] -= 8;
+		c->call_depth++;
+		c->pc = in->target;
+		return ST_JUMP;
+
+	case OP_RET:
+		if (c->call_depth == 0) {
+			if (!c->in_handler)
+				return fault(env, c, "ret with no caller");
+			irq_exit(c);
+			c->stop_at = c->clock; /* a pending interrupt may be taken now */
+			return ST_JUMP;
+		}
+		TRY(stack_pop(env, c, "ret"));
+		TRY(load(env, c, c->r[R_RSP], 8, &a));
+		if (a >= p->n_insns)
+			return fault(env, c, "invalid jump: ret to 0x%llx popped from [0x%llx]",
+				     (unsigned long long)a, (unsigned long long)c->r[R_RSP]);
+		c->r[R_RSP] += 8;
+		c->call_depth--;
+		c->pc = (uint32_t)a;
+		return ST_JUMP;
+
+	case OP_PUSH:
+		TRY(stack_push(env, c, "push"));
+		TRY(need_slot(env, c));
+		TRY(read_src(env, c, &in->a, 8, &a));
+		TRY(store(env, c, c->r[R_RSP] - 8, 8, a));
+		c->r[R_RSP] -= 8;
+		return ST_OK;
+
+	case OP_POP:
+		TRY(stack_pop(env, c, "pop"));
+		if (in->a.kind == OPND_MEM)
+			TRY(need_slot(env, c));
+		TRY(load(env, c, c->r[R_RSP], 8, &a));
+		c->r[R_RSP] += 8; /* x86 computes a memory destination with rsp incremented */
+		if (in->a.kind != OPND_MEM) {
+			wr_reg(c, in->a.reg, 8, a);
+		} else if (store(env, c, ea(c, &in->a), 8, a) != ST_OK) {
+			c->r[R_RSP] -= 8; /* a fault leaves no side effect */
+			return ST_FAULT;
+		}
+		return ST_OK;
+
+	case OP_MFENCE: /* lat_mfence, then cpi as any instruction */
+		TRY(drained(env, c));
+		acct(env, c, CORE_ACT_BUSY, env->m->lat_mfence);
+		return ST_OK;
+
+	case OP_PAUSE:
+		acct(env, c, CORE_ACT_SPIN, env->m->lat_pause ? env->m->lat_pause : 1);
+		return ST_TIMED;
+
+	case OP_CLI:
+		c->intr = 0;
+		return ST_OK;
+
+	case OP_STI:
+		c->intr = 1;
+		c->stop_at = c->clock; /* take what is pending */
+		return ST_OK;
+
+	case OP_HLT:
+		TRY(drained(env, c));
+		return ST_HALT;
+
+	case OP_WORK:
+		acct(env, c, CORE_ACT_BUSY, in->a.kind == OPND_REG ? c->r[in->a.reg] : (uint64_t)in->a.imm);
+		return ST_TIMED;
+
+	case OP_BH_DISABLE:
+		c->bh_count++;
+		return ST_OK;
+
+	case OP_BH_ENABLE:
+		if (c->bh_count == 0)
+			return fault(env, c, "bh_enable without bh_disable");
+		if (--c->bh_count == 0)
+			c->stop_at = c->clock; /* a pending softirq runs now, as in the kernel */
+		return ST_OK;
+
+	case OP_PREEMPT_DISABLE:
+		c->preempt_count++;
+		return ST_OK;
+
+	case OP_PREEMPT_ENABLE:
+		if (c->preempt_count == 0)
+			return fault(env, c, "preempt_enable without preempt_disable");
+		c->preempt_count--;
+		return ST_OK;
+
+	case OP_MARK:
+		if (env->on_mark && in->target < p->n_marks)
+			env->on_mark(env->obs_ctx, c->id, c->clock, p->marks[in->target]);
+		return ST_FREE;
+
+	case OP_GHOST_ADD:
+	case OP_GHOST_READ:
+		return ghost_op(env, c, in) ? ST_FAULT : ST_FREE;
+
+	default:
+		return fault(env, c, "unknown opcode %u", in->op);
+	}
+}
+
+#undef TRY
+
+static void halt(struct core_env *env, struct core *c)
+{
+	c->state = CORE_HALTED;
+	c->st.halted_at = c->clock;
+	note_act(env, c, CORE_ACT_HALTED);
+	env->running--;
+}
 
 int core_exec_event(struct core_env *env, struct core *c)
 {
 	const struct program *p = env->prog;
-	const struct insn *code = p->insns;
 	const uint64_t cpi = env->m->cpi;
-	int status = ST_OK;
 
 	if (c->state != CORE_RUN || c->ev_at != env->now)
 		return 0;
@@ -690,341 +907,34 @@ int core_exec_event(struct core_env *env, struct core *c)
 			fault(env, c, "ran past the end of the program");
 			goto fail;
 		}
-		const struct insn *in = &code[c->pc];
-		uint64_t a = 0, b = 0, r, addr = 0;
-		unsigned sz = in->size;
-
-		switch (in->op) {
-		case OP_NOP:
-		case OP_LFENCE:
-		case OP_SFENCE: /* TSO orders loads with loads and stores with stores */
+		/* Retire: the only place an instruction is charged its cpi,
+		 * counted and moved past (enum step). */
+		switch (execute(env, c, &p->insns[c->pc])) {
+		case ST_OK:
 			c->pc++;
-			break;
-
-		case OP_MOV:
-			if (in->a.kind == OPND_REG) {
-				if (in->b.kind == OPND_MEM)
-					TRY(load(env, c, ea(c, &in->b), sz, &b));
-				else
-					b = opval(c, &in->b, sz);
-				wr_reg(c, in->a.reg, sz, b);
-			} else {
-				NEED_SLOT();
-				TRY(store(env, c, ea(c, &in->a), sz, opval(c, &in->b, sz)));
-			}
-			c->pc++;
-			break;
-
-		case OP_MOVZX:
-		case OP_MOVSX:
-			if (in->b.kind == OPND_MEM)
-				TRY(load(env, c, ea(c, &in->b), in->b.size, &b));
-			else
-				b = opval(c, &in->b, in->b.size);
-			if (in->op == OP_MOVSX)
-				b = (uint64_t)sext(b, in->b.size);
-			wr_reg(c, in->a.reg, in->a.size, b & mask(in->a.size));
-			c->pc++;
-			break;
-
-		case OP_LEA:
-			wr_reg(c, in->a.reg, in->a.size, ea(c, &in->b));
-			c->pc++;
-			break;
-
-		case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR:
-		case OP_CMP: case OP_TEST:
-			if (in->b.kind == OPND_MEM)
-				TRY(load(env, c, ea(c, &in->b), sz, &b));
-			else
-				b = opval(c, &in->b, sz);
-			if (in->a.kind == OPND_REG) {
-				r = alu(c, in->op, c->r[in->a.reg] & mask(sz), b, sz);
-				if (in->op != OP_CMP && in->op != OP_TEST)
-					wr_reg(c, in->a.reg, sz, r);
-			} else if (in->lock) {
-				uint64_t t0, done;
-				addr = ea(c, &in->a);
-				TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
-				r = alu(c, in->op, a, b, sz);
-				lock_end(env, c, addr, sz, in->op == OP_CMP || in->op == OP_TEST ? a : r, t0, done);
-				c->pc++;
-				goto charged;
-			} else {
-				int writes = in->op != OP_CMP && in->op != OP_TEST;
-				if (writes)
-					NEED_SLOT();
-				addr = ea(c, &in->a);
-				TRY(load(env, c, addr, sz, &a));
-				r = alu(c, in->op, a, b, sz);
-				if (writes)
-					TRY(store(env, c, addr, sz, r));
-			}
-			c->pc++;
-			break;
-
-		case OP_INC: case OP_DEC: case OP_NEG: case OP_NOT: case OP_SHL: case OP_SHR:
-			b = in->b.kind == OPND_NONE ? 0 : opval(c, &in->b, 1);
-			if (in->a.kind == OPND_REG) {
-				wr_reg(c, in->a.reg, sz, unary(c, in->op, c->r[in->a.reg] & mask(sz), b, sz));
-			} else if (in->lock) {
-				uint64_t t0, done;
-				addr = ea(c, &in->a);
-				TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
-				lock_end(env, c, addr, sz, unary(c, in->op, a, b, sz), t0, done);
-				c->pc++;
-				goto charged;
-			} else {
-				NEED_SLOT();
-				addr = ea(c, &in->a);
-				TRY(load(env, c, addr, sz, &a));
-				TRY(store(env, c, addr, sz, unary(c, in->op, a, b, sz)));
-			}
-			c->pc++;
-			break;
-
-		case OP_XADD:
-		case OP_CMPXCHG:
-		case OP_XCHG: {
-			uint64_t t0 = 0, done = 0;
-			int locked = in->a.kind == OPND_MEM && (in->lock || in->op == OP_XCHG);
-			int mem = in->a.kind == OPND_MEM;
-			/* xchg is symmetric: keep the memory operand (if any) in a. */
-			const struct operand *da = &in->a, *db = &in->b;
-			if (in->op == OP_XCHG && db->kind == OPND_MEM) {
-				da = &in->b;
-				db = &in->a;
-				locked = mem = 1;
-			}
-			b = c->r[db->reg] & mask(sz);
-			if (mem) {
-				addr = ea(c, da);
-				if (locked) {
-					TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
-				} else {
-					NEED_SLOT();
-					TRY(load(env, c, addr, sz, &a));
-				}
-			} else {
-				a = c->r[da->reg] & mask(sz);
-			}
-			int write = 1;
-			if (in->op == OP_XADD) {
-				r = alu(c, OP_ADD, a, b, sz);
-				wr_reg(c, db->reg, sz, a);
-			} else if (in->op == OP_XCHG) {
-				r = b;
-				wr_reg(c, db->reg, sz, a);
-			} else { /* cmpxchg: compare the accumulator with the destination */
-				alu(c, OP_CMP, c->r[R_RAX] & mask(sz), a, sz);
-				if (c->zf) {
-					r = b;
-				} else {
-					r = a; /* a locked cmpxchg writes the old value back */
-					write = locked;
-					wr_reg(c, R_RAX, sz, a);
-				}
-			}
-			if (locked) {
-				lock_end(env, c, addr, sz, r, t0, done);
-				c->pc++;
-				goto charged;
-			}
-			if (!mem)
-				wr_reg(c, da->reg, sz, r);
-			else if (write)
-				TRY(store(env, c, addr, sz, r));
-			c->pc++;
-			break;
-		}
-
-		case OP_JMP:
-			c->pc = in->target;
-			break;
-		case OP_JCC:
-			c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
-			break;
-
-		case OP_CALL:
-			if (c->r[R_RSP] - 8 < c->stack_lo || c->r[R_RSP] > c->stack_hi) {
-				fault(env, c, "stack overflow: call with rsp 0x%llx (stack 0x%llx-0x%llx)",
-				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
-				      (unsigned long long)c->stack_hi);
-				goto fail;
-			}
-			NEED_SLOT();
-			TRY(store(env, c, c->r[R_RSP] - 8, 8, c->pc + 1));
-			c->r[R_RSP] -= 8;
-			c->call_depth++;
-			c->pc = in->target;
-			break;
-
-		case OP_RET:
-			if (c->call_depth == 0) {
-				if (c->in_handler) {
-					irq_exit(c);
-					c->stop_at = c->clock; /* a pending interrupt may be taken now */
-					break;
-				}
-				fault(env, c, "ret with no caller");
-				goto fail;
-			}
-			if (c->r[R_RSP] + 8 > c->stack_hi || c->r[R_RSP] < c->stack_lo) {
-				fault(env, c, "stack underflow: ret with rsp 0x%llx (stack 0x%llx-0x%llx)",
-				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
-				      (unsigned long long)c->stack_hi);
-				goto fail;
-			}
-			TRY(load(env, c, c->r[R_RSP], 8, &a));
-			if (a >= p->n_insns) {
-				fault(env, c, "invalid jump: ret to 0x%llx popped from [0x%llx]",
-				      (unsigned long long)a, (unsigned long long)c->r[R_RSP]);
-				goto fail;
-			}
-			c->r[R_RSP] += 8;
-			c->call_depth--;
-			c->pc = (uint32_t)a;
-			break;
-
-		case OP_PUSH:
-			if (c->r[R_RSP] - 8 < c->stack_lo || c->r[R_RSP] > c->stack_hi) {
-				fault(env, c, "stack overflow: push with rsp 0x%llx (stack 0x%llx-0x%llx)",
-				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
-				      (unsigned long long)c->stack_hi);
-				goto fail;
-			}
-			NEED_SLOT();
-			if (in->a.kind == OPND_MEM)
-				TRY(load(env, c, ea(c, &in->a), 8, &a));
-			else
-				a = opval(c, &in->a, 8);
-			TRY(store(env, c, c->r[R_RSP] - 8, 8, a));
-			c->r[R_RSP] -= 8;
-			c->pc++;
-			break;
-
-		case OP_POP:
-			if (c->r[R_RSP] + 8 > c->stack_hi || c->r[R_RSP] < c->stack_lo) {
-				fault(env, c, "stack underflow: pop with rsp 0x%llx (stack 0x%llx-0x%llx)",
-				      (unsigned long long)c->r[R_RSP], (unsigned long long)c->stack_lo,
-				      (unsigned long long)c->stack_hi);
-				goto fail;
-			}
-			if (in->a.kind == OPND_MEM)
-				NEED_SLOT();
-			TRY(load(env, c, c->r[R_RSP], 8, &a));
-			if (in->a.kind == OPND_MEM) {
-				/* x86 computes the address with rsp already incremented */
-				c->r[R_RSP] += 8;
-				status = store(env, c, ea(c, &in->a), 8, a);
-				if (status) {
-					c->r[R_RSP] -= 8;
-					goto leave;
-				}
-			} else {
-				c->r[R_RSP] += 8;
-				wr_reg(c, in->a.reg, 8, a);
-			}
-			c->pc++;
-			break;
-
-		case OP_MFENCE:
-			if (sb_used(&c->sb, c->clock))
-				TRY(wait_sb(env, c, 0));
-			acct(env, c, CORE_ACT_BUSY, env->m->lat_mfence);
-			c->pc++;
-			break;
-
-		case OP_PAUSE:
-			acct(env, c, CORE_ACT_SPIN, env->m->lat_pause ? env->m->lat_pause : 1);
+			/* fall through */
+		case ST_JUMP:
+			acct(env, c, CORE_ACT_BUSY, cpi);
 			c->st.instructions++;
-			c->pc++;
-			continue;
-
-		case OP_CLI:
-			c->intr = 0;
-			c->pc++;
 			break;
-		case OP_STI:
-			c->intr = 1;
-			c->stop_at = c->clock; /* take what is pending */
+		case ST_TIMED:
 			c->pc++;
-			break;
-
-		case OP_HLT:
-			if (sb_used(&c->sb, c->clock))
-				TRY(wait_sb(env, c, 0));
 			c->st.instructions++;
-			c->state = CORE_HALTED;
-			c->st.halted_at = c->clock;
-			note_act(env, c, CORE_ACT_HALTED);
-			env->running--;
+			break;
+		case ST_FREE:
+			c->pc++;
+			break;
+		case ST_HALT:
+			c->st.instructions++;
+			halt(env, c);
 			return 0;
-
-		case OP_WORK:
-			a = in->a.kind == OPND_REG ? c->r[in->a.reg] : (uint64_t)in->a.imm;
-			acct(env, c, CORE_ACT_BUSY, a);
-			c->st.instructions++;
-			c->pc++;
-			continue;
-
-		case OP_BH_DISABLE:
-			c->bh_count++;
-			c->pc++;
-			break;
-		case OP_BH_ENABLE:
-			if (c->bh_count == 0) {
-				fault(env, c, "bh_enable without bh_disable");
-				goto fail;
-			}
-			if (--c->bh_count == 0)
-				c->stop_at = c->clock; /* a pending softirq runs now, as in the kernel */
-			c->pc++;
-			break;
-		case OP_PREEMPT_DISABLE:
-			c->preempt_count++;
-			c->pc++;
-			break;
-		case OP_PREEMPT_ENABLE:
-			if (c->preempt_count == 0) {
-				fault(env, c, "preempt_enable without preempt_disable");
-				goto fail;
-			}
-			c->preempt_count--;
-			c->pc++;
-			break;
-
-		case OP_MARK:
-			if (env->on_mark && in->target < p->n_marks)
-				env->on_mark(env->obs_ctx, c->id, c->clock, p->marks[in->target]);
-			c->pc++;
-			continue;
-
-		case OP_GHOST_ADD:
-		case OP_GHOST_READ:
-			if (ghost_op(env, c, in))
-				goto fail;
-			c->pc++;
-			continue;
-
-		default:
-			fault(env, c, "unknown opcode %u", in->op);
-			goto fail;
-		}
-		acct(env, c, CORE_ACT_BUSY, cpi);
-	charged:
-		c->st.instructions++;
-		continue;
-
-	leave:
-		switch (status) {
 		case ST_RETRY:
-			continue;
+			break;
 		case ST_YIELD:
 			goto yield;
 		case ST_WAIT:
 			return 0;
-		default:
+		case ST_FAULT:
 			goto fail;
 		}
 	}
@@ -1083,13 +993,4 @@ void core_free(struct core *c)
 {
 	sb_free(&c->sb);
 	irq_cpu_free(&c->irq);
-}
-
-const char *core_activity_name(enum core_activity a)
-{
-	static const char *const names[CORE_NACTS] = {
-		"busy", "l1_hit", "miss_stall", "sb_stall", "locked", "spin", "interrupt",
-		"halted", "idle",
-	};
-	return (unsigned)a < CORE_NACTS ? names[a] : "?";
 }

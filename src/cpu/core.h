@@ -1,12 +1,11 @@
-/* The x86 core model: registers, flags, the interpreter over the
- * pre-decoded program, per-core cycle accounting, and the glue between a
- * core, its store buffer (store_buffer.h), its interrupt sources
- * (interrupts.h) and the memory system. The simulation driver (sim.c) owns
- * the event queue; a core runs ahead of it while its accesses hit in L1. */
+/* One simulated x86 core (registers, flags, its own clock, counters) and
+ * the machine the cores share (core_env). The driver (sim.c) owns the event
+ * queue and hands each core its exec and drain events, one at a time. */
 #ifndef BOUNCE_CORE_H
 #define BOUNCE_CORE_H
 
 #include <stdint.h>
+#include "cpu/activity.h"
 #include "cpu/isa.h"
 #include "cpu/program.h"
 #include "mem/memsys.h"
@@ -15,23 +14,6 @@
 #include "cpu/store_buffer.h"
 #include "cpu/interrupts.h"
 #include "base/error.h"
-
-/* What a core's cycles are spent on. Every cycle of a core up to its halt
- * is counted in exactly one of the first CORE_NCYCLES activities; cycles in
- * an interrupt handler all count as CORE_ACT_IRQ. */
-enum core_activity {
-	CORE_ACT_BUSY,      /* executing: cpi per instruction, work N, fences */
-	CORE_ACT_L1_HIT,    /* L1 hit latency of loads */
-	CORE_ACT_MISS,      /* waiting for a coherence transaction */
-	CORE_ACT_SB_STALL,  /* store buffer full, or draining it (mfence, lock, hlt) */
-	CORE_ACT_LOCKED,    /* a locked RMW holding its line */
-	CORE_ACT_SPIN,      /* pause */
-	CORE_ACT_IRQ,       /* in an interrupt handler */
-	CORE_NCYCLES,
-	CORE_ACT_HALTED = CORE_NCYCLES, /* executed hlt */
-	CORE_ACT_IDLE,      /* no thread, or not started yet (start skew) */
-	CORE_NACTS
-};
 
 /* The counters an instruction may bump (instructions, sb_forwards, the
  * busy and L1-hit cycles) are the first 32 bytes. */
@@ -145,14 +127,5 @@ int core_exec_event(struct core_env *env, struct core *c);
 int core_drain_event(struct core_env *env, struct core *c);
 void core_free(struct core *c);
 
-const char *core_activity_name(enum core_activity a);
-
-/* Ghost counters (per address). */
-struct ghost_table *core_ghost_new(void);
-void core_ghost_free(struct ghost_table *g);
-struct sim_ghost;
-/* Sorted by address, into a buffer owned by the table. */
-size_t core_ghost_list(struct ghost_table *g, const struct sim_ghost **out);
-const struct sim_ghost *core_ghost_find(struct ghost_table *g, uint64_t addr);
 
 #endif

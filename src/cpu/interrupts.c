@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KIND_NAME(id, name) [id] = (name),
+const char *const irq_kind_names[IRQ_NKINDS + 1] = { IRQ_KINDS(KIND_NAME) NULL };
+
 static uint64_t gap(struct irq_cpu *ic, const struct irq_source *s)
 {
 	double g;

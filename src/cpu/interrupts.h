@@ -9,7 +9,15 @@
 #include "base/rng.h"
 #include "base/error.h"
 
-enum irq_kind { IRQ_HARD, IRQ_SOFT };
+/* The kinds by the name a scenario gives them, in enum order. The driver,
+ * the cores and the loader all use this one enum. */
+#define IRQ_KINDS(X) X(IRQ_HARD, "hard") X(IRQ_SOFT, "soft")
+#define IRQ_KIND_ENUM_(id, name) id,
+#define IRQ_KIND_SLOT_(id, name) id##_SLOT_,
+enum irq_kind { IRQ_KINDS(IRQ_KIND_ENUM_) };
+enum { IRQ_KINDS(IRQ_KIND_SLOT_) IRQ_NKINDS }; /* outside the enum, as for cpu_model.h's kinds */
+/* Names by enum value, NULL-terminated. */
+extern const char *const irq_kind_names[IRQ_NKINDS + 1];
 
 /* One scenario source (the sim config's, without the cpu set). */
 struct irq_source {

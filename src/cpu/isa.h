@@ -1,7 +1,6 @@
-/* The pre-decoded instruction format shared by the assembler (which writes
- * it once at load time) and the core model (which interprets it with one
- * switch). No strings survive into this form: symbols are addresses, labels
- * are instruction indices. Owner: assembler module. */
+/* The pre-decoded instruction format: the assembler writes it once at
+ * load time and the core interprets it with one switch, so no strings
+ * survive into it (symbols are addresses, labels instruction indices). */
 #ifndef BOUNCE_ISA_H
 #define BOUNCE_ISA_H
 

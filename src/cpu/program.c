@@ -4,6 +4,7 @@
 #include "config.h"
 #include "cpu/program.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,14 +44,40 @@ const struct symbol *program_symbol(const struct program *p, const char *name)
 	return NULL;
 }
 
+/* Where instruction i was written: the one lookup behind every message
+ * about an instruction. NULL when the program does not say (an index past
+ * the end, a program built without locations). */
+static const struct src_loc *insn_loc(const struct program *p, uint32_t insn)
+{
+	if (insn >= p->n_insns || p->insns[insn].loc >= p->n_locs)
+		return NULL;
+	return &p->locs[p->insns[insn].loc];
+}
+
+static const char *loc_file(const struct program *p, const struct src_loc *l)
+{
+	return l->file < p->n_files ? p->files[l->file] : NULL;
+}
+
 void program_where(const struct program *p, uint32_t insn, char *buf, size_t n)
 {
 	if (!n)
 		return;
-	if (insn >= p->n_insns || p->insns[insn].loc >= p->n_locs) {
+	const struct src_loc *l = insn_loc(p, insn);
+	if (!l) {
 		snprintf(buf, n, "?");
 		return;
 	}
-	const struct src_loc *l = &p->locs[p->insns[insn].loc];
-	snprintf(buf, n, "%s:%u", l->file < p->n_files ? p->files[l->file] : "?", (unsigned)l->line);
+	const char *file = loc_file(p, l);
+	snprintf(buf, n, "%s:%u", file ? file : "?", (unsigned)l->line);
+}
+
+int (program_err)(struct err *e, const struct program *p, uint32_t insn, const char *fmt, ...)
+{
+	const struct src_loc *l = insn_loc(p, insn);
+	va_list ap;
+	va_start(ap, fmt);
+	err_vset(e, ERR_INPUT, l ? loc_file(p, l) : NULL, l ? (int)l->line : 0, l ? l->col : 0, fmt, ap);
+	va_end(ap);
+	return -1;
 }

@@ -1,8 +1,8 @@
-/* An assembled program: the pre-decoded instructions, the symbol table and
- * the initial memory image, laid out as the simulated machine sees them.
- * Owner: assembler module (asm_*.c). Used by the core model and reports.
- *
- * Address map (x86-64 kernel conventions):
+/* An assembled program: the pre-decoded instructions, the symbols and the
+ * initial memory image. The assembler (asm/) writes it; it sits in cpu/
+ * because the cores, and everything above them, read it. */
+
+/* Address map (x86-64 kernel conventions):
  *   [0, PROG_DATA_BASE)            unmapped: a stray access faults
  *   [data_base, data_base+data_size) .data, with the generated table
  *                                    __per_cpu_offset (nr_cpus quads)
@@ -102,7 +102,14 @@ static inline uint64_t program_percpu_offset(const struct program *p, int cpu)
 {
 	return p->percpu_base + (uint64_t)cpu * p->percpu_stride;
 }
-/* "file:line" of an instruction, for runtime messages. */
+/* "file:line" of an instruction, "?" when unknown. */
 void program_where(const struct program *p, uint32_t insn, char *buf, size_t n);
+/* An input error at the file:line:col where instruction `insn` was written
+ * (no position when unknown). Returns -1, as err_set. */
+int program_err(struct err *e, const struct program *p, uint32_t insn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#ifdef __clang_analyzer__
+#define program_err(...) (program_err(__VA_ARGS__), -1)
+#endif
 
 #endif

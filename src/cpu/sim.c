@@ -1,7 +1,6 @@
-/* The simulation driver: builds one machine from a sim_config (memory
- * image, cores, store buffers, interrupt sources) and runs it by popping
- * the (cycle, seq) event queue. Each event is a core's execution or its
- * store buffer's drain; nothing else is ever scheduled. */
+/* The simulation driver: builds the machine from a sim_config and runs it
+ * by popping the (cycle, seq) event queue. Each event is a core's execution
+ * or its store buffer's drain; nothing else is ever scheduled. */
 #include "config.h"
 #include "cpu/sim.h"
 
@@ -34,20 +33,6 @@ const char *sim_status_name(enum sim_status st)
 	}
 }
 
-/* Where instruction i was written, for config errors about it. */
-static int insn_err(struct err *e, const struct program *p, uint32_t i, const char *fmt, uint32_t v)
-{
-	const char *file = NULL;
-	int line = 0, col = 0;
-	if (i < p->n_insns && p->insns[i].loc < p->n_locs) {
-		const struct src_loc *l = &p->locs[p->insns[i].loc];
-		file = l->file < p->n_files ? p->files[l->file] : NULL;
-		line = (int)l->line;
-		col = l->col;
-	}
-	return err_set(e, file, line, col, fmt, v);
-}
-
 static int validate(const struct sim_config *cfg, struct err *e)
 {
 	const struct program *p = cfg->prog;
@@ -64,9 +49,9 @@ static int validate(const struct sim_config *cfg, struct err *e)
 	for (uint32_t i = 0; i < p->n_insns; i++) {
 		const struct insn *in = &p->insns[i];
 		if ((in->op == OP_JMP || in->op == OP_JCC || in->op == OP_CALL) && in->target >= p->n_insns)
-			return insn_err(e, p, i, "invalid jump target %u", in->target);
+			return program_err(e, p, i, "invalid jump target %u", in->target);
 		if (in->op >= OP_NOPCODES)
-			return insn_err(e, p, i, "unknown opcode %u", in->op);
+			return program_err(e, p, i, "unknown opcode %u", in->op);
 	}
 	uint8_t *seen = calloc((size_t)cfg->cpu.cores, 1);
 	if (!seen)
@@ -144,7 +129,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
-	env->ghosts = core_ghost_new();
+	env->ghosts = ghost_table_new();
 	if (!s->cores || !s->irq_src || !which || !env->ghosts) {
 		err_internal(e, "out of memory");
 		goto fail;
@@ -152,7 +137,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	for (size_t i = 0; i < cfg->n_irqs; i++) {
 		const struct sim_irq_source *c = &cfg->irqs[i];
 		s->irq_src[i] = (struct irq_source){
-			.kind = c->kind == SIM_IRQ_HARD ? IRQ_HARD : IRQ_SOFT,
+			.kind = (uint8_t)c->kind,
 			.poisson = c->arrival == SIM_ARRIVAL_POISSON,
 			.handler = c->handler, .every = c->every, .jitter = c->jitter,
 		};
@@ -190,7 +175,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 		uint64_t start = rng_upto(&skew, cfg->start_skew);
 		unsigned k = 0;
 		for (size_t i = 0; i < cfg->n_irqs; i++)
-			if (sim_cpuset_has(&cfg->irqs[i].cpus, th->cpu))
+			if (cpuset_has(&cfg->irqs[i].cpus, th->cpu))
 				which[k++] = (uint16_t)i;
 		if (irq_cpu_init(&c->irq, s->irq_src, which, k, cfg->seed, th->cpu, start, e))
 			goto fail;
@@ -219,7 +204,7 @@ void sim_destroy(struct sim *s)
 			core_free(&s->cores[c]);
 	free(s->cores);
 	free(s->irq_src);
-	core_ghost_free(s->env.ghosts);
+	ghost_table_free(s->env.ghosts);
 	evq_free(&s->q);
 	ms_destroy(s->ms);
 	free(s);
@@ -366,14 +351,14 @@ void sim_total_core_stats(const struct sim *s, struct core_stats *out)
 	}
 }
 
-size_t sim_ghosts(struct sim *s, const struct sim_ghost **out)
+size_t sim_ghosts(struct sim *s, const struct ghost **out)
 {
-	return core_ghost_list(s->env.ghosts, out);
+	return ghost_list(s->env.ghosts, out);
 }
 
-const struct sim_ghost *sim_ghost(struct sim *s, uint64_t addr)
+const struct ghost *sim_ghost(struct sim *s, uint64_t addr)
 {
-	return core_ghost_find(s->env.ghosts, addr);
+	return ghost_find(s->env.ghosts, addr);
 }
 
 void sim_set_observer(struct sim *s, const struct sim_observer *o)

@@ -1,33 +1,20 @@
-/* The simulation driver: one variant's machine (cores, store buffers,
- * interrupt sources, memory system) run by the (cycle, seq) event queue.
- * This is the API the CLI, the UI and the scenario module use; a test can
- * drive it directly from an assembled program. Owner: core module. */
+/* The engine's front door: build one variant's machine from a sim_config
+ * and run it, whole or in slices; the CLI, the reports, the UI and the
+ * tests all go through this API rather than the cores and memory system. */
 #ifndef BOUNCE_SIM_H
 #define BOUNCE_SIM_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "base/cpu_model.h"
+#include "base/cpuset.h"
 #include "cpu/program.h"
 #include "mem/memsys.h"
 #include "cpu/core.h"
+#include "cpu/ghost.h"
+#include "cpu/sim_limit.h"
 #include "base/error.h"
 
-#define SIM_DEFAULT_LIMIT 1000000000ull /* cycles, when the config gives no limit */
-#define SIM_CPUSET_WORDS (CPU_MAX_CORES / 64)
-
-/* A set of CPUs (bit c of word c/64). */
-struct sim_cpuset {
-	uint64_t w[SIM_CPUSET_WORDS];
-};
-static inline void sim_cpuset_add(struct sim_cpuset *s, int cpu)
-{
-	s->w[cpu / 64] |= 1ull << (cpu % 64);
-}
-static inline int sim_cpuset_has(const struct sim_cpuset *s, int cpu)
-{
-	return (int)((s->w[cpu / 64] >> (cpu % 64)) & 1);
-}
 
 /* A thread: what runs on one CPU from the start. Registers not named in
  * regs_set start at 0, except rsp, which starts at the top of the CPU's
@@ -39,7 +26,6 @@ struct sim_thread {
 	uint32_t regs_set;           /* bit r: regs[r] is given */
 };
 
-enum sim_irq_kind { SIM_IRQ_HARD, SIM_IRQ_SOFT };
 enum sim_arrival { SIM_ARRIVAL_PERIODIC, SIM_ARRIVAL_POISSON };
 
 /* An interrupt source, instantiated once on every CPU of `cpus`. Periodic:
@@ -47,8 +33,8 @@ enum sim_arrival { SIM_ARRIVAL_PERIODIC, SIM_ARRIVAL_POISSON };
  * [0, every). Poisson: exponential gaps of mean `every`. Arrivals come only
  * from the seeded generator. The handler ends with `ret`. */
 struct sim_irq_source {
-	struct sim_cpuset cpus;
-	enum sim_irq_kind kind;
+	struct cpuset cpus;
+	enum irq_kind kind;
 	uint32_t handler;            /* instruction index */
 	enum sim_arrival arrival;
 	uint64_t every;              /* cycles, >= 1 */
@@ -99,16 +85,6 @@ struct sim_core_view {
 	unsigned sb_used;            /* store-buffer entries in use */
 };
 
-/* Ghost counter statistics: the exact value kept beside a counter and the
- * error of every approximate read of it (isa.h OP_GHOST_*). */
-struct sim_ghost {
-	uint64_t addr;
-	int64_t exact;
-	uint64_t reads;
-	uint64_t max_err;
-	double mean_err;
-};
-
 struct sim;
 
 /* Validates the config (threads on existing CPUs, one per CPU, entries and
@@ -148,9 +124,9 @@ const struct core_stats *sim_core_stats(const struct sim *s, int core);
 void sim_total_core_stats(const struct sim *s, struct core_stats *out);
 
 /* Ghost counters, sorted by address; valid until the next run call. */
-size_t sim_ghosts(struct sim *s, const struct sim_ghost **out);
+size_t sim_ghosts(struct sim *s, const struct ghost **out);
 /* NULL when no ghost instruction touched addr. */
-const struct sim_ghost *sim_ghost(struct sim *s, uint64_t addr);
+const struct ghost *sim_ghost(struct sim *s, uint64_t addr);
 
 /* The observer is copied; NULL removes it. */
 void sim_set_observer(struct sim *s, const struct sim_observer *o);

@@ -1,7 +1,6 @@
-/* The x86-TSO store buffer as a ring: push at the tail, pop at the head,
- * forwarding searches newest to oldest (store_buffer.h, inline: the hot
- * path). Its size is the CPU model's sb_entries (at most 256), so a linear
- * search is the right cost. */
+/* The store buffer's storage. Push, pop and forwarding are inline in
+ * store_buffer.h, being on every load's and store's path; at most 256
+ * entries (sb_entries), a linear forwarding search is the right cost. */
 #include "config.h"
 #include "cpu/store_buffer.h"
 

@@ -1,7 +1,6 @@
-/* The x86-TSO store buffer of one core: a FIFO of stores that have executed
- * but are not yet visible to other cores. Loads look here first (newest
- * entry wins); entries leave in order. This file is only the data
- * structure; when entries leave (and the RFOs they need) is core.c's. */
+/* One core's x86-TSO store buffer: stores that have executed but are not
+ * yet visible to other cores, newest first for loads. Only the data
+ * structure: when entries leave, and the RFOs they need, is core.c's. */
 #ifndef BOUNCE_STORE_BUFFER_H
 #define BOUNCE_STORE_BUFFER_H
 

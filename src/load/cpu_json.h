@@ -17,7 +17,5 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
  * `obj` (or at the object when the field is absent). Returns -1. */
 int cpu_json_locate(const struct jpos_doc *d, const cJSON *obj, const struct err *verr,
 		    struct err *e);
-/* The keys a CPU model object may have, NULL-terminated. */
-extern const char *const cpu_json_keys[];
 
 #endif

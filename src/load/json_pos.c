@@ -205,15 +205,38 @@ static int sc_open(struct scan *sc)
 	return 0;
 }
 
+/* The closing bracket of the innermost open container, if it is next. */
+static int sc_close(struct scan *sc, unsigned char close)
+{
+	if (sc->i < sc->n && sc->s[sc->i] == close) {
+		sc->i++;
+		sc->depth--;
+		return 1;
+	}
+	return 0;
+}
+
+/* After a member or element: 1 when a ',' says another follows, 0 when the
+ * container closed, -1 (error recorded) on anything else. */
+static int sc_next(struct scan *sc, unsigned char close)
+{
+	sc_ws(sc);
+	if (sc->i < sc->n && sc->s[sc->i] == ',') {
+		sc->i++;
+		sc_ws(sc);
+		return 1;
+	}
+	if (sc_close(sc, close))
+		return 0;
+	return sc_fail(sc, sc->i, close == '}' ? "',' or '}'" : "',' or ']'");
+}
+
 static int sc_object(struct scan *sc)
 {
 	if (sc_open(sc))
 		return -1;
-	if (sc->i < sc->n && sc->s[sc->i] == '}') {
-		sc->i++;
-		sc->depth--;
+	if (sc_close(sc, '}'))
 		return 0;
-	}
 	for (;;) {
 		if (sc->i >= sc->n || sc->s[sc->i] != '"')
 			return sc_fail(sc, sc->i, "a string key");
@@ -226,18 +249,9 @@ static int sc_object(struct scan *sc)
 		sc_ws(sc);
 		if (sc_value(sc))
 			return -1;
-		sc_ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == ',') {
-			sc->i++;
-			sc_ws(sc);
-			continue;
-		}
-		if (sc->i < sc->n && sc->s[sc->i] == '}') {
-			sc->i++;
-			sc->depth--;
-			return 0;
-		}
-		return sc_fail(sc, sc->i, "',' or '}'");
+		int more = sc_next(sc, '}');
+		if (more <= 0)
+			return more;
 	}
 }
 
@@ -245,26 +259,14 @@ static int sc_array(struct scan *sc)
 {
 	if (sc_open(sc))
 		return -1;
-	if (sc->i < sc->n && sc->s[sc->i] == ']') {
-		sc->i++;
-		sc->depth--;
+	if (sc_close(sc, ']'))
 		return 0;
-	}
 	for (;;) {
 		if (sc_value(sc))
 			return -1;
-		sc_ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == ',') {
-			sc->i++;
-			sc_ws(sc);
-			continue;
-		}
-		if (sc->i < sc->n && sc->s[sc->i] == ']') {
-			sc->i++;
-			sc->depth--;
-			return 0;
-		}
-		return sc_fail(sc, sc->i, "',' or ']'");
+		int more = sc_next(sc, ']');
+		if (more <= 0)
+			return more;
 	}
 }
 
@@ -893,4 +895,12 @@ int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *cons
 		return jpos_key_error(d, ch, e, "unknown key \"%s\" (expected one of %s)", ch->string, list);
 	}
 	return 0;
+}
+
+void jpos_alternatives(const char *const *names, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (const char *const *p = names; *p && len < n; p++)
+		len += (size_t)snprintf(buf + len, n - len, "%s\"%s\"", p == names ? "" : " or ", *p);
 }

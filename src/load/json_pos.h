@@ -65,5 +65,8 @@ int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *cons
  * distance, or NULL. */
 const char *jpos_suggest(const char *s, const char *const *cands);
 const char *jpos_type_name(const cJSON *n);
+/* `names` (NULL-terminated) quoted and joined for a message:
+ * "a" or "b" or "c". Truncated to fit `n`. */
+void jpos_alternatives(const char *const *names, char *buf, size_t n);
 
 #endif

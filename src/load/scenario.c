@@ -6,6 +6,7 @@
 #include "load/scenario.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
+#include "load/totals.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,30 +25,32 @@ struct ctx {
 	struct err *e;
 };
 
-static const char *const setup_keys[] = {
-	"cpu", "cores", "seed", "program", "defines", "threads", "interrupts", "stop",
-};
-#define N_SETUP_KEYS (sizeof setup_keys / sizeof setup_keys[0])
-
+#define KEY_NAME(key, ID, hint) #key,
 /* "$schema" lets editors find scenarios/scenario.schema.json; ignored. */
-static const char *const top_keys[] = {
-	"$schema", "name", "description", "cpu", "cores", "seed", "program", "defines", "threads",
-	"interrupts", "stop", "report", "variants", "expect", NULL,
+const char *const scen_top_keys[] = {
+	"$schema", "name", "description", SCEN_SETUP_KEYS(KEY_NAME) "report", "variants", "expect", NULL,
 };
-static const char *const variant_keys[] = {
-	"name", "description", "cpu", "cores", "seed", "program", "defines", "threads",
-	"interrupts", "stop", NULL,
-};
+const char *const scen_variant_keys[] = { "name", "description", SCEN_SETUP_KEYS(KEY_NAME) NULL };
+
+/* The setup keys in the order the "overrides nothing" message names them.
+ * A repeated place is a repeated enumerator and a place past the end is out
+ * of the array's bounds, both compile errors: every slot is filled. */
+#define KEY_BY_HINT(key, ID, hint) [hint] = #key,
+#define HINT_PLACE(key, ID, hint) setup_hint_place_##hint,
+enum { SCEN_SETUP_KEYS(HINT_PLACE) };
+static const char *const hint_keys[SCEN_NSETUP_KEYS] = { SCEN_SETUP_KEYS(KEY_BY_HINT) };
+
 static const char *const reg_names[] = {
 	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11",
 	"r12", "r13", "r14", "r15", NULL,
 };
-/* The report's totals: an expectation on another name could never be met. */
-static const char *const total_names[] = {
-	"bounces", "hitm", "hitm_remote", "c2c_transfers", "invalidations", "locked_ops",
-	"locked_cycles", "mem_reads", "writebacks", "loads", "stores", "l1_hits", "l1_misses",
-	"upgrades", "evictions", "llc_hits", "irqs", NULL,
-};
+/* The report's totals: an expectation on another name could never be met.
+ * In the order the messages list them, NULL-terminated. As for hint_keys,
+ * a repeated or out-of-range place does not compile. */
+#define TOTAL_BY_PLACE(name, value, listed) [listed] = #name,
+#define TOTAL_PLACE(name, value, listed) total_place_##listed,
+enum { RUN_TOTALS(TOTAL_PLACE) };
+static const char *const total_names[RUN_NTOTALS + 1] = { RUN_TOTALS(TOTAL_BY_PLACE) };
 
 const char *scen_datadir(void)
 {
@@ -129,12 +132,6 @@ static int file_kind(const char *path) /* 0 none, 1 regular, 2 directory, 3 othe
 
 /* ---- CPU sets ---- */
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
 /* "N" or "N-M" into [lo, hi]. */
 static int parse_range(const char *s, int *lo, int *hi)
 {
@@ -164,17 +161,13 @@ static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs)
 		cs->all = true;
 		return 0;
 	}
-	size_t cap = 0;
 	int lo, hi;
 	if (cJSON_IsString(n)) {
 		if (parse_range(n->valuestring, &lo, &hi))
 			return jpos_error(c->d, n, c->e, "bad CPU set \"%s\" (%s, ids 0..%d)", n->valuestring,
 					  expect, CPU_MAX_CORES - 1);
-		cap = (size_t)(hi - lo) + 1;
-		if (!(cs->ids = alloc_array(c, cap, sizeof *cs->ids)))
-			return -1;
 		for (int i = lo; i <= hi; i++)
-			cs->ids[cs->n++] = i;
+			cpuset_add(&cs->ids, i);
 		return 0;
 	}
 	if (!cJSON_IsArray(n))
@@ -192,31 +185,26 @@ static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs)
 				return -1;
 			lo = hi = (int)v;
 		}
-		size_t need = cs->n + (size_t)(hi - lo + 1);
-		if (need > cap) {
-			size_t nc = need > 2 * cap ? need : 2 * cap;
-			int *p = realloc(cs->ids, nc * sizeof *p);
-			if (!p)
-				return err_internal(c->e, "out of memory");
-			cs->ids = p;
-			cap = nc;
-		}
 		for (int i = lo; i <= hi; i++) {
-			for (size_t k = 0; k < cs->n; k++)
-				if (cs->ids[k] == i)
-					return jpos_error(c->d, ch, c->e, "CPU %d is listed twice", i);
-			cs->ids[cs->n++] = i;
+			if (cpuset_has(&cs->ids, i))
+				return jpos_error(c->d, ch, c->e, "CPU %d is listed twice", i);
+			cpuset_add(&cs->ids, i);
 		}
 	}
-	qsort(cs->ids, cs->n, sizeof *cs->ids, cmp_int);
 	return 0;
 }
 
 bool scen_cpuset_has(const struct scen_cpuset *cs, int cpu)
 {
-	if (cs->all)
-		return true;
-	return bsearch(&cpu, cs->ids, cs->n, sizeof *cs->ids, cmp_int) != NULL;
+	return cs->all || cpuset_has(&cs->ids, cpu);
+}
+
+void scen_cpuset_resolve(const struct scen_cpuset *cs, int cores, struct cpuset *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int cpu = 0; cpu < cores; cpu++)
+		if (scen_cpuset_has(cs, cpu))
+			cpuset_add(out, cpu);
 }
 
 /* ---- the setup keys (top level and variants) ---- */
@@ -447,6 +435,8 @@ static int parse_threads(struct ctx *c, const cJSON *n, struct scen_setup *su)
 static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su)
 {
 	static const char *const keys[] = { "cpus", "kind", "handler", "every", "jitter", "poisson", NULL };
+	char kinds[64];
+	jpos_alternatives(irq_kind_names, kinds, sizeof kinds);
 	if (jpos_array(c->d, n, c->e))
 		return -1;
 	size_t cnt = (size_t)cJSON_GetArraySize(n);
@@ -461,14 +451,14 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 			return -1;
 		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &q->cpus))
 			return -1;
-		if (!(k = require(c, o, "kind", "\"hard\" or \"soft\"")) || jpos_string(c->d, k, 0, &s, c->e))
+		if (!(k = require(c, o, "kind", kinds)) || jpos_string(c->d, k, 0, &s, c->e))
 			return -1;
-		if (!strcmp(s, "hard"))
-			q->kind = SCEN_IRQ_HARD;
-		else if (!strcmp(s, "soft"))
-			q->kind = SCEN_IRQ_SOFT;
-		else
-			return jpos_error(c->d, k, c->e, "unknown interrupt kind \"%s\" (expected \"hard\" or \"soft\")", s);
+		int kind = 0;
+		while (irq_kind_names[kind] && strcmp(s, irq_kind_names[kind]))
+			kind++;
+		if (!irq_kind_names[kind])
+			return jpos_error(c->d, k, c->e, "unknown interrupt kind \"%s\" (expected %s)", s, kinds);
+		q->kind = (enum irq_kind)kind;
 		if (!(k = require(c, o, "handler", "the handler's label")) || ident_string(c, k, "label", &s) ||
 		    !(q->handler = dup_or_fail(c, s)))
 			return -1;
@@ -523,35 +513,36 @@ static int parse_stop(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	return 0;
 }
 
+static int parse_cores(struct ctx *c, const cJSON *n, struct scen_setup *su)
+{
+	int64_t v;
+	loc_of(c->d, n, &su->cores_loc);
+	if (jpos_int(c->d, n, 1, CPU_MAX_CORES, &v, c->e))
+		return -1;
+	su->cores = (int)v;
+	return 0;
+}
+
+static int parse_seed(struct ctx *c, const cJSON *n, struct scen_setup *su)
+{
+	int64_t v;
+	if (jpos_int(c->d, n, 0, INT64_MAX, &v, c->e))
+		return -1;
+	su->seed = (uint64_t)v;
+	return 0;
+}
+
 static int parse_setup(struct ctx *c, const cJSON *obj, struct scen_setup *su)
 {
-	for (size_t i = 0; i < N_SETUP_KEYS; i++) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, setup_keys[i]);
-		int64_t v;
-		int r = 0;
-		if (!n)
-			continue;
-		su->set |= 1u << i;
-		switch (i) {
-		case 0: r = parse_cpu(c, n, su); break;
-		case 1:
-			loc_of(c->d, n, &su->cores_loc);
-			r = jpos_int(c->d, n, 1, CPU_MAX_CORES, &v, c->e);
-			su->cores = (int)v;
-			break;
-		case 2:
-			r = jpos_int(c->d, n, 0, INT64_MAX, &v, c->e);
-			su->seed = (uint64_t)v;
-			break;
-		case 3: r = parse_program(c, n, su); break;
-		case 4: r = parse_defines(c, n, su); break;
-		case 5: r = parse_threads(c, n, su); break;
-		case 6: r = parse_interrupts(c, n, su); break;
-		case 7: r = parse_stop(c, n, su); break;
-		}
-		if (r)
-			return -1;
+	const cJSON *n;
+#define PARSE_KEY(key, ID, hint)                                           \
+	if ((n = cJSON_GetObjectItemCaseSensitive(obj, #key))) {           \
+		su->set |= SCEN_SET_##ID;                                  \
+		if (parse_##key(c, n, su))                                 \
+			return -1;                                         \
 	}
+	SCEN_SETUP_KEYS(PARSE_KEY)
+#undef PARSE_KEY
 	return 0;
 }
 
@@ -605,7 +596,7 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		struct scen_variant *v = &s->variants[s->n_variants++];
 		const cJSON *k;
 		const char *name;
-		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, variant_keys, c->e))
+		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, scen_variant_keys, c->e))
 			return -1;
 		loc_of(c->d, o, &v->loc);
 		if (!(k = require(c, o, "name", "the variant's name")) || jpos_string(c->d, k, 63, &name, c->e))
@@ -633,9 +624,14 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 			const struct asm_define *b = find_define(&s->base, v->setup.defines[j].name);
 			real = !b || b->value != v->setup.defines[j].value;
 		}
-		if (!real)
-			return jpos_error(c->d, o, c->e, "variant \"%s\" overrides nothing%s (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop that differs from the base)",
-					  name, v->setup.n_defines ? " (its defines equal the base's)" : "");
+		if (!real) {
+			char keys[200];
+			size_t len = 0;
+			for (size_t j = 0; j < SCEN_NSETUP_KEYS && len < sizeof keys; j++)
+				len += (size_t)snprintf(keys + len, sizeof keys - len, "%s%s", j ? ", " : "", hint_keys[j]);
+			return jpos_error(c->d, o, c->e, "variant \"%s\" overrides nothing%s (expected one of %s that differs from the base)",
+					  name, v->setup.n_defines ? " (its defines equal the base's)" : "", keys);
+		}
 	}
 	return 0;
 }
@@ -685,8 +681,13 @@ static int check_metric(struct ctx *c, const cJSON *n, const char **out)
 			if (hint)
 				return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (did you mean \"%s\"?)",
 						  m, seg[3], hint);
-			return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (expected bounces, hitm, hitm_remote, c2c_transfers, invalidations, locked_ops, locked_cycles, mem_reads, writebacks, loads, stores, l1_hits, l1_misses, upgrades, evictions, llc_hits or irqs)",
-					  m, seg[3]);
+			char list[400];
+			size_t len = 0;
+			for (size_t i = 0; i < RUN_NTOTALS && len < sizeof list; i++)
+				len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+							!i ? "" : i + 1 < RUN_NTOTALS ? ", " : " or ", total_names[i]);
+			return jpos_error(c->d, n, c->e, "metric \"%s\": unknown counter \"%s\" (expected %s)", m, seg[3],
+					  list);
 		}
 	} else if (!strcmp(seg[2], "symbols")) {
 		size_t k;
@@ -784,7 +785,7 @@ static int parse_top(struct ctx *c, const cJSON *root)
 	struct scenario *s = c->s;
 	const cJSON *k;
 	const char *str;
-	if (jpos_object(c->d, root, c->e) || jpos_check_keys(c->d, root, top_keys, c->e))
+	if (jpos_object(c->d, root, c->e) || jpos_check_keys(c->d, root, scen_top_keys, c->e))
 		return -1;
 	/* Name defaults to the file's base name. */
 	const char *base = strrchr(s->file, '/');
@@ -930,13 +931,11 @@ static void setup_free(struct scen_setup *su)
 		free((char *)su->defines[i].name);
 	free(su->defines);
 	for (size_t i = 0; i < su->n_threads; i++) {
-		free(su->threads[i].cpus.ids);
 		free(su->threads[i].entry);
 		free(su->threads[i].regs);
 	}
 	free(su->threads);
 	for (size_t i = 0; i < su->n_interrupts; i++) {
-		free(su->interrupts[i].cpus.ids);
 		free(su->interrupts[i].handler);
 	}
 	free(su->interrupts);
@@ -1031,17 +1030,17 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *
 					    cpu, owner[cpu] - 1, vn ? " (variant \"" : "", vn ? vn : "", vn ? "\")" : "");
 			owner[cpu] = (short)(t + 1);
 		}
-		if (!r && !cs->all && cs->n && cs->ids[cs->n - 1] >= cores)
+		if (!r && !cs->all && cpuset_last(&cs->ids) >= cores)
 			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s (expected ids 0..%d)",
-				    cs->ids[cs->n - 1], cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
+				    cpuset_last(&cs->ids), cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
 				    cores - 1);
 	}
 	free(owner);
 	for (size_t q = 0; q < iq->n_interrupts && !r; q++) {
 		const struct scen_cpuset *cs = &iq->interrupts[q].cpus;
-		if (!cs->all && cs->n && cs->ids[cs->n - 1] >= cores)
+		if (!cs->all && cpuset_last(&cs->ids) >= cores)
 			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s (expected ids 0..%d)",
-				    cs->ids[cs->n - 1], cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
+				    cpuset_last(&cs->ids), cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
 				    cores - 1);
 	}
 	if (r)

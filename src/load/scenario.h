@@ -9,9 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/cpu_model.h"
+#include "base/cpuset.h"
 #include "base/error.h"
+#include "cpu/interrupts.h"
 #include "cpu/program.h"
-#include "cpu/sim.h"
+#include "cpu/sim_limit.h"
 
 /* The stop limit when none is given is the driver's (one constant). */
 #define SCEN_DEFAULT_MAX_CYCLES SIM_DEFAULT_LIMIT
@@ -28,11 +30,11 @@ struct scen_loc {
 	char path[SCEN_PATH_MAX];  /* JSON path, "$.threads[0].cpus" */
 };
 
-/* "all", [ids] or "0-3". `ids` is sorted and unique when !all. */
+/* "all", [ids] or "0-3". "all" stays a flag because it means every core
+ * of the run, known only once a variant is resolved (scen_cpuset_resolve). */
 struct scen_cpuset {
 	bool all;
-	int *ids;
-	size_t n;
+	struct cpuset ids;         /* when !all */
 	struct scen_loc loc;
 };
 
@@ -48,11 +50,9 @@ struct scen_thread {
 	size_t n_regs;
 };
 
-enum scen_irq_kind { SCEN_IRQ_HARD, SCEN_IRQ_SOFT };
-
 struct scen_interrupt {
 	struct scen_cpuset cpus;
-	enum scen_irq_kind kind;
+	enum irq_kind kind;
 	char *handler;             /* label */
 	uint64_t every;            /* period in cycles; the mean interval when poisson */
 	double jitter;             /* 0..1: uniform +-jitter*every around the period */
@@ -67,17 +67,33 @@ struct scen_stop {
 	bool halt;
 };
 
+/* The keys a setup may give, at the top level and in a variant: each is
+ * read by parse_KEY in scenario.c and recorded in scen_setup.set as
+ * SCEN_SET_ID. Row order is the order keys are read (so the first bad one
+ * is the one reported) and listed in "expected one of" messages; `hint` is
+ * the key's place in the "overrides nothing" message, which names defines,
+ * the usual override, first. A new key is one row here, its parse_KEY, and
+ * its entry in scenarios/scenario.schema.json (a test compares them).
+ *   X(key, ID, hint) */
+#define SCEN_SETUP_KEYS(X)          \
+	X(cpu,        CPU,        2) \
+	X(cores,      CORES,      1) \
+	X(seed,       SEED,       3) \
+	X(program,    PROGRAM,    4) \
+	X(defines,    DEFINES,    0) \
+	X(threads,    THREADS,    5) \
+	X(interrupts, INTERRUPTS, 6) \
+	X(stop,       STOP,       7)
+
+#define SCEN_KEY_ENUM_(key, ID, hint) SCEN_KEY_##ID,
+#define SCEN_SET_ENUM_(key, ID, hint) SCEN_SET_##ID = 1u << SCEN_KEY_##ID,
+enum scen_setup_key { SCEN_SETUP_KEYS(SCEN_KEY_ENUM_) SCEN_NSETUP_KEYS };
 /* Which keys of a setup were given (a variant inherits the others). */
-enum {
-	SCEN_SET_CPU = 1u << 0,
-	SCEN_SET_CORES = 1u << 1,
-	SCEN_SET_SEED = 1u << 2,
-	SCEN_SET_PROGRAM = 1u << 3,
-	SCEN_SET_DEFINES = 1u << 4,
-	SCEN_SET_THREADS = 1u << 5,
-	SCEN_SET_INTERRUPTS = 1u << 6,
-	SCEN_SET_STOP = 1u << 7,
-};
+enum { SCEN_SETUP_KEYS(SCEN_SET_ENUM_) };
+
+/* The keys of a scenario's top level and of a variant, NULL-terminated. */
+extern const char *const scen_top_keys[];
+extern const char *const scen_variant_keys[];
 
 /* The keys shared by the top level and a variant. */
 struct scen_setup {
@@ -196,7 +212,9 @@ void scen_run_free(struct scen_run *r);
 /* The core-count checks of scen_resolve alone, for `bounce check` and sweeps. */
 int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *e);
 
-/* Does CPU `cpu` belong to the set, for `cores` cores? */
+/* Does CPU `cpu` belong to the set? ("all" holds every CPU.) */
 bool scen_cpuset_has(const struct scen_cpuset *c, int cpu);
+/* The CPUs of the set on a machine of `cores` cores. */
+void scen_cpuset_resolve(const struct scen_cpuset *c, int cores, struct cpuset *out);
 
 #endif

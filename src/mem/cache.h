@@ -1,8 +1,9 @@
-/* Set-associative caches with true LRU. The private L1D holds real data
- * (line_size bytes per way) and a coherence state per way; the optional
- * per-socket LLC uses the same structure without data, as a tag array that
- * only decides whether a memory read is an LLC hit.
- * Invariant: a way is valid iff its tag is non-zero (tag = line number + 1). */
+/* Set-associative caches with true LRU: the private L1D (real data and a
+ * coherence state per way) and the optional per-socket LLC (tags only: it
+ * decides whether a memory read is an LLC hit).
+ *
+ * A way is valid iff its tag is non-zero (tag = line number + 1), so an
+ * all-zero cache is empty. */
 #ifndef BOUNCE_CACHE_H
 #define BOUNCE_CACHE_H
 

@@ -1,37 +1,30 @@
-/* MESIF (Intel QPI): as MESI, plus F, the one clean sharer that forwards the
+/* MESIF (Intel QPI): MESI plus F, the one clean sharer that forwards the
  * line cache-to-cache instead of memory. The newest reader takes F, so the
  * forwarder is the copy most likely still cached. */
 #include "config.h"
-#include "mem/coherence.h"
-
-#define H(n) { 1, n, 0 }
-#define MISS(r) { 0, MS_I, r }
-#define X { MS_I, COH_BAD }
+#include "mem/coh_mesi.h"
 
 const struct coh_protocol coh_mesif = {
 	.name = "MESIF",
-	.has_state = { [MS_I] = 1, [MS_S] = 1, [MS_E] = 1, [MS_M] = 1, [MS_F] = 1 },
-	.access = {
-		[MS_I] = { MISS(MS_GETS), MISS(MS_GETM) },
-		[MS_S] = { H(MS_S),       MISS(MS_UPGRADE) },
-		[MS_E] = { H(MS_E),       H(MS_M) },
-		[MS_M] = { H(MS_M),       H(MS_M) },
-		[MS_F] = { H(MS_F),       MISS(MS_UPGRADE) },
-		[MS_O] = { MISS(MS_GETS), MISS(MS_GETM) },   /* unused */
+	.state = {
+		[MS_I] = COH_MESI_I,
+		[MS_S] = COH_MESI_S,
+		/* differs from MESI: E forwards its clean copy to a reader or writer */
+		[MS_E] = { .used = 1, .owner = 1, .exclusive = 1,
+			   .access = { COH_HIT(MS_E), COH_HIT(MS_M) },
+			   .snoop = { { MS_S, COH_SUPPLY }, { MS_I, COH_SUPPLY }, COH_X } },
+		[MS_M] = COH_MESI_M,
+		/* new: F reads like S, forwards like E, and is the owner a read asks */
+		[MS_F] = { .used = 1, .owner = 1,
+			   .access = { COH_HIT(MS_F), COH_MISS(MS_UPGRADE) },
+			   .snoop = { { MS_S, COH_SUPPLY }, { MS_I, COH_SUPPLY }, { MS_I, 0 } } },
+		[MS_O] = COH_ROW_UNUSED,
 	},
-	.fill_alone  = { [MS_GETS] = MS_E, [MS_GETM] = MS_M, [MS_UPGRADE] = MS_M },
-	.fill_shared = { [MS_GETS] = MS_F, [MS_GETM] = MS_M, [MS_UPGRADE] = MS_M },
-	.snoop = {
-		/*          GETS                                   GETM                              UPGRADE       PUT */
-		[MS_I] = { { MS_I, 0 },                             { MS_I, 0 },                       { MS_I, 0 },  X },
-		[MS_S] = { { MS_S, 0 },                             { MS_I, 0 },                       { MS_I, 0 },  X },
-		[MS_E] = { { MS_S, COH_SUPPLY },                    { MS_I, COH_SUPPLY },              X,            X },
-		[MS_M] = { { MS_S, COH_SUPPLY | COH_WRITEBACK | COH_HITM }, { MS_I, COH_SUPPLY | COH_HITM }, X,   X },
-		[MS_F] = { { MS_S, COH_SUPPLY },                    { MS_I, COH_SUPPLY },              { MS_I, 0 },  X },
-		[MS_O] = { X, X, X, X },
+	.req = {
+		/* differs from MESI: a reader beside other copies takes F */
+		[MS_GETS] = { .snoop = COH_SNOOP_OWNER, .fetch = 1,
+			      .alone = { MS_E, 1 }, .shared = { MS_F, 0 } },
+		[MS_GETM] = COH_MESI_GETM,
+		[MS_UPGRADE] = COH_MESI_UPGRADE,
 	},
-	.evict_writeback = { [MS_M] = 1 },
-	.is_owner = { [MS_E] = 1, [MS_M] = 1, [MS_F] = 1 },
-	.is_exclusive = { [MS_E] = 1, [MS_M] = 1 },
-	.is_dirty = { [MS_M] = 1 },
 };

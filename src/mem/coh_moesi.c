@@ -1,37 +1,28 @@
-/* MOESI (AMD): as MESI, plus O, a dirty line shared without writing it back.
+/* MOESI (AMD): MESI plus O, a dirty line shared without writing it back.
  * A read snooping M turns it into O; O supplies the data to later readers
- * (counted as HITM, the line being dirty) and writes back only on eviction. */
+ * (HITM, the line being dirty) and writes back only on eviction. */
 #include "config.h"
-#include "mem/coherence.h"
-
-#define H(n) { 1, n, 0 }
-#define MISS(r) { 0, MS_I, r }
-#define X { MS_I, COH_BAD }
+#include "mem/coh_mesi.h"
 
 const struct coh_protocol coh_moesi = {
 	.name = "MOESI",
-	.has_state = { [MS_I] = 1, [MS_S] = 1, [MS_E] = 1, [MS_M] = 1, [MS_O] = 1 },
-	.access = {
-		[MS_I] = { MISS(MS_GETS), MISS(MS_GETM) },
-		[MS_S] = { H(MS_S),       MISS(MS_UPGRADE) },
-		[MS_E] = { H(MS_E),       H(MS_M) },
-		[MS_M] = { H(MS_M),       H(MS_M) },
-		[MS_F] = { MISS(MS_GETS), MISS(MS_GETM) },   /* unused */
-		[MS_O] = { H(MS_O),       MISS(MS_UPGRADE) },
+	.state = {
+		[MS_I] = COH_MESI_I,
+		[MS_S] = COH_MESI_S,
+		[MS_E] = COH_MESI_E,
+		/* differs from MESI: a read snooping M leaves it O, memory stale */
+		[MS_M] = { .used = 1, .owner = 1, .exclusive = 1, .dirty = 1, .evict_writeback = 1,
+			   .access = { COH_HIT(MS_M), COH_HIT(MS_M) },
+			   .snoop = { { MS_O, COH_SUPPLY | COH_HITM }, { MS_I, COH_SUPPLY | COH_HITM }, COH_X } },
+		[MS_F] = COH_ROW_UNUSED,
+		/* new: O, dirty and shared; its owner upgrades to write */
+		[MS_O] = { .used = 1, .owner = 1, .dirty = 1, .evict_writeback = 1,
+			   .access = { COH_HIT(MS_O), COH_MISS(MS_UPGRADE) },
+			   .snoop = { { MS_O, COH_SUPPLY | COH_HITM }, { MS_I, COH_SUPPLY | COH_HITM }, { MS_I, 0 } } },
 	},
-	.fill_alone  = { [MS_GETS] = MS_E, [MS_GETM] = MS_M, [MS_UPGRADE] = MS_M },
-	.fill_shared = { [MS_GETS] = MS_S, [MS_GETM] = MS_M, [MS_UPGRADE] = MS_M },
-	.snoop = {
-		/*          GETS                               GETM                              UPGRADE       PUT */
-		[MS_I] = { { MS_I, 0 },                         { MS_I, 0 },                       { MS_I, 0 },  X },
-		[MS_S] = { { MS_S, 0 },                         { MS_I, 0 },                       { MS_I, 0 },  X },
-		[MS_E] = { { MS_S, 0 },                         { MS_I, 0 },                       X,            X },
-		[MS_M] = { { MS_O, COH_SUPPLY | COH_HITM },     { MS_I, COH_SUPPLY | COH_HITM },   X,            X },
-		[MS_F] = { X, X, X, X },
-		[MS_O] = { { MS_O, COH_SUPPLY | COH_HITM },     { MS_I, COH_SUPPLY | COH_HITM },   { MS_I, 0 },  X },
+	.req = {
+		[MS_GETS] = COH_MESI_GETS,
+		[MS_GETM] = COH_MESI_GETM,
+		[MS_UPGRADE] = COH_MESI_UPGRADE,
 	},
-	.evict_writeback = { [MS_M] = 1, [MS_O] = 1 },
-	.is_owner = { [MS_E] = 1, [MS_M] = 1, [MS_O] = 1 },
-	.is_exclusive = { [MS_E] = 1, [MS_M] = 1 },
-	.is_dirty = { [MS_M] = 1, [MS_O] = 1 },
 };

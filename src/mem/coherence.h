@@ -1,9 +1,16 @@
-/* Coherence protocols as data, in the manner of gem5 Ruby's .sm files: for
- * the requesting cache, (state x access) -> hit or the request to issue; for
- * every other holder, (state x request seen) -> next state and actions; on
- * eviction, state -> write back or drop silently. memsys.c interprets these
- * tables and counts the statistics each cell names; it contains no
- * protocol-specific branches, so MESIF and MOESI are just other tables. */
+/* Coherence protocols as data, in the manner of gem5 Ruby's .sm files: one
+ * row per state and one column per request hold every rule memsys.c applies,
+ * so memsys.c has no protocol-specific branch and MESIF/MOESI are tables.
+ *
+ * A state's row: what the requester does for (state, load/store) (hit, or
+ * the request to issue), what a holder in that state does when it sees
+ * another core's request (next state and actions), and what the state is
+ * (owner, exclusive, dirty, written back on eviction). A request's column:
+ * whom it snoops, whether it fetches data, and the requester's state after
+ * it, alone or beside other copies, with whether that counts as taking
+ * write ownership (the bounce rule). coh_mesi.h names MESI's rows and
+ * columns so that the tables built from MESI spell out only their
+ * differences. */
 #ifndef BOUNCE_COHERENCE_H
 #define BOUNCE_COHERENCE_H
 
@@ -33,20 +40,41 @@ struct coh_snoop_cell {
 	uint8_t actions; /* COH_* bits */
 };
 
+struct coh_state_row {
+	uint8_t used;            /* the protocol has this state */
+	/* The directory names at most one holder as the line's owner: the one
+	 * an owner-only snoop asks, so every other state must ignore such a
+	 * request (a unit test asserts that of every table). */
+	uint8_t owner;
+	uint8_t exclusive;       /* no other valid copy may exist beside it */
+	uint8_t dirty;           /* memory is stale */
+	uint8_t evict_writeback; /* else evicted silently (the directory is still told) */
+	struct coh_access_cell access[COH_NOPS];  /* as the requester */
+	struct coh_snoop_cell snoop[MS_NREQS];    /* as another holder, by request seen */
+};
+
+/* Whom a request snoops. */
+enum { COH_SNOOP_OWNER = 1, COH_SNOOP_ALL = 2 };
+
+/* The requester's state after its request. */
+struct coh_fill_cell {
+	uint8_t next;
+	/* It takes write ownership of the line: a bounce when the line's last
+	 * write owner was another core. */
+	uint8_t owns;
+};
+
+struct coh_req_col {
+	uint8_t snoop;                /* COH_SNOOP_OWNER (the directory's owner only) or COH_SNOOP_ALL */
+	uint8_t fetch;                /* needs the line's data (else only permission: no data moves) */
+	struct coh_fill_cell alone;   /* no other valid copy remains after the snoops */
+	struct coh_fill_cell shared;  /* other valid copies remain */
+};
+
 struct coh_protocol {
 	const char *name;
-	uint8_t has_state[MS_NSTATES];           /* states this protocol uses */
-	struct coh_access_cell access[MS_NSTATES][COH_NOPS];
-	/* Requester's state after a request: alone = no other valid copy remains. */
-	uint8_t fill_alone[MS_NREQS], fill_shared[MS_NREQS];
-	struct coh_snoop_cell snoop[MS_NSTATES][MS_NREQS];
-	uint8_t evict_writeback[MS_NSTATES];     /* else evicted silently (directory still told) */
-	/* The (at most one) holder the directory names as the line's owner:
-	 * the one a read must snoop. Every other valid copy is S, and S ignores
-	 * GETS in every table (a unit test asserts that). */
-	uint8_t is_owner[MS_NSTATES];
-	uint8_t is_exclusive[MS_NSTATES];        /* M, E: no other valid copy may exist */
-	uint8_t is_dirty[MS_NSTATES];            /* memory is stale: M, O */
+	struct coh_state_row state[MS_NSTATES];
+	struct coh_req_col req[MS_NREQS];
 };
 
 extern const struct coh_protocol coh_mesi, coh_mesif, coh_moesi;

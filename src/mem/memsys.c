@@ -1,84 +1,11 @@
 /* The memory system: private L1s, optional per-socket LLC tags, the bus or
- * directory fabric, the directory entries, the statistics and the
- * invariant checker. The protocol is never spelled out here: every state
- * change comes from a coh_protocol table cell (coherence.h), and every
- * statistic is counted by COUNT() in transact(), evict() or the hit path.
- *
- * Directory invariant: for a line with an entry, bit c of `sharers` is set
- * iff core c's L1 holds the line valid, `nsharers` is their number, and
- * `owner` is the one holder in an is_owner state (or MS_NO_CORE). Entries
- * are allocated on a line's first access, so memory grows with the lines
- * touched, not with mem_size x cores: the flat array indexed by line number
- * holds only a 4-byte entry index. */
+ * directory fabric, the directory entries and the statistics. It applies the
+ * protocol tables (coherence.h) and never decides protocol itself. */
 #include "config.h"
-#include "mem/memsys.h"
-#include "mem/cache.h"
-#include "mem/coherence.h"
+#include "mem/memsys_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define CHUNK_SHIFT 10
-#define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
-
-struct ms_line {
-	/* First, and entries 64-byte aligned: the hit path's counters (loads,
-	 * stores, l1_hits) then share one host cache line. */
-	struct ms_stats stats;
-	uint64_t line;        /* line number */
-	uint64_t busy_until;  /* home busy (FIFO per line, locked RMW) */
-	int32_t owner, last_owner;
-	uint32_t nsharers;
-	uint32_t n_offsets, cap_offsets;
-	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
-	struct ms_offset_stats *offsets;
-	uint64_t sharers[];   /* ms->words words */
-};
-
-/* Output buffers of const queries. */
-struct ms_scratch {
-	struct ms_line_info *hot;
-	size_t hot_cap;
-};
-
-struct memsys {
-	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
-	struct cpu_model m;
-	const struct coh_protocol *p;
-	int ncores, sockets, cps;
-	uint32_t ls, shift;
-	uint64_t mem_size, nlines;
-	uint8_t *mem, *home, *shadow;
-	uint32_t *line_idx;              /* nlines; 0 = no entry, else entry index + 1 */
-	uint8_t **chunks;
-	size_t nchunks, chunk_cap, nentries, stride, words;
-	struct cache *llc;
-	uint64_t bus_free;
-	int checking;
-	struct err check_err;
-	ms_observer_fn obs;
-	void *obs_ctx;
-	struct ms_scratch *scratch;
-};
-
-#define COUNT(ms, core, le, field, n) do { \
-	(ms)->fast.pc[core].stats.field += (n); (le)->stats.field += (n); } while (0)
-
-static inline struct cache *l1_of(const struct memsys *ms, int core)
-{
-	return &ms->fast.pc[core].l1;
-}
-
-static inline struct ms_line *entry(const struct memsys *ms, size_t i)
-{
-	return (struct ms_line *)(ms->chunks[i >> CHUNK_SHIFT] + (i & CHUNK_MASK) * ms->stride);
-}
-
-static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
-{
-	uint32_t i = ms->line_idx[line];
-	return i ? entry(ms, i - 1) : NULL;
-}
 
 static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 {
@@ -144,8 +71,8 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->fast.shift = ms->shift;
 	ms->fast.lmask = ms->ls - 1;
 	for (int st = 0; st < MS_NSTATES; st++)
-		for (int k = 0; k < 2; k++)
-			if (ms->p->access[st][k].hit && ms->p->access[st][k].next == st)
+		for (int k = 0; k < COH_NOPS; k++)
+			if (ms->p->state[st].access[k].hit && ms->p->state[st].access[k].next == st)
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
@@ -282,131 +209,30 @@ static void offset_note(struct memsys *ms, struct ms_line *le, int core, unsigne
 	o->hitm_remote += (uint64_t)hitm_remote;
 }
 
-/* ---- invariants ---- */
-
-static int check_line(const struct memsys *ms, uint64_t line, struct err *e)
-{
-	const struct coh_protocol *p = ms->p;
-	const struct ms_line *le = line_find(ms, line);
-	uint64_t base = line << ms->shift;
-	int valid = 0, nexcl = 0, nowner = 0, dirty = 0, owner = MS_NO_CORE;
-	for (int c = 0; c < ms->ncores; c++) {
-		int w = cache_lookup(l1_of(ms, c), line);
-		int bit = le && (le->sharers[c >> 6] >> (c & 63)) & 1;
-		if ((w >= 0) != bit)
-			return err_internal(e, "line 0x%llx: directory says core %d %s a copy, its L1 says %s",
-					    (unsigned long long)base, c, bit ? "holds" : "lacks",
-					    w >= 0 ? "it does" : "it does not");
-		if (w < 0)
-			continue;
-		enum ms_state s = l1_of(ms, c)->state[w];
-		valid++;
-		if (!p->has_state[s] || s == MS_I)
-			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
-					    (unsigned long long)base, c, ms_state_name(s), p->name);
-		nexcl += p->is_exclusive[s];
-		dirty += p->is_dirty[s];
-		if (p->is_owner[s]) {
-			nowner++;
-			owner = c;
-		}
-		if (ms->shadow && memcmp(cache_data(l1_of(ms, c), w), ms->shadow + base, ms->ls))
-			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
-					    (unsigned long long)base, c, ms_state_name(s));
-	}
-	if (nexcl && valid > 1)
-		return err_internal(e, "line 0x%llx: SWMR violated: an M/E copy beside %d other copies",
-				    (unsigned long long)base, valid - 1);
-	if (nowner > 1 || dirty > 1)
-		return err_internal(e, "line 0x%llx: %d owners, %d dirty copies", (unsigned long long)base,
-				    nowner, dirty);
-	if (le && (le->owner != owner || le->nsharers != (uint32_t)valid))
-		return err_internal(e, "line 0x%llx: directory owner %d / %u copies, caches say %d / %d",
-				    (unsigned long long)base, le->owner, le->nsharers, owner, valid);
-	if (ms->shadow && !dirty && memcmp(ms->mem + base, ms->shadow + base, ms->ls))
-		return err_internal(e, "line 0x%llx: memory is stale and no cache holds the line dirty",
-				    (unsigned long long)base);
-	return 0;
-}
-
-int ms_check_all(const struct memsys *ms, struct err *e)
-{
-	for (size_t i = 0; i < ms->nentries; i++)
-		if (check_line(ms, entry(ms, i)->line, e))
-			return -1;
-	if (ms->shadow)
-		for (uint64_t l = 0; l < ms->nlines; l++)
-			if (!ms->line_idx[l] && memcmp(ms->mem + (l << ms->shift), ms->shadow + (l << ms->shift), ms->ls))
-				return err_internal(e, "line 0x%llx: memory differs from the last stores",
-						    (unsigned long long)(l << ms->shift));
-	return 0;
-}
-
-int ms_check_error(const struct memsys *ms, struct err *e)
-{
-	if (!err_is_set(&ms->check_err))
-		return 0;
-	*e = ms->check_err;
-	return -1;
-}
-
-void ms_set_checking(struct memsys *ms, int on)
-{
-	ms->checking = on;
-	/* The lookaside skips the shadow: it must not be used while checking. */
-	for (int c = 0; on && c < ms->ncores; c++)
-		memset(ms->fast.pc[c].la, 0, sizeof ms->fast.pc[c].la);
-	if (!on) {
-		free(ms->shadow);
-		ms->shadow = NULL;
-		return;
-	}
-	if (!ms->shadow && !(ms->shadow = malloc(ms->nlines << ms->shift))) {
-		err_internal(&ms->check_err, "memsys: out of memory for the checker's shadow image");
-		ms->checking = 0;
-		return;
-	}
-	/* The shadow starts as the coherent image: memory, overridden by dirty copies. */
-	memcpy(ms->shadow, ms->mem, ms->nlines << ms->shift);
-	for (size_t i = 0; i < ms->nentries; i++) {
-		const struct ms_line *le = entry(ms, i);
-		if (le->owner == MS_NO_CORE)
-			continue;
-		int w = cache_lookup(l1_of(ms, le->owner), le->line);
-		if (w >= 0)
-			memcpy(ms->shadow + (le->line << ms->shift), cache_data(l1_of(ms, le->owner), w), ms->ls);
-	}
-}
-
 void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
 {
 	ms->obs = fn;
 	ms->obs_ctx = ctx;
 }
 
-/* ---- the hit lookaside (memsys.h) ---- */
+/* ---- the lookaside (its invariant: memsys.h) ---- */
 
-/* Note that core's L1 way w holds `line`, for the inline hit path. Only
- * where a lookaside hit may skip what the slow hit path would do: not while
- * checking (shadow), not for contended lines (offset detail), not for a line
- * that sticks out past mem_size (the slow path's range check). */
+/* Core's L1 way w holds `line`: give it the lookaside entry, if the line
+ * is one the lookaside may cover. */
 static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, struct ms_line *le)
 {
-	if (ms->checking || le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+	if (le->contended || ((line + 1) << ms->shift) > ms->mem_size)
 		return;
 	struct cache *c = l1_of(ms, core);
 	uint64_t want = line + 1;
-	unsigned s = c->state[w];
 	struct ms_la *la = &ms->fast.pc[core].la[want & (MS_LA_SIZE - 1)];
-	la->key = want | (((ms->fast.hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) |
-		  (((ms->fast.hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
-	la->lru = &c->lru[w];
-	la->data = cache_data(c, w);
-	la->line_stats = &le->stats;
+	la->key = want | la_perms(&ms->fast, c->state[w]);
+	la->way.lru = &c->lru[w];
+	la->way.data = cache_data(c, w);
+	la->way.line_stats = &le->stats;
 }
 
-/* Core's way holding `line` is about to change tag or state: its lookaside
- * entry, if any, is no longer exact (memsys.h). */
+/* Core's way holding `line` is about to change tag or state. */
 static inline void la_drop(struct memsys *ms, int core, uint64_t line)
 {
 	struct ms_la *la = &ms->fast.pc[core].la[(line + 1) & (MS_LA_SIZE - 1)];
@@ -414,12 +240,12 @@ static inline void la_drop(struct memsys *ms, int core, uint64_t line)
 		la->key = 0;
 }
 
-/* The line just became contended: no lookaside entry may name it any more. */
+/* The line just became contended: its accesses now keep per-offset
+ * detail, which only the slow path records. */
 static void la_forget(struct memsys *ms, uint64_t line)
 {
-	uint64_t want = line + 1;
 	for (int core = 0; core < ms->ncores; core++)
-		la_drop(ms, core, want - 1);
+		la_drop(ms, core, line);
 }
 
 /* ---- transactions ---- */
@@ -430,7 +256,7 @@ static void evict(struct memsys *ms, int core, struct cache *c, int w)
 	struct ms_line *le = line_find(ms, line);
 	enum ms_state s = c->state[w];
 	COUNT(ms, core, le, evictions, 1);
-	if (ms->p->evict_writeback[s]) {
+	if (ms->p->state[s].evict_writeback) {
 		memcpy(ms->mem + (line << ms->shift), cache_data(c, w), ms->ls);
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
@@ -482,10 +308,11 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	}
 	uint8_t *dst = cache_data(c, w);
 
-	/* Snoop: a read need only ask the owner, since every other copy is S
-	 * and S x GETS is a no-op in every table; a write asks every holder. */
+	/* Snoop whom the request's column names. */
+	const struct coh_req_col *rq = &p->req[req];
+	int owner_only = rq->snoop == COH_SNOOP_OWNER;
 	int first = 0, last = -1;
-	if (req == MS_GETS) {
+	if (owner_only) {
 		if (le->owner != MS_NO_CORE && le->owner != core)
 			first = last = le->owner;
 	} else {
@@ -494,7 +321,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	}
 	for (size_t wi = (size_t)first >> 6; last >= 0 && wi <= (size_t)last >> 6; wi++) {
 		uint64_t bits = le->sharers[wi];
-		if (req == MS_GETS)
+		if (owner_only)
 			bits &= 1ull << (first & 63);
 		while (bits) {
 			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(bits));
@@ -509,7 +336,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 				continue;
 			}
 			enum ms_state hs = hc->state[hw];
-			struct coh_snoop_cell cell = p->snoop[hs][req];
+			struct coh_snoop_cell cell = p->state[hs].snoop[req];
 			if (cell.actions & COH_BAD) {
 				err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
 					     (unsigned long long)t->line, ms_req_name(req), h,
@@ -543,7 +370,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 			} else {
 				hc->state[hw] = cell.next;
 			}
-			if (le->owner == h && !p->is_owner[cell.next])
+			if (le->owner == h && !p->state[cell.next].owner)
 				le->owner = MS_NO_CORE;
 		}
 	}
@@ -553,7 +380,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 		t->remote = sock_of(ms, t->supplier) != rsock;
 		lat = t->remote ? m->lat_c2c_remote : m->lat_c2c_local;
 		COUNT(ms, core, le, c2c_transfers, 1);
-	} else if (st == MS_I) {
+	} else if (rq->fetch) {
 		if (ms->llc && cache_probe(&ms->llc[rsock], line)) {
 			t->llc_hit = 1;
 			lat = m->lat_llc_hit;
@@ -577,7 +404,8 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	}
 
 	uint32_t others = le->nsharers - (st != MS_I);
-	enum ms_state ns = others ? p->fill_shared[req] : p->fill_alone[req];
+	const struct coh_fill_cell *fill = others ? &rq->shared : &rq->alone;
+	enum ms_state ns = (enum ms_state)fill->next;
 	la_drop(ms, core, line);
 	if (st == MS_I) {
 		cache_fill(c, w, line, (uint8_t)ns);
@@ -587,9 +415,9 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 		c->state[w] = (uint8_t)ns;
 		cache_touch(c, w);
 	}
-	if (p->is_owner[ns])
+	if (p->state[ns].owner)
 		le->owner = core;
-	if (p->is_exclusive[ns] && !p->is_exclusive[st]) {
+	if (fill->owns) {
 		t->bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
 		le->last_owner = core;
 	}
@@ -619,46 +447,6 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	return done;
 }
 
-enum acc { ACC_LOAD, ACC_STORE, ACC_RMW };
-
-static inline uint64_t get_val(const uint8_t *p, unsigned size)
-{
-	uint64_t v = 0;
-	memcpy(&v, p, size);   /* little-endian host, as the x86 we model */
-	return v;
-}
-
-/* The part of an access shared by hits and misses: data, statistics of the
- * access itself, offset detail, the checker's shadow. */
-static inline void do_access(struct memsys *ms, int core, struct cache *c, int w,
-			     struct ms_line *le, uint64_t addr, unsigned size, enum acc kind,
-			     uint64_t *val, int hitm, int hitm_remote)
-{
-	uint8_t *d = cache_data(c, w) + (addr & (ms->ls - 1));
-	switch (kind) {
-	case ACC_LOAD:
-		*val = get_val(d, size);
-		COUNT(ms, core, le, loads, 1);
-		if (ms->checking && get_val(ms->shadow + addr, size) != *val)
-			err_internal(&ms->check_err, "core %d loaded 0x%llx from 0x%llx; the last store wrote 0x%llx",
-				     core, (unsigned long long)*val, (unsigned long long)addr,
-				     (unsigned long long)get_val(ms->shadow + addr, size));
-		break;
-	case ACC_STORE:
-		memcpy(d, val, size);
-		COUNT(ms, core, le, stores, 1);
-		if (ms->checking)
-			memcpy(ms->shadow + addr, val, size);
-		break;
-	case ACC_RMW:
-		COUNT(ms, core, le, rmws, 1);
-		break;
-	}
-	if (le->contended)
-		offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size,
-			    kind == ACC_LOAD ? 0 : kind == ACC_STORE ? 1 : 2, hitm, hitm_remote);
-}
-
 static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned size)
 {
 	if (core >= 0 && core < ms->ncores && addr < ms->mem_size && size <= ms->mem_size - addr &&
@@ -669,44 +457,70 @@ static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned 
 	return 0;
 }
 
+/* The access on core's way w, after a hit or the transaction that filled
+ * it; on a contended line also its per-offset detail. */
+MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, uint64_t addr,
+		       unsigned size, enum ms_acc kind, uint64_t *val, int hit, int hitm, int hitm_remote)
+{
+	struct cache *c = l1_of(ms, core);
+	struct ms_way way = { &c->lru[w], cache_data(c, w), &le->stats };
+	ms_perform(ms, core, &way, addr, size, kind, val, hit);
+	if (le->contended)
+		offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size, (int)kind, hitm, hitm_remote);
+}
+
+/* The hit path past the lookaside: find core's way for the line (its
+ * sharer bit says whether there is one, so a miss walks no set), apply the
+ * table's access cell and perform the hit. Returns 1 after a hit, else 0
+ * with *way (-1: no copy) and *lep (NULL: a line never accessed) for the
+ * miss's transaction. */
+MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size,
+		       enum ms_acc kind, uint64_t *val, int *way, struct ms_line **lep)
+{
+	uint64_t line = addr >> ms->shift;
+	struct cache *c = l1_of(ms, core);
+	struct ms_line *le = line_find(ms, line);
+	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
+	*way = w;
+	*lep = le;
+	/* w >= 0 implies le != NULL; the test says so for the analyzer */
+	if (w < 0 || !le)
+		return 0;
+	enum ms_state st = (enum ms_state)c->state[w];
+	const struct coh_access_cell *a = &ms->p->state[st].access[kind != MS_ACC_LOAD];
+	if (!a->hit)
+		return 0;
+	if (a->next != st) {
+		la_drop(ms, core, line);
+		c->state[w] = a->next;
+	}
+	perform(ms, core, w, le, addr, size, kind, val, 1, 0, 0);
+	la_fill(ms, core, line, w, le);
+	return 1;
+}
+
 static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
-		       enum acc kind, uint64_t *val)
+		       enum ms_acc kind, uint64_t *val)
 {
 	if (!in_range(ms, core, addr, size))
 		return now;
-	if (kind == ACC_LOAD ? ms_la_load(ms, core, addr, size, val)
-	    : kind == ACC_STORE && ms_la_store(ms, core, addr, size, *val))
+	int w;
+	struct ms_line *le;
+	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, &w, &le))
 		return now + ms->m.lat_l1_hit;
 	uint64_t line = addr >> ms->shift;
-	struct cache *c = l1_of(ms, core);
-	/* Directory invariant: core's sharer bit is set iff its L1 holds the
-	 * line, so a miss needs no walk of the set. */
-	struct ms_line *le = line_find(ms, line);
-	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
-	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
-	const struct coh_access_cell *a = &ms->p->access[st][kind != ACC_LOAD];
-	/* I never hits, so a hit implies w >= 0 and le != NULL; the test says
-	 * so for readers and the analyzer. */
-	if (w >= 0 && a->hit) {
-		if (a->next != st)
-			la_drop(ms, core, line);
-		c->state[w] = a->next;
-		cache_touch(c, w);
-		COUNT(ms, core, le, l1_hits, 1);
-		do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
-		la_fill(ms, core, line, w, le);
-		return now + ms->m.lat_l1_hit;
-	}
+	enum ms_state st = w >= 0 ? (enum ms_state)l1_of(ms, core)->state[w] : MS_I;
+	enum ms_req req = (enum ms_req)ms->p->state[st].access[kind != MS_ACC_LOAD].req;
 	if (!le && !(le = line_new(ms, line))) {
 		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
 		return now;
 	}
 	struct ms_txn t;
-	uint64_t done = transact(ms, core, now, line, le, &w, a->req, &t);
-	do_access(ms, core, c, w, le, addr, size, kind, val, t.hitm, t.hitm && t.remote);
+	uint64_t done = transact(ms, core, now, line, le, &w, req, &t);
+	perform(ms, core, w, le, addr, size, kind, val, 0, t.hitm, t.hitm && t.remote);
 	la_fill(ms, core, line, w, le);
-	if (ms->checking && !err_is_set(&ms->check_err))
-		check_line(ms, line, &ms->check_err);
+	if (ms->fast.checking && !err_is_set(&ms->check_err))
+		ms_check_line(ms, line, &ms->check_err);
 	if (ms->obs)
 		ms->obs(ms->obs_ctx, &t);
 	return done;
@@ -714,18 +528,18 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val)
 {
-	return access(ms, core, now, addr, size, ACC_LOAD, val);
+	return access(ms, core, now, addr, size, MS_ACC_LOAD, val);
 }
 
 uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t val)
 {
-	return access(ms, core, now, addr, size, ACC_STORE, &val);
+	return access(ms, core, now, addr, size, MS_ACC_STORE, &val);
 }
 
 uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr)
 {
 	uint64_t dummy = 0;
-	return access(ms, core, now, addr, 1, ACC_RMW, &dummy);
+	return access(ms, core, now, addr, 1, MS_ACC_RMW, &dummy);
 }
 
 void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
@@ -737,38 +551,18 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
 		le->busy_until = until;
 }
 
-static inline int try_access(struct memsys *ms, int core, uint64_t addr, unsigned size,
-			     enum acc kind, uint64_t *val)
-{
-	if (!in_range(ms, core, addr, size))
-		return 0;
-	uint64_t line = addr >> ms->shift;
-	struct cache *c = l1_of(ms, core);
-	int w = cache_lookup(c, line);
-	if (w < 0)
-		return 0;
-	const struct coh_access_cell *a = &ms->p->access[c->state[w]][kind != ACC_LOAD];
-	if (!a->hit)
-		return 0;
-	struct ms_line *le = line_find(ms, line);
-	if (a->next != c->state[w])
-		la_drop(ms, core, line);
-	c->state[w] = a->next;
-	cache_touch(c, w);
-	COUNT(ms, core, le, l1_hits, 1);
-	do_access(ms, core, c, w, le, addr, size, kind, val, 0, 0);
-	la_fill(ms, core, line, w, le);
-	return 1;
-}
-
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
 {
-	return try_access(ms, core, addr, size, ACC_LOAD, val);
+	int w;
+	struct ms_line *le;
+	return in_range(ms, core, addr, size) && walk_hit(ms, core, addr, size, MS_ACC_LOAD, val, &w, &le);
 }
 
 int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
 {
-	return try_access(ms, core, addr, size, ACC_STORE, &val);
+	int w;
+	struct ms_line *le;
+	return in_range(ms, core, addr, size) && walk_hit(ms, core, addr, size, MS_ACC_STORE, &val, &w, &le);
 }
 
 /* ---- side-effect-free questions ---- */
@@ -784,13 +578,13 @@ enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr)
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->access[s][COH_LOAD].hit;
+	return s != MS_I && ms->p->state[s].access[COH_LOAD].hit;
 }
 
 int ms_can_write(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->access[s][COH_STORE].hit;
+	return s != MS_I && ms->p->state[s].access[COH_STORE].hit;
 }
 
 uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
@@ -875,4 +669,16 @@ size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 		qsort(sc->hot, n, sizeof *sc->hot, by_line);
 	*out = sc->hot;
 	return n;
+}
+
+const char *ms_state_name(enum ms_state s)
+{
+	static const char *const n[MS_NSTATES] = { "I", "S", "E", "M", "F", "O" };
+	return (unsigned)s < MS_NSTATES ? n[s] : "?";
+}
+
+const char *ms_req_name(enum ms_req r)
+{
+	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE" };
+	return (unsigned)r < MS_NREQS ? n[r] : "?";
 }

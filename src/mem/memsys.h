@@ -1,7 +1,19 @@
-/* The memory system: per-core private L1D caches (set-associative, LRU,
- * holding real data), an optional per-socket LLC, the coherence fabric (bus
- * or directory) driving a protocol transition table (MESI/MESIF/MOESI), the
- * backing memory image, and every memory-side statistic.
+/* The memory system: per-core private L1D caches holding real data, an
+ * optional per-socket LLC, the coherence fabric (bus or directory) applying a
+ * protocol table (coherence.h), the backing memory and every memory statistic.
+ *
+ * The L1 lookaside invariant, on which the inline hit path below rests: each
+ * core has MS_LA_SIZE lookaside entries, direct-mapped by line number, and an
+ * entry for a line names the L1 way holding it and the accesses (load,
+ * store) that hit there without changing the way's state. An entry is exact
+ * whenever it exists: every change of that way's tag or state (fill,
+ * eviction, snoop, upgrade, silent E->M) first drops it. Entries exist only
+ * for lines that lie wholly inside memory and are not `contended` (those keep
+ * per-offset detail, a slow-path job; a line becoming contended drops all of
+ * its entries). So a hit found through the lookaside reads neither tag nor
+ * state and does exactly what a hit found by walking the set does: the one
+ * function ms_perform. The checker (ms_set_checking) verifies each entry
+ * against the L1 it names, and checks the values lookaside hits load.
  *
  * Timing model: each coherence transaction is atomic at the line's home. It
  * is *performed* (states change, data moves) when the requesting core's event
@@ -18,9 +30,7 @@
  * answer). Invalidations need acks: the latency is at least lat_c2c_local,
  * or lat_c2c_remote when a copy on another socket was invalidated. On the
  * bus every transaction also holds the bus for lat_bus cycles from start;
- * in both fabrics the line's home is busy until `done` (FIFO per line).
- *
- * Owner: engine module (memsys.c, cache.c, coherence.c, coh_*.c). */
+ * in both fabrics the line's home is busy until `done` (FIFO per line). */
 #ifndef BOUNCE_MEMSYS_H
 #define BOUNCE_MEMSYS_H
 
@@ -37,7 +47,7 @@
 enum ms_state { MS_I = 0, MS_S, MS_E, MS_M, MS_F, MS_O, MS_NSTATES };
 
 /* What a request asks for. */
-enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_PUT, MS_NREQS };
+enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_NREQS };
 
 /* One performed transaction, as reported to an observer (UI, trace). */
 struct ms_txn {
@@ -62,7 +72,8 @@ struct ms_txn {
 typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
 
 /* Counts. The same struct serves per core (the requester's view), per line,
- * and totals; everything is counted in exactly one place in memsys.c. */
+ * and totals; each is counted in exactly one place: the access itself and
+ * its hit in ms_perform, everything else in memsys.c. */
 struct ms_stats {
 	uint64_t loads, stores, rmws;   /* accesses issued through ms_load/ms_store/ms_rmw_begin */
 	uint64_t l1_hits, l1_misses;
@@ -122,33 +133,37 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
  * enough permission (load: any valid state; store: M or E, E becoming M
  * silently), counting it as a hit and touching LRU, and return 1. Return 0
  * and change nothing when it would need a transaction. ms_try_* check their
- * arguments like ms_load; ms_hit_* (below) are the same without the checks. */
+ * arguments like ms_load; ms_hit_* (below) assume what the core checked. */
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
 int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val);
 
 /* ---- the inline L1 hit path (the core's per-instruction hot path) ----
- * Each core has MS_LA_SIZE lookaside entries, direct-mapped by line number,
- * each naming the L1 way a recent hit or fill found the line in, and which
- * accesses (load, store) hit there without changing its state, so a hit
- * costs no set walk, no directory lookup and no call. memsys keeps them
- * exact: every change of a way's tag or state (fill, eviction, snoop,
- * upgrade, E->M) first drops the core's entry for that line, so a hit
- * reads neither the way's tag nor its state. memsys fills entries only
- * for lines that lie wholly inside memory, are not `contended` (those keep
- * per-offset detail, the slow path's job; a line becoming contended clears
- * its entries) and only while the checker is off (turning it on clears them
- * all). So a lookaside hit needs exactly what the slow hit path does:
- * the data, the LRU stamp, and the four hit counters. Internal to memsys:
- * the structs are here only so that the hit path can be inline. */
+ * Internal to memsys: the structs are here only so that it can be inline. */
+
+/* An access as memsys performs it; a locked RMW's ownership request needs
+ * what a store needs and moves no data itself. */
+enum ms_acc { MS_ACC_LOAD, MS_ACC_STORE, MS_ACC_RMW };
+
+/* Inlined even where the compiler would not: each caller passes a constant
+ * kind, and the hit path must fold to that kind's few instructions. */
+#define MS_INLINE static inline __attribute__((always_inline))
+
 #define MS_LA_SIZE 4
-/* key = (line number + 1) | MS_LA_OK(kind) for each kind that hits; 0 = empty */
-#define MS_LA_OK(kind) (1ull << (62 + (kind)))
+/* key = (line number + 1) | MS_LA_OK(perm) for each perm that hits (0: load,
+ * 1: store or RMW); 0 = empty */
+#define MS_LA_OK(perm) (1ull << (62 + (perm)))
 #define MS_LA_OKS (MS_LA_OK(0) | MS_LA_OK(1))
-struct ms_la {
-	uint64_t key;
+
+/* What an access needs of the L1 way holding its line. */
+struct ms_way {
 	uint64_t *lru;              /* the way's LRU stamp */
 	uint8_t *data;              /* the way's line */
 	struct ms_stats *line_stats;/* the line's statistics */
+};
+
+struct ms_la {
+	uint64_t key;
+	struct ms_way way;
 };
 
 /* What memsys keeps per core, in one block so that a hit touches two or
@@ -169,90 +184,92 @@ struct ms_fast {
 	/* bit s: a load ([0]) / store ([1]) in state s hits and keeps state s
 	 * (E->M on a store is a hit that changes state: the slow path's) */
 	uint8_t hit_same[2];
+	uint8_t checking;           /* ms_set_checking: every access is checked */
 };
 
-/* Precondition (what the core's bad_access already checked): core is a
- * valid core, [addr, addr+size) is mapped memory and does not cross a line,
- * size is 1, 2, 4 or 8. Anything the lookaside does not cover goes to
- * ms_try_*, which checks everything again. */
-static inline struct ms_la *ms_la_of(const struct memsys *ms, int core, uint64_t want, int kind)
-{
-	struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
-	struct ms_la *la = &pc->la[want & (MS_LA_SIZE - 1)];
-	/* the line matches and this kind's bit is set (the other's may be) */
-	if ((la->key | MS_LA_OK(!kind)) != (want | MS_LA_OKS))
-		return NULL;
-	return la;
-}
+/* The checker's look at one access (invariants.c): the loaded value against
+ * the last store, a store into its shadow image, the lookaside entry. */
+void ms_check_access(struct memsys *ms, int core, uint64_t addr, unsigned size,
+		     enum ms_acc kind, const uint64_t *val);
 
-static inline void ms_la_count(const struct memsys *ms, int core, struct ms_la *la, int kind)
+/* Perform an access on the way that holds its line with enough permission:
+ * move the data and count it, and on a hit (`hit`: no transaction) stamp
+ * LRU and count the hit. Every access of memsys ends here, whether its way
+ * was found through the lookaside, by walking the set, or by a fill. */
+MS_INLINE void ms_perform(struct memsys *ms, int core, const struct ms_way *w, uint64_t addr,
+			  unsigned size, enum ms_acc kind, uint64_t *val, int hit)
 {
-	struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
-	struct ms_stats *cs = &pc->stats, *ls = la->line_stats;
-	*la->lru = ++pc->l1.clock;
-	cs->l1_hits++;
-	ls->l1_hits++;
-	if (kind) {
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	struct ms_core *pc = &f->pc[core];
+	struct ms_stats *cs = &pc->stats, *ls = w->line_stats;
+	uint8_t *d = w->data + (addr & f->lmask);
+	/* fixed-size copies: no memcpy call (x86 is little-endian like the host) */
+	if (kind == MS_ACC_LOAD) {
+		uint8_t v1;
+		uint16_t v2;
+		uint32_t v4;
+		switch (size) {
+		case 1: __builtin_memcpy(&v1, d, 1); *val = v1; break;
+		case 2: __builtin_memcpy(&v2, d, 2); *val = v2; break;
+		case 4: __builtin_memcpy(&v4, d, 4); *val = v4; break;
+		case 8: __builtin_memcpy(val, d, 8); break;
+		default: *val = 0; __builtin_memcpy(val, d, size); break;
+		}
+		cs->loads++;
+		ls->loads++;
+	} else if (kind == MS_ACC_STORE) {
+		uint8_t v1 = (uint8_t)*val;
+		uint16_t v2 = (uint16_t)*val;
+		uint32_t v4 = (uint32_t)*val;
+		switch (size) {
+		case 1: __builtin_memcpy(d, &v1, 1); break;
+		case 2: __builtin_memcpy(d, &v2, 2); break;
+		case 4: __builtin_memcpy(d, &v4, 4); break;
+		case 8: __builtin_memcpy(d, val, 8); break;
+		default: __builtin_memcpy(d, val, size); break;
+		}
 		cs->stores++;
 		ls->stores++;
 	} else {
-		cs->loads++;
-		ls->loads++;
+		cs->rmws++;
+		ls->rmws++;
 	}
+	if (hit) {
+		*w->lru = ++pc->l1.clock;
+		cs->l1_hits++;
+		ls->l1_hits++;
+	}
+	if (__builtin_expect(f->checking, 0))
+		ms_check_access(ms, core, addr, size, kind, val);
 }
 
-/* The lookaside alone: 1 when it performed the hit, 0 (nothing changed)
- * when the access needs the slow path. */
-static inline int ms_la_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+/* The hit path through the lookaside: 1 when it performed the hit, 0 (and
+ * nothing changed) when the line has no entry allowing this access.
+ * Precondition (what ms_try_* and the core's bad_access check): core is a
+ * valid core, [addr, addr+size) is memory and does not cross a line. */
+MS_INLINE int ms_la_hit(struct memsys *ms, int core, uint64_t addr, unsigned size,
+			enum ms_acc kind, uint64_t *val)
 {
 	const struct ms_fast *f = (const struct ms_fast *)ms;
-	struct ms_la *la = ms_la_of(ms, core, (addr >> f->shift) + 1, 0);
-	if (__builtin_expect(!la, 0))
+	uint64_t want = (addr >> f->shift) + 1;
+	struct ms_la *la = &f->pc[core].la[want & (MS_LA_SIZE - 1)];
+	int perm = kind != MS_ACC_LOAD;
+	/* the line matches and this access's bit is set (the other's may be) */
+	if (__builtin_expect((la->key | MS_LA_OK(!perm)) != (want | MS_LA_OKS), 0))
 		return 0;
-	const uint8_t *d = la->data + (addr & f->lmask);
-	uint8_t v1;
-	uint16_t v2;
-	uint32_t v4;
-	switch (size) {  /* fixed-size copies: no memcpy call (x86 is little-endian) */
-	case 1: __builtin_memcpy(&v1, d, 1); *val = v1; break;
-	case 2: __builtin_memcpy(&v2, d, 2); *val = v2; break;
-	case 4: __builtin_memcpy(&v4, d, 4); *val = v4; break;
-	case 8: __builtin_memcpy(val, d, 8); break;
-	default: return 0;
-	}
-	ms_la_count(ms, core, la, 0);
+	ms_perform(ms, core, &la->way, addr, size, kind, val, 1);
 	return 1;
 }
 
-static inline int ms_la_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
-{
-	const struct ms_fast *f = (const struct ms_fast *)ms;
-	struct ms_la *la = ms_la_of(ms, core, (addr >> f->shift) + 1, 1);
-	if (__builtin_expect(!la, 0))
-		return 0;
-	uint8_t *d = la->data + (addr & f->lmask);
-	uint8_t v1 = (uint8_t)val;
-	uint16_t v2 = (uint16_t)val;
-	uint32_t v4 = (uint32_t)val;
-	switch (size) {
-	case 1: __builtin_memcpy(d, &v1, 1); break;
-	case 2: __builtin_memcpy(d, &v2, 2); break;
-	case 4: __builtin_memcpy(d, &v4, 4); break;
-	case 8: __builtin_memcpy(d, &val, 8); break;
-	default: return 0;
-	}
-	ms_la_count(ms, core, la, 1);
-	return 1;
-}
-
+/* The L1 hit path for the core: the lookaside, else the set walk. */
 static inline int ms_hit_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
 {
-	return ms_la_load(ms, core, addr, size, val) || ms_try_load(ms, core, addr, size, val);
+	return ms_la_hit(ms, core, addr, size, MS_ACC_LOAD, val) || ms_try_load(ms, core, addr, size, val);
 }
 
 static inline int ms_hit_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val)
 {
-	return ms_la_store(ms, core, addr, size, val) || ms_try_store(ms, core, addr, size, val);
+	return ms_la_hit(ms, core, addr, size, MS_ACC_STORE, &val) || ms_try_store(ms, core, addr, size, val);
 }
 
 /* Questions with no side effects and no statistics. */
@@ -283,11 +300,13 @@ size_t ms_bitset_words(const struct memsys *ms);
  * cost nothing. */
 
 /* Invariants: single writer / multiple readers per line, M/E exclusive,
- * every valid copy equals the value of the last store in coherence order.
+ * every valid copy equals the value of the last store in coherence order,
+ * every lookaside entry names the way and permissions its L1 has.
  * ms_set_checking(1) keeps a shadow image (a copy of the coherent memory at
- * that moment: call it after filling ms_memory) and checks the touched line,
- * and every loaded value, after every transaction; ms_check_all walks every line. Both return -1 with e
- * filled (ERR_INTERNAL) on the first violation. */
+ * that moment: call it after filling ms_memory) and checks every access
+ * (loaded value, lookaside entry) and, after every transaction, the touched
+ * line; ms_check_all walks every line and every lookaside entry. Both
+ * return -1 with e filled (ERR_INTERNAL) on the first violation. */
 void ms_set_checking(struct memsys *ms, int on);
 int ms_check_all(const struct memsys *ms, struct err *e);
 /* The first violation seen while checking, or the first internal failure of

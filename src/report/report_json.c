@@ -4,6 +4,7 @@
  * the same scenario and seed give byte-identical output. */
 #include "config.h"
 #include "report/report.h"
+#include "load/totals.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -274,7 +275,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	add_u64(o, "hitm_remote", acc.hitm_remote);
 	add_u64(o, "invalidations", acc.invalidations);
 	add_u64(o, "c2c_transfers", acc.c2c_transfers);
-	const struct sim_ghost *g = sim_ghost(sim, ghost_addr);
+	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
 		cJSON_AddNumberToObject(x, "exact", (double)g->exact);
@@ -284,12 +285,6 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	}
 	return o;
 }
-
-static const char *const act_keys[CORE_NCYCLES] = {
-	[CORE_ACT_BUSY] = "busy", [CORE_ACT_L1_HIT] = "l1_hit", [CORE_ACT_MISS] = "miss_stall",
-	[CORE_ACT_SB_STALL] = "sb_stall", [CORE_ACT_LOCKED] = "locked", [CORE_ACT_SPIN] = "spin",
-	[CORE_ACT_IRQ] = "irq",
-};
 
 static cJSON *core_json(const struct runner *r, int c)
 {
@@ -301,7 +296,7 @@ static cJSON *core_json(const struct runner *r, int c)
 	add_u64(o, "instructions", cs->instructions);
 	cJSON *cy = cJSON_AddObjectToObject(o, "cycles");
 	for (int a = 0; a < CORE_NCYCLES; a++)
-		add_u64(cy, act_keys[a], cs->cycles[a]);
+		add_u64(cy, core_activity_names[a].report, cs->cycles[a]);
 	add_u64(o, "locked_ops", cs->locked_ops);
 	add_u64(o, "locked_cycles", cs->locked_cycles);
 	add_u64(o, "irqs", cs->irqs_hard + cs->irqs_soft);
@@ -311,6 +306,14 @@ static cJSON *core_json(const struct runner *r, int c)
 	add_u64(o, "l1_misses", ms->l1_misses);
 	add_stats(o, ms);
 	return o;
+}
+
+/* `ms` and `cs` are the names RUN_TOTALS' value expressions use. */
+static void add_totals(cJSON *o, const struct ms_stats *ms, const struct core_stats *cs)
+{
+#define ADD_TOTAL(name, value, listed) add_u64(o, #name, (value));
+	RUN_TOTALS(ADD_TOTAL)
+#undef ADD_TOTAL
 }
 
 static int cmp_line_addr(const void *a, const void *b)
@@ -349,18 +352,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	struct ms_stats t;
 	ms_total_stats(ms, &t);
 	cJSON_AddNumberToObject(v, "bounces_per_op", ops ? (double)t.bounces / (double)ops : 0.0);
-	cJSON *tot = cJSON_AddObjectToObject(v, "totals");
-	add_stats(tot, &t);
-	add_u64(tot, "locked_ops", cs.locked_ops);
-	add_u64(tot, "locked_cycles", cs.locked_cycles);
-	add_u64(tot, "loads", t.loads);
-	add_u64(tot, "stores", t.stores);
-	add_u64(tot, "l1_hits", t.l1_hits);
-	add_u64(tot, "l1_misses", t.l1_misses);
-	add_u64(tot, "upgrades", t.upgrades);
-	add_u64(tot, "evictions", t.evictions);
-	add_u64(tot, "llc_hits", t.llc_hits);
-	add_u64(tot, "irqs", cs.irqs_hard + cs.irqs_soft);
+	add_totals(cJSON_AddObjectToObject(v, "totals"), &t, &cs);
 
 	cJSON *marks = cJSON_AddObjectToObject(v, "marks");
 	for (uint32_t i = 0; i < p->n_marks; i++)

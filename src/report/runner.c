@@ -19,14 +19,6 @@ static int label_index(const struct program *p, const char *label, const struct 
 	return 0;
 }
 
-static void cpuset_fill(const struct scen_cpuset *c, int cores, struct sim_cpuset *out)
-{
-	memset(out, 0, sizeof *out);
-	for (int cpu = 0; cpu < cores; cpu++)
-		if (scen_cpuset_has(c, cpu))
-			sim_cpuset_add(out, cpu);
-}
-
 static int build_threads(struct runner *r, struct err *e)
 {
 	const struct scen_run *run = &r->run;
@@ -83,8 +75,8 @@ static int build_irqs(struct runner *r, struct err *e)
 		snprintf(loc.path, sizeof loc.path, "$.interrupts[%zu].handler", i);
 		if (label_index(&r->prog, in->handler, r->scen, &loc, "handler", &q->handler, e))
 			return -1;
-		cpuset_fill(&in->cpus, run->cores, &q->cpus);
-		q->kind = in->kind == SCEN_IRQ_HARD ? SIM_IRQ_HARD : SIM_IRQ_SOFT;
+		scen_cpuset_resolve(&in->cpus, run->cores, &q->cpus);
+		q->kind = in->kind;
 		q->arrival = in->poisson ? SIM_ARRIVAL_POISSON : SIM_ARRIVAL_PERIODIC;
 		q->every = in->every;
 		q->jitter = in->jitter;

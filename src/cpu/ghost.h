@@ -1,0 +1,36 @@
+/* Ghost counters: the exact value kept beside a simulated counter, keyed
+ * by its address, and the error of every approximate read of it (isa.h
+ * OP_GHOST_*). Bookkeeping outside the machine: no cycles, no traffic. */
+#ifndef BOUNCE_GHOST_H
+#define BOUNCE_GHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One counter: its exact value and the error of the reads made of it. */
+struct ghost {
+	uint64_t addr;
+	int64_t exact;
+	uint64_t reads;
+	uint64_t max_err;
+	double mean_err;
+};
+
+struct ghost_table;
+
+struct ghost_table *ghost_table_new(void);
+void ghost_table_free(struct ghost_table *t);
+
+/* exact[addr] += v. Returns -1 when out of memory. */
+int ghost_add(struct ghost_table *t, uint64_t addr, int64_t v);
+/* A read of the counter at addr returned v: record its error against the
+ * exact value. Returns -1 when out of memory. */
+int ghost_read(struct ghost_table *t, uint64_t addr, int64_t v);
+
+/* Every counter, sorted by address, into a buffer owned by the table
+ * (valid until the next call). */
+size_t ghost_list(struct ghost_table *t, const struct ghost **out);
+/* NULL when no ghost instruction touched addr. */
+const struct ghost *ghost_find(struct ghost_table *t, uint64_t addr);
+
+#endif

@@ -1,0 +1,35 @@
+/* The run totals the report writes under "totals" and an expectation may
+ * name (variants.V.totals.NAME). It lives in the loader, the lowest layer
+ * that needs the names: expectations are checked before anything runs. */
+#ifndef BOUNCE_TOTALS_H
+#define BOUNCE_TOTALS_H
+
+/* Row order is the key order of the JSON report. `value` is an expression
+ * over `ms` (const struct ms_stats *, the memory system's totals) and `cs`
+ * (const struct core_stats *, the cores' totals). `listed` is the total's
+ * place in the loader's messages (its suggestions and its "expected"
+ * list), an order older than the report's that users have seen.
+ *   X(name, value, listed) */
+#define RUN_TOTALS(X)                                   \
+	X(bounces,       ms->bounces,                   0)  \
+	X(hitm,          ms->hitm,                      1)  \
+	X(hitm_remote,   ms->hitm_remote,               2)  \
+	X(c2c_transfers, ms->c2c_transfers,             3)  \
+	X(invalidations, ms->invalidations,             4)  \
+	X(mem_reads,     ms->mem_reads,                 7)  \
+	X(writebacks,    ms->writebacks,                8)  \
+	X(locked_ops,    cs->locked_ops,                5)  \
+	X(locked_cycles, cs->locked_cycles,             6)  \
+	X(loads,         ms->loads,                     9)  \
+	X(stores,        ms->stores,                    10) \
+	X(l1_hits,       ms->l1_hits,                   11) \
+	X(l1_misses,     ms->l1_misses,                 12) \
+	X(upgrades,      ms->upgrades,                  13) \
+	X(evictions,     ms->evictions,                 14) \
+	X(llc_hits,      ms->llc_hits,                  15) \
+	X(irqs,          cs->irqs_hard + cs->irqs_soft, 16)
+
+#define RUN_TOTAL_ID_(name, value, listed) RUN_TOTAL_##name,
+enum { RUN_TOTALS(RUN_TOTAL_ID_) RUN_NTOTALS };
+
+#endif

@@ -1,0 +1,150 @@
+/* The memory system's invariant checker: single writer / multiple readers,
+ * the directory against the caches, and every copy and loaded value against
+ * a shadow image of the last stores. Costs nothing unless turned on. */
+#include "config.h"
+#include "mem/memsys_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The lookaside invariant (memsys.h) for core's entry naming `line`, if it
+ * has one: the entry must name the way its L1 holds the line in, with that
+ * way's permissions, for a line the lookaside may cover. A stale entry
+ * would let a hit skip a transaction or read another line's data. */
+static int check_la(const struct memsys *ms, int core, uint64_t line, struct err *e)
+{
+	const struct ms_core *pc = &ms->fast.pc[core];
+	const struct ms_la *la = &pc->la[(line + 1) & (MS_LA_SIZE - 1)];
+	if ((la->key & ~MS_LA_OKS) != line + 1)
+		return 0;
+	unsigned long long base = line << ms->shift;   /* for %llx */
+	const struct cache *c = &pc->l1;
+	int w = cache_lookup(c, line);
+	if (w < 0)
+		return err_internal(e, "line 0x%llx: core %d's lookaside names it, its L1 lacks it", base, core);
+	const struct ms_line *le = line_find(ms, line);
+	if (la->way.data != cache_data(c, w) || la->way.lru != &c->lru[w] || !le ||
+	    la->way.line_stats != &le->stats)
+		return err_internal(e, "line 0x%llx: core %d's lookaside names another way or line", base, core);
+	if ((la->key & MS_LA_OKS) != la_perms(&ms->fast, c->state[w]))
+		return err_internal(e, "line 0x%llx: core %d's lookaside lets %s%s hit in state %s", base, core,
+				    la->key & MS_LA_OK(0) ? "loads " : "", la->key & MS_LA_OK(1) ? "stores" : "",
+				    ms_state_name((enum ms_state)c->state[w]));
+	if (le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+		return err_internal(e, "line 0x%llx: core %d's lookaside covers a %s line", base, core,
+				    le->contended ? "contended" : "partial");
+	return 0;
+}
+
+int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
+{
+	const struct coh_protocol *p = ms->p;
+	const struct ms_line *le = line_find(ms, line);
+	uint64_t base = line << ms->shift;
+	int valid = 0, nexcl = 0, nowner = 0, dirty = 0, owner = MS_NO_CORE;
+	for (int c = 0; c < ms->ncores; c++) {
+		if (check_la(ms, c, line, e))
+			return -1;
+		int w = cache_lookup(l1_of(ms, c), line);
+		int bit = le && (le->sharers[c >> 6] >> (c & 63)) & 1;
+		if ((w >= 0) != bit)
+			return err_internal(e, "line 0x%llx: directory says core %d %s a copy, its L1 says %s",
+					    (unsigned long long)base, c, bit ? "holds" : "lacks",
+					    w >= 0 ? "it does" : "it does not");
+		if (w < 0)
+			continue;
+		enum ms_state s = l1_of(ms, c)->state[w];
+		valid++;
+		if (!p->state[s].used || s == MS_I)
+			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
+					    (unsigned long long)base, c, ms_state_name(s), p->name);
+		nexcl += p->state[s].exclusive;
+		dirty += p->state[s].dirty;
+		if (p->state[s].owner) {
+			nowner++;
+			owner = c;
+		}
+		if (ms->shadow && memcmp(cache_data(l1_of(ms, c), w), ms->shadow + base, ms->ls))
+			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
+					    (unsigned long long)base, c, ms_state_name(s));
+	}
+	if (nexcl && valid > 1)
+		return err_internal(e, "line 0x%llx: SWMR violated: an M/E copy beside %d other copies",
+				    (unsigned long long)base, valid - 1);
+	if (nowner > 1 || dirty > 1)
+		return err_internal(e, "line 0x%llx: %d owners, %d dirty copies", (unsigned long long)base,
+				    nowner, dirty);
+	if (le && (le->owner != owner || le->nsharers != (uint32_t)valid))
+		return err_internal(e, "line 0x%llx: directory owner %d / %u copies, caches say %d / %d",
+				    (unsigned long long)base, le->owner, le->nsharers, owner, valid);
+	if (ms->shadow && !dirty && memcmp(ms->mem + base, ms->shadow + base, ms->ls))
+		return err_internal(e, "line 0x%llx: memory is stale and no cache holds the line dirty",
+				    (unsigned long long)base);
+	return 0;
+}
+
+int ms_check_all(const struct memsys *ms, struct err *e)
+{
+	for (size_t i = 0; i < ms->nentries; i++)
+		if (ms_check_line(ms, entry(ms, i)->line, e))
+			return -1;
+	for (int c = 0; c < ms->ncores; c++)
+		for (int k = 0; k < MS_LA_SIZE; k++) {
+			uint64_t key = ms->fast.pc[c].la[k].key & ~MS_LA_OKS;
+			if (key && check_la(ms, c, key - 1, e))
+				return -1;
+		}
+	if (ms->shadow)
+		for (uint64_t l = 0; l < ms->nlines; l++)
+			if (!ms->line_idx[l] && memcmp(ms->mem + (l << ms->shift), ms->shadow + (l << ms->shift), ms->ls))
+				return err_internal(e, "line 0x%llx: memory differs from the last stores",
+						    (unsigned long long)(l << ms->shift));
+	return 0;
+}
+
+int ms_check_error(const struct memsys *ms, struct err *e)
+{
+	if (!err_is_set(&ms->check_err))
+		return 0;
+	*e = ms->check_err;
+	return -1;
+}
+
+void ms_check_access(struct memsys *ms, int core, uint64_t addr, unsigned size,
+		     enum ms_acc kind, const uint64_t *val)
+{
+	struct err *e = &ms->check_err;
+	if (kind == MS_ACC_STORE)
+		memcpy(ms->shadow + addr, val, size);
+	if (err_is_set(e) || check_la(ms, core, addr >> ms->shift, e))
+		return;
+	if (kind == MS_ACC_LOAD && get_val(ms->shadow + addr, size) != *val)
+		err_internal(e, "core %d loaded 0x%llx from 0x%llx; the last store wrote 0x%llx", core,
+			     (unsigned long long)*val, (unsigned long long)addr,
+			     (unsigned long long)get_val(ms->shadow + addr, size));
+}
+
+void ms_set_checking(struct memsys *ms, int on)
+{
+	ms->fast.checking = (uint8_t)!!on;
+	if (!on) {
+		free(ms->shadow);
+		ms->shadow = NULL;
+		return;
+	}
+	if (!ms->shadow && !(ms->shadow = malloc(ms->nlines << ms->shift))) {
+		err_internal(&ms->check_err, "memsys: out of memory for the checker's shadow image");
+		ms->fast.checking = 0;
+		return;
+	}
+	/* The shadow starts as the coherent image: memory, overridden by dirty copies. */
+	memcpy(ms->shadow, ms->mem, ms->nlines << ms->shift);
+	for (size_t i = 0; i < ms->nentries; i++) {
+		const struct ms_line *le = entry(ms, i);
+		if (le->owner == MS_NO_CORE)
+			continue;
+		int w = cache_lookup(l1_of(ms, le->owner), le->line);
+		if (w >= 0)
+			memcpy(ms->shadow + (le->line << ms->shift), cache_data(l1_of(ms, le->owner), w), ms->ls);
+	}
+}

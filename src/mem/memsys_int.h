@@ -1,0 +1,96 @@
+/* memsys internals shared by the memory system's own files (memsys.c and the
+ * invariant checker, invariants.c): the directory entries and struct memsys.
+ * Nothing outside src/mem/ includes this. */
+#ifndef BOUNCE_MEMSYS_INT_H
+#define BOUNCE_MEMSYS_INT_H
+
+#include "mem/memsys.h"
+#include "mem/cache.h"
+#include "mem/coherence.h"
+
+#include <string.h>
+
+/* Directory invariant: for a line with an entry, bit c of `sharers` is set
+ * iff core c's L1 holds the line valid, `nsharers` is their number, and
+ * `owner` is the one holder in an owner state (or MS_NO_CORE). Entries are
+ * allocated on a line's first access, so memory grows with the lines
+ * touched, not with mem_size x cores: the flat array indexed by line number
+ * holds only a 4-byte entry index. */
+#define CHUNK_SHIFT 10
+#define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
+
+struct ms_line {
+	/* First, and entries 64-byte aligned: the hit path's counters (loads,
+	 * stores, l1_hits) then share one host cache line. */
+	struct ms_stats stats;
+	uint64_t line;        /* line number */
+	uint64_t busy_until;  /* home busy (FIFO per line, locked RMW) */
+	int32_t owner, last_owner;
+	uint32_t nsharers;
+	uint32_t n_offsets, cap_offsets;
+	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
+	struct ms_offset_stats *offsets;
+	uint64_t sharers[];   /* ms->words words */
+};
+
+/* Output buffers of const queries. */
+struct ms_scratch {
+	struct ms_line_info *hot;
+	size_t hot_cap;
+};
+
+struct memsys {
+	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
+	struct cpu_model m;
+	const struct coh_protocol *p;
+	int ncores, sockets, cps;
+	uint32_t ls, shift;
+	uint64_t mem_size, nlines;
+	uint8_t *mem, *home, *shadow;
+	uint32_t *line_idx;              /* nlines; 0 = no entry, else entry index + 1 */
+	uint8_t **chunks;
+	size_t nchunks, chunk_cap, nentries, stride, words;
+	struct cache *llc;
+	uint64_t bus_free;
+	struct err check_err;
+	ms_observer_fn obs;
+	void *obs_ctx;
+	struct ms_scratch *scratch;
+};
+
+#define COUNT(ms, core, le, field, n) do { \
+	(ms)->fast.pc[core].stats.field += (n); (le)->stats.field += (n); } while (0)
+
+static inline struct cache *l1_of(const struct memsys *ms, int core)
+{
+	return &ms->fast.pc[core].l1;
+}
+
+static inline struct ms_line *entry(const struct memsys *ms, size_t i)
+{
+	return (struct ms_line *)(ms->chunks[i >> CHUNK_SHIFT] + (i & CHUNK_MASK) * ms->stride);
+}
+
+static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
+{
+	uint32_t i = ms->line_idx[line];
+	return i ? entry(ms, i - 1) : NULL;
+}
+
+/* The lookaside permission bits of a way in state s (memsys.h). */
+static inline uint64_t la_perms(const struct ms_fast *f, unsigned s)
+{
+	return (((f->hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) | (((f->hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
+}
+
+static inline uint64_t get_val(const uint8_t *p, unsigned size)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size);   /* little-endian host, as the x86 we model */
+	return v;
+}
+
+/* The checker (invariants.c). */
+int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e);
+
+#endif
