@@ -54,13 +54,13 @@ START_TEST(two_sockets_smt_last)
 	 * neither makes a cluster. */
 	ck_assert_int_eq(t->cluster_level, 0);
 	ck_assert_int_eq(t->cores_per_cluster, 2);
-	ck_assert_uint_eq(t->l1_size, 48 * 1024);
+	ck_assert_uint_eq(t->l1_size, 48u << 10);
 	ck_assert_uint_eq(t->l1_ways, 12);
 	ck_assert_uint_eq(t->line, 64);
 	ck_assert_int_eq(t->llc_level, 3);
 	ck_assert_uint_eq(t->llc_size, 36u << 20);
 	ck_assert_int_eq(t->llc_nshare, 4);
-	ck_assert_uint_eq(t->l2_size, 2048 * 1024);
+	ck_assert_uint_eq(t->l2_size, 2048u << 10);
 	ck_assert_str_eq(t->notes, "");
 	int b;
 	ck_assert_int_eq(host_topo_pair(t, TOPO_SMT, &b), 0);
@@ -86,7 +86,7 @@ START_TEST(ccx_clusters)
 	ck_assert_int_eq(t->cluster_level, 3);
 	ck_assert_int_eq(t->cores_per_cluster, 2);
 	/* The instruction cache (index1) is skipped: L1 is the data cache. */
-	ck_assert_uint_eq(t->l1_size, 32 * 1024);
+	ck_assert_uint_eq(t->l1_size, 32u << 10);
 	ck_assert_uint_eq(t->llc_size, 32u << 20);
 	ck_assert_int_eq(t->llc_nshare, 2);
 	int b;

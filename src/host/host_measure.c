@@ -91,8 +91,10 @@ struct host_chain *host_chain_new(size_t bytes, size_t stride, uint64_t seed)
 		/* Large chains are for the LLC and memory: huge pages where the
 		 * kernel has them, so TLB misses add less to the figure. */
 		c->mem = mmap(NULL, c->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (c->mem == MAP_FAILED)
+		if (c->mem == MAP_FAILED) {
+			c->mem = NULL;
 			goto fail;
+		}
 		c->mapped = 1;
 #ifdef MADV_HUGEPAGE
 		madvise(c->mem, c->bytes, MADV_HUGEPAGE);
@@ -149,11 +151,12 @@ static void *chase(void *arg)
 	/* One pass to bring the chain to its steady place in the hierarchy. */
 	for (size_t i = 0; i < j->c->bytes / 64 && i < (size_t)j->steps; i++)
 		p = *p;
+	long loads = (j->steps + 15) / 16 * 16; /* whole groups of 16 */
 	for (int r = 0; r < j->runs; r++) {
 		double t0 = cpu_ns();
 		for (long i = 0; i < j->steps; i += 16)
 			__asm__ volatile(".rept 16\n\tmov (%0), %0\n\t.endr" : "+r"(p) : : "memory");
-		double ns = (cpu_ns() - t0) / (double)((j->steps + 15) / 16 * 16);
+		double ns = (cpu_ns() - t0) / (double)loads;
 		if (j->ns < 0 || ns < j->ns)
 			j->ns = ns;
 	}
@@ -180,12 +183,13 @@ double host_locked_ns(long ops, int runs)
 {
 	static _Alignas(SEP) uint64_t line[SEP / 8];
 	double best = -1;
+	long done = (ops + 9) / 10 * 10; /* whole groups of 10 */
 	for (int r = 0; r < runs; r++) {
 		uint64_t v = 1;
 		double t0 = cpu_ns();
 		for (long i = 0; i < ops; i += 10)
 			__asm__ volatile(".rept 10\n\tlock xaddq %0, %1\n\t.endr" : "+r"(v), "+m"(line[0]) : : "memory");
-		double ns = (cpu_ns() - t0) / (double)((ops + 9) / 10 * 10);
+		double ns = (cpu_ns() - t0) / (double)done;
 		if (best < 0 || ns < best)
 			best = ns;
 	}

@@ -66,8 +66,8 @@ static void cpu_identity(struct host_model *m)
 	}
 	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000004) {
 		unsigned r[12];
-		for (unsigned i = 0; i < 3; i++)
-			__get_cpuid(0x80000002 + i, &r[i * 4], &r[i * 4 + 1], &r[i * 4 + 2], &r[i * 4 + 3]);
+		for (size_t i = 0; i < 3; i++)
+			__get_cpuid(0x80000002 + (unsigned)i, &r[i * 4], &r[i * 4 + 1], &r[i * 4 + 2], &r[i * 4 + 3]);
 		char s[49];
 		memcpy(s, r, 48);
 		s[48] = 0;
@@ -341,15 +341,10 @@ cJSON *host_model_json(const struct host_model *m)
 	char desc[256], src[1024], b1[32], b2[32];
 	/* The short list of what this host cannot show; the long one is in
 	 * "source". */
-	char gaps[96] = "";
-	if (t->threads_per_core < 2)
-		strcat(gaps, ", smt level");
-	if (!t->cluster_level)
-		strcat(gaps, ", cluster level");
-	if (t->sockets < 2)
-		strcat(gaps, ", hops, remote memory");
-	if (m->ns_c2c[TOPO_SOCKET] < 0)
-		strcat(gaps, ", c2c.socket");
+	char gaps[96];
+	snprintf(gaps, sizeof gaps, "%s%s%s%s", t->threads_per_core < 2 ? ", smt level" : "",
+		 !t->cluster_level ? ", cluster level" : "", t->sockets < 2 ? ", hops, remote memory" : "",
+		 m->ns_c2c[TOPO_SOCKET] < 0 ? ", c2c.socket" : "");
 	snprintf(desc, sizeof desc, "This host as bounce calibrate measured it: %.60s, %d CPUs (%d socket%s x %d cores x %d thread%s).%s%s%s",
 		 m->brand, t->ncpus, t->sockets, t->sockets > 1 ? "s" : "", t->cores_per_socket, t->threads_per_core,
 		 t->threads_per_core > 1 ? "s" : "", gaps[0] ? " Not measured: " : "", gaps[0] ? gaps + 2 : "",

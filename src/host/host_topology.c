@@ -24,14 +24,14 @@ int host_parse_cpulist(const char *s, int *ids, int max)
 		char *end;
 		errno = 0;
 		long a = strtol(p, &end, 10), b;
-		if (end == p || errno || a < 0 || a >= HOST_MAX_CPUS * 64)
+		if (end == p || errno || a < 0 || a >= (long)HOST_MAX_CPUS * 64)
 			return -1;
 		b = a;
 		p = end;
 		if (*p == '-') {
 			p++;
 			b = strtol(p, &end, 10);
-			if (end == p || errno || b < a || b >= HOST_MAX_CPUS * 64)
+			if (end == p || errno || b < a || b >= (long)HOST_MAX_CPUS * 64)
 				return -1;
 			p = end;
 		}
