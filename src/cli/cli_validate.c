@@ -157,7 +157,8 @@ int cli_validate(int argc, char **argv)
 	printf("validate: native on this host (%d CPUs, threads on CPUs %d..%d, best of %d runs; the host may be "
 	       "shared, so native figures are noisy) vs simulated on %s (\"%s\", %.3f GHz)\n",
 	       topo->ncpus, topo->id[0], topo->id[nthreads - 1], runs, model_from, model.name, model.ghz);
-	printf("%-14s %7s %15s %15s %8s\n", "workload", "threads", "native ops/s", "simulated ops/s", "error");
+	printf("%-14s %7s %15s %15s %8s %15s\n", "workload", "threads", "native ops/s", "simulated ops/s", "error",
+	       "native median");
 	fflush(stdout);
 	double drop_native[2] = {0}, drop_sim[2] = {0};
 	for (int w = 0; w < HOST_WL_N; w++) {
@@ -174,8 +175,8 @@ int cli_validate(int argc, char **argv)
 		long total = w == HOST_WL_CONTENDED ? (quick ? 400000 : 2000000) : (quick ? 8000000 : 40000000);
 		for (int t = 1; t <= nthreads; t++) {
 			long ops = total / t;
-			int clean = 0;
-			double nat = host_workload_ops((enum host_workload)w, topo->id, t, ops, runs, &clean);
+			struct host_runs how = {0, -1};
+			double nat = host_workload_ops((enum host_workload)w, topo->id, t, ops, runs, &how);
 			if (nat < 0) {
 				err_set(&e, NULL, 0, 0, "cannot run %d threads pinned to CPUs %d..%d", t, topo->id[0],
 					topo->id[t - 1]);
@@ -186,8 +187,8 @@ int cli_validate(int argc, char **argv)
 				goto out;
 			if (sim < 0)
 				goto fail;
-			printf("%-14s %7d %15.0f %15.0f %+7.1f%%%s\n", name, t, nat, sim, 100.0 * (sim - nat) / nat,
-			       clean ? "" : "  (every native run disturbed)");
+			printf("%-14s %7d %15.0f %15.0f %+7.1f%% %15.0f%s\n", name, t, nat, sim, 100.0 * (sim - nat) / nat,
+			       how.median, how.clean ? "" : "  (every native run disturbed)");
 			fflush(stdout);
 			if (w == HOST_WL_CONTENDED && t <= 2)
 				drop_native[t - 1] = nat, drop_sim[t - 1] = sim;

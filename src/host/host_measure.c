@@ -218,6 +218,23 @@ static void gang_start(struct gang *g)
 		__asm__ volatile("pause");
 }
 
+/* The median of the undisturbed values (of all when none was). */
+static double median_of(double *v, const int *clean, int n, int nclean)
+{
+	double pick[HOST_MAX_RUNS];
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (!nclean || clean[i])
+			pick[m++] = v[i];
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && pick[j - 1] > pick[j]; j--) {
+			double t = pick[j];
+			pick[j] = pick[j - 1];
+			pick[j - 1] = t;
+		}
+	return m ? (m % 2 ? pick[m / 2] : (pick[m / 2 - 1] + pick[m / 2]) / 2) : -1;
+}
+
 /* ---- CAS ping-pong ---- */
 
 struct pingpong {
@@ -261,10 +278,12 @@ static void *pp_run(void *arg)
 	return NULL;
 }
 
-double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, int *clean_runs)
+double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host_runs *how)
 {
-	double best = -1, best_clean = -1;
-	int clean = 0;
+	double best = -1, best_clean = -1, all[HOST_MAX_RUNS];
+	int clean = 0, is_clean[HOST_MAX_RUNS];
+	if (runs > HOST_MAX_RUNS)
+		runs = HOST_MAX_RUNS;
 	struct pingpong *pp = aligned_alloc(SEP, (sizeof *pp + SEP - 1) / SEP * SEP);
 	if (!pp)
 		return -1;
@@ -293,15 +312,20 @@ double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, int *clean_
 		double ns = (end - pp->g.t0) / (double)round_trips / 2;
 		if (best < 0 || ns < best)
 			best = ns;
-		if (undisturbed(th[0].cpu_time, th[0].end - pp->g.t0) && undisturbed(th[1].cpu_time, th[1].end - pp->g.t0)) {
+		all[r] = ns;
+		is_clean[r] = undisturbed(th[0].cpu_time, th[0].end - pp->g.t0) &&
+			      undisturbed(th[1].cpu_time, th[1].end - pp->g.t0);
+		if (is_clean[r]) {
 			clean++;
 			if (best_clean < 0 || ns < best_clean)
 				best_clean = ns;
 		}
 	}
 	free(pp);
-	if (clean_runs)
-		*clean_runs = clean;
+	if (how) {
+		how->clean = clean;
+		how->median = best < 0 ? -1 : median_of(all, is_clean, runs, clean);
+	}
 	return best < 0 || best_clean < 0 ? best : best_clean;
 }
 
@@ -342,7 +366,7 @@ static void *wl_run(void *arg)
 	return NULL;
 }
 
-double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, int *clean_runs)
+double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, struct host_runs *how)
 {
 	if (n < 1 || ops < 1)
 		return -1;
@@ -350,8 +374,10 @@ double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops,
 	uint64_t *mem = aligned_alloc(SEP, bytes);
 	struct wl_thread *th = calloc((size_t)n, sizeof *th);
 	pthread_t *id = calloc((size_t)n, sizeof *id);
-	double best = -1, best_clean = -1;
-	int clean = 0;
+	double best = -1, best_clean = -1, all[HOST_MAX_RUNS];
+	int clean = 0, is_clean[HOST_MAX_RUNS];
+	if (runs > HOST_MAX_RUNS)
+		runs = HOST_MAX_RUNS;
 	if (!mem || !th || !id)
 		goto out;
 	for (int r = 0; r < runs; r++) {
@@ -395,14 +421,18 @@ double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops,
 		int quiet = 1;
 		for (int i = 0; i < n; i++)
 			quiet &= undisturbed(th[i].cpu_time, th[i].end - g.t0); /* its own span: one may finish first */
+		all[r] = rate;
+		is_clean[r] = quiet;
 		if (quiet) {
 			clean++;
 			if (rate > best_clean)
 				best_clean = rate;
 		}
 	}
-	if (clean_runs)
-		*clean_runs = clean;
+	if (how) {
+		how->clean = clean;
+		how->median = best < 0 ? -1 : median_of(all, is_clean, runs, clean);
+	}
 	if (best_clean > 0)
 		best = best_clean;
 out:

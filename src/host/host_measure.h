@@ -30,14 +30,23 @@ double host_chain_ns(struct host_chain *c, long steps, int runs, int cpu);
 /* ns per `lock xadd` to a line only this thread uses, best of `runs`. */
 double host_locked_ns(long ops, int runs);
 
+/* How a multi-thread figure's runs went: how many ran undisturbed (no
+ * thread lost its CPU to another process), and the median of those (of
+ * all runs when none did), to show the spread beside the best. */
+struct host_runs {
+	int clean;
+	double median;
+};
+
+#define HOST_MAX_RUNS 64
+
 /* One line moving between CPUs a and b by the core-to-core-latency
  * method: two threads take turns compare-and-swapping it from their value
  * to the other's; ns per transfer is the round trip / 2. Best of the
- * `runs` in which no thread lost its CPU to another process (of all runs
- * when none was), their count in *clean_runs (may be NULL); < 0 when the
- * threads cannot be pinned. Timed on the wall clock: CPU time cannot see
- * the waiting a transfer is made of. */
-double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, int *clean_runs);
+ * undisturbed runs (of all when none was; runs <= HOST_MAX_RUNS), `how`
+ * may be NULL; < 0 when the threads cannot be pinned. Timed on the wall
+ * clock: CPU time cannot see the waiting a transfer is made of. */
+double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host_runs *how);
 
 /* The workloads validate runs, written here as the same instruction loop
  * as scenarios/validate.s. */
@@ -51,6 +60,6 @@ const char *host_workload_name(enum host_workload w);
 /* Run `w` with one thread pinned to each of cpus[0..n-1], `ops` operations
  * per thread; returns the best total ops/s of `runs` (undisturbed runs
  * first, as for host_c2c_ns), < 0 on failure. */
-double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, int *clean_runs);
+double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, struct host_runs *how);
 
 #endif

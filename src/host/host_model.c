@@ -156,11 +156,10 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 			 t->cluster_level);
 	else
 		snprintf(clusters, sizeof clusters, "no clusters");
-	if (say(progress, ctx, "topology (%s): %d CPUs = %d socket%s x %d cores x %d thread%s, %s, numbering %s%s%s",
+	if (say(progress, ctx, "topology (%s): %d CPUs = %d socket%s x %d cores x %d thread%s; %s; %s%s%s%s",
 		t->from, t->ncpus, t->sockets, t->sockets > 1 ? "s" : "", t->cores_per_socket, t->threads_per_core,
-		t->threads_per_core > 1 ? "s" : "", clusters,
-		t->threads_per_core > 1 ? numbering_name(t->numbering) : "(no SMT)",
-		t->notes[0] ? "; " : "", t->notes))
+		t->threads_per_core > 1 ? "s" : "", clusters, t->threads_per_core > 1 ? "SMT numbering " : "no SMT",
+		t->threads_per_core > 1 ? numbering_name(t->numbering) : "", t->notes[0] ? "; " : "", t->notes))
 		return 1;
 	if (t->threads_per_core < 2)
 		add_missing(m, "no SMT: no smt level");
@@ -260,15 +259,18 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 		m->pair[l] = t->id[b];
 		/* Many short runs: on a busy host some get both CPUs throughout. */
 		m->c2c_runs = quick ? 9 : 21;
-		m->ns_c2c[l] = host_c2c_ns(cpu0, t->id[b], quick ? 1000 : 5000, m->c2c_runs, &m->c2c_clean[l]);
+		struct host_runs how = {0, -1};
+		m->ns_c2c[l] = host_c2c_ns(cpu0, t->id[b], quick ? 1000 : 5000, m->c2c_runs, &how);
+		m->c2c_clean[l] = how.clean;
+		m->ns_c2c_median[l] = how.median;
 		if (m->ns_c2c[l] < 0) {
 			rc = err_set(e, NULL, 0, 0, "cannot pin threads to CPUs %d and %d", cpu0, t->id[b]);
 			goto out;
 		}
 		m->c2c[l] = cycles(m->ns_c2c[l], m->ghz);
-		if (say(progress, ctx, "c2c %s (CPU %d <-> CPU %d): %.1f ns = %u cycles per transfer (CAS ping-pong, round trip / 2, best of %d runs, %d undisturbed)",
+		if (say(progress, ctx, "c2c %s (CPU %d <-> CPU %d): %.1f ns = %u cycles per transfer (CAS ping-pong, round trip / 2; best of %d runs, %d undisturbed, median %.1f ns)",
 			l == TOPO_REMOTE ? "other socket" : level_name(l), cpu0, t->id[b], m->ns_c2c[l],
-			m->c2c[l], m->c2c_runs, m->c2c_clean[l]))
+			m->c2c[l], m->c2c_runs, m->c2c_clean[l], m->ns_c2c_median[l]))
 			goto out;
 		/* Noise can make a farther pair look faster; the model needs
 		 * latencies that do not shrink outwards. */

@@ -28,6 +28,7 @@ struct host_model {
 	double ns_c2c[TOPO_NLEVELS];   /* per transfer; < 0: not measured */
 	int pair[TOPO_NLEVELS];        /* the CPU id paired with CPU t->id[0] */
 	int c2c_runs, c2c_clean[TOPO_NLEVELS]; /* runs, and how many had both CPUs to themselves */
+	double ns_c2c_median[TOPO_NLEVELS];
 	/* The model, in core cycles. */
 	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op;
 	uint32_t c2c[TOPO_NLEVELS];    /* SMT, CLUSTER, SOCKET; REMOTE is 1 hop */
