@@ -140,6 +140,29 @@ START_TEST(bad_trees)
 }
 END_TEST
 
+START_TEST(this_host_both_ways)
+{
+	/* hwloc and the sysfs fallback must agree on the machine running the
+	 * tests, whatever it is. */
+	struct host_topo *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	struct err e = {0};
+	ck_assert_msg(host_topo_detect(a, &e) == 0, "%s", e.msg);
+	if (host_topo_from_sysfs("/sys/devices/system/cpu", b, &e) == 0) {
+		ck_assert_int_eq(a->ncpus, b->ncpus);
+		ck_assert_int_eq(a->sockets, b->sockets);
+		ck_assert_int_eq(a->cores_per_socket, b->cores_per_socket);
+		ck_assert_int_eq(a->threads_per_core, b->threads_per_core);
+		ck_assert_int_eq(a->cores_per_cluster, b->cores_per_cluster);
+		ck_assert_uint_eq(a->l1_size, b->l1_size);
+		ck_assert_uint_eq(a->llc_size, b->llc_size);
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("host");
@@ -150,6 +173,7 @@ int main(void)
 	tcase_add_test(tc, smt_adjacent);
 	tcase_add_test(tc, one_bare_cpu);
 	tcase_add_test(tc, bad_trees);
+	tcase_add_test(tc, this_host_both_ways);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
