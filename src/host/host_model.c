@@ -355,15 +355,15 @@ cJSON *host_model_json(const struct host_model *m)
 	char pairs[160] = "";
 	for (int l = TOPO_SMT; l <= TOPO_REMOTE; l++)
 		if (m->ns_c2c[l] >= 0)
-			snprintf(pairs + strlen(pairs), sizeof pairs - strlen(pairs), "%s%s %d-%d",
+			snprintf(pairs + strlen(pairs), sizeof pairs - strlen(pairs), "%s%s: CPUs %d,%d",
 				 pairs[0] ? ", " : "", l == TOPO_REMOTE ? "remote" : level_name(l), t->id[0],
 				 m->pair[l]);
 	snprintf(src, sizeof src,
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
-		 "c2c: CAS ping-pong, round trip/2, CPUs %.100s. lat_locked_op: lock xadd minus L1 hit. "
+		 "c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. "
 		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, lat_mfence, "
 		 "lat_pause, cpi. Not measured: %.300s",
-		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "none (one CPU)",
+		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "not measured: one CPU",
 		 m->llc_probe ? size_text(m->llc_probe, b1, sizeof b1) : "-", size_text(m->mem_probe, b2, sizeof b2),
 		 m->missing[0] ? m->missing : "-");
 	/* The loader keeps 511 bytes of "source"; stderr had the whole list. */
