@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 {
 	const char *cmd = "run";
 	int first = 1;
-	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list"};
+	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list", "calibrate", "validate"};
 	if (argc > 1)
 		for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 			if (strcmp(argv[1], cmds[i]) == 0) {
@@ -63,6 +63,12 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+
+	/* These two measure the host and have options of their own. */
+	if (strcmp(cmd, "calibrate") == 0)
+		return cli_calibrate(argc - 1, argv + 1);
+	if (strcmp(cmd, "validate") == 0)
+		return cli_validate(argc - 1, argv + 1);
 
 	struct cli_opts o;
 	struct err e = {0};

@@ -1,9 +1,11 @@
 #!/bin/sh
 # The layering rule, checked on every #include: src/ is stacked
-#   base < mem < cpu < asm < load < report < cli
+#   base < mem < cpu < asm < load < report < host < cli
 # and a file may include only headers of its own layer or one below. cJSON is
 # for load/ and above; SDL is for ui/ alone; ui/ reaches the engine only
-# through ui/ui_engine.h; only src/main.c sees both cli/ and ui/.
+# through ui/ui_engine.h; only src/main.c sees both cli/ and ui/. host/ (this
+# machine, measured) reaches the engine only through base/ and load/: it
+# never simulates.
 # Usage: layers.sh [TREE] (default: the source tree). Prints each violation
 # as file:line: what is wrong, and exits 1 when there is one.
 set -eu
@@ -12,7 +14,7 @@ cd "$tree"
 status=0
 awk '
 BEGIN {
-	n = split("base mem cpu asm load report cli", L, " ")
+	n = split("base mem cpu asm load report host cli", L, " ")
 	for (i = 1; i <= n; i++) rank[L[i]] = i
 	bad = 0
 }
@@ -40,7 +42,9 @@ function say(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; bad = 1 }
 		if (FILENAME != "ui/ui_engine.h") say("ui/ reaches the engine only through ui/ui_engine.h, not " inc)
 		next
 	}
-	if (me != "" && rank[q[1]] > rank[me])
+	if (me == "host" && q[1] != "base" && q[1] != "load" && q[1] != "host")
+		say("host/ includes only base/, load/ and host/, not " inc)
+	else if (me != "" && rank[q[1]] > rank[me])
 		say("layer " me " includes the higher layer " q[1] ": " inc)
 }
 END { exit bad }

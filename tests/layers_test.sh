@@ -8,5 +8,6 @@ expect_status "layers: the fixture is refused" 1 "$top_srcdir/tests/layers.sh" "
 expect_grep "names the upward include" "src/mem/wrong_way.c:3: layer mem includes the higher layer cpu: cpu/core.h" "$T/out"
 expect_grep "names cJSON below load" "src/mem/wrong_way.c:4: cJSON included below the load layer" "$T/out"
 expect_grep "names the UI bypass" "ui/ui_sneak.c:2: ui/ reaches the engine only through ui/ui_engine.h" "$T/out"
+expect_grep "names host/ reaching the simulator" "src/host/simulates.c:3: host/ includes only base/, load/ and host/, not cpu/sim.h" "$T/out"
 if grep -q fine.c "$T/out"; then bad "a downward include was refused"; else ok "a downward include passes"; fi
 finish

@@ -73,4 +73,15 @@ typedef int (*cli_viewer_fn)(const struct scenario *s, const struct cli_opts *o,
 			     const struct cli_ov *ov, struct err *e);
 int cli_view(const struct cli_opts *o, cli_viewer_fn viewer);
 
+/* Commands with their own options (getopt_long): argv[0] is the command. */
+int cli_calibrate(int argc, char **argv);
+int cli_validate(int argc, char **argv);
+struct host_topo;
+struct host_model;
+/* This host's topology and calibrated model, with progress on stderr
+ * unless quiet (calibrate and validate share it). Returns 0, 1 when
+ * interrupted, or -1 with e set; *topo is the caller's to free. */
+int cli_calibrate_model(struct host_topo **topo, struct host_model *m, int quick, int quiet,
+			struct err *e);
+
 #endif

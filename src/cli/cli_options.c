@@ -20,7 +20,9 @@ static const char usage[] =
 	"       bounce merge PART.csv... [--csv F]\n"
 	"       bounce view [SCENARIO.json] [--speed CYCLES_PER_S] [--screenshot F.png --frames N]\n"
 	"       bounce check SCENARIO.json\n"
-	"       bounce list\n";
+	"       bounce list\n"
+	"       bounce calibrate [-o FILE] [--quick]      (measure this host: a CPU model)\n"
+	"       bounce validate [--cpu M] [--threads N] [--quick]  (native vs simulated here)\n";
 
 static int parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out,
 		     struct err *e)

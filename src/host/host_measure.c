@@ -1,0 +1,443 @@
+/* The measurements of host_measure.h. The timed loops are inline assembly
+ * so that the compiler can neither shorten them nor add to them: what runs
+ * is exactly the instruction sequence the result is attributed to. */
+#include "config.h"
+#include "host/host_measure.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include "base/rng.h"
+
+/* Apart from each other by two lines, so the adjacent-line prefetcher does
+ * not couple them. */
+#define SEP 128
+
+static double clock_ns(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* Single-thread figures are timed in the thread's own CPU time: on a busy
+ * host the wall clock also counts the time other processes had the CPU. */
+static double cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+int host_pin_self(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	int r = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+	if (r) {
+		errno = r;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- clock ---- */
+
+double host_clock_ghz(long adds, int runs)
+{
+	double best = 0;
+	for (int r = 0; r < runs; r++) {
+		uint64_t x = 0;
+		double t0 = cpu_ns();
+		/* 100 adds, each waiting for the one before: 100 cycles, while
+		 * the loop's own dec/jnz run beside them. */
+		for (long i = 0; i < adds; i += 100)
+			__asm__ volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+		double ghz = (double)adds / (cpu_ns() - t0);
+		if (ghz > best)
+			best = ghz;
+	}
+	return best;
+}
+
+/* ---- pointer chasing ---- */
+
+struct host_chain {
+	char *mem;
+	size_t bytes;
+	int mapped;
+};
+
+struct host_chain *host_chain_new(size_t bytes, size_t stride, uint64_t seed)
+{
+	size_t n = bytes / stride;
+	if (n < 2 || stride < sizeof(void *))
+		return NULL;
+	struct host_chain *c = calloc(1, sizeof *c);
+	size_t *order = malloc(n * sizeof *order);
+	if (!c || !order)
+		goto fail;
+	c->bytes = n * stride;
+	if (c->bytes >= (4u << 20)) {
+		/* Large chains are for the LLC and memory: huge pages where the
+		 * kernel has them, so TLB misses add less to the figure. */
+		c->mem = mmap(NULL, c->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c->mem == MAP_FAILED) {
+			c->mem = NULL;
+			goto fail;
+		}
+		c->mapped = 1;
+#ifdef MADV_HUGEPAGE
+		madvise(c->mem, c->bytes, MADV_HUGEPAGE);
+#endif
+	} else if (!(c->mem = aligned_alloc(4096, (c->bytes + 4095) / 4096 * 4096))) {
+		goto fail;
+	}
+	/* Sattolo's shuffle: one cycle through every slot, in an order the
+	 * prefetchers cannot follow. */
+	struct rng r;
+	rng_seed(&r, seed, 0);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)rng_upto(&r, i - 1), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)(c->mem + order[i] * stride) = c->mem + order[(i + 1) % n] * stride;
+	free(order);
+	return c;
+fail:
+	free(order);
+	host_chain_free(c);
+	return NULL;
+}
+
+void host_chain_free(struct host_chain *c)
+{
+	if (!c)
+		return;
+	if (c->mapped)
+		munmap(c->mem, c->bytes);
+	else
+		free(c->mem);
+	free(c);
+}
+
+struct chase_job {
+	struct host_chain *c;
+	long steps;
+	int runs, cpu;
+	double ns;
+};
+
+static void *chase(void *arg)
+{
+	struct chase_job *j = arg;
+	j->ns = -1;
+	if (j->cpu >= 0 && host_pin_self(j->cpu))
+		return NULL;
+	void **p = (void **)j->c->mem;
+	/* One pass to bring the chain to its steady place in the hierarchy. */
+	for (size_t i = 0; i < j->c->bytes / 64 && i < (size_t)j->steps; i++)
+		p = *p;
+	long loads = (j->steps + 15) / 16 * 16; /* whole groups of 16 */
+	for (int r = 0; r < j->runs; r++) {
+		double t0 = cpu_ns();
+		for (long i = 0; i < j->steps; i += 16)
+			__asm__ volatile(".rept 16\n\tmov (%0), %0\n\t.endr" : "+r"(p) : : "memory");
+		double ns = (cpu_ns() - t0) / (double)loads;
+		if (j->ns < 0 || ns < j->ns)
+			j->ns = ns;
+	}
+	return NULL;
+}
+
+double host_chain_ns(struct host_chain *c, long steps, int runs, int cpu)
+{
+	struct chase_job j = {c, steps, runs, cpu, -1};
+	if (cpu < 0) {
+		chase(&j);
+		return j.ns;
+	}
+	pthread_t t;
+	if (pthread_create(&t, NULL, chase, &j))
+		return -1;
+	pthread_join(t, NULL);
+	return j.ns;
+}
+
+/* ---- a locked RMW alone ---- */
+
+double host_locked_ns(long ops, int runs)
+{
+	static _Alignas(SEP) uint64_t line[SEP / 8];
+	double best = -1;
+	long done = (ops + 9) / 10 * 10; /* whole groups of 10 */
+	for (int r = 0; r < runs; r++) {
+		uint64_t v = 1;
+		double t0 = cpu_ns();
+		for (long i = 0; i < ops; i += 10)
+			__asm__ volatile(".rept 10\n\tlock xaddq %0, %1\n\t.endr" : "+r"(v), "+m"(line[0]) : : "memory");
+		double ns = (cpu_ns() - t0) / (double)done;
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+/* ---- threads started together ---- */
+
+/* n threads pinned to their CPUs wait at a start line; the last to arrive
+ * takes the start time and lets them go, so no unpinned thread competes
+ * for a CPU while they run. */
+struct gang {
+	atomic_int ready;
+	atomic_int go;
+	int n;
+	double t0;
+};
+
+static void gang_start(struct gang *g)
+{
+	if (atomic_fetch_add(&g->ready, 1) == g->n - 1) {
+		g->t0 = now_ns();
+		atomic_store(&g->go, 1);
+	}
+	while (!atomic_load_explicit(&g->go, memory_order_acquire))
+		__asm__ volatile("pause");
+}
+
+/* The median of the undisturbed values (of all when none was). */
+static double median_of(double *v, const int *clean, int n, int nclean)
+{
+	double pick[HOST_MAX_RUNS];
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (!nclean || clean[i])
+			pick[m++] = v[i];
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && pick[j - 1] > pick[j]; j--) {
+			double t = pick[j];
+			pick[j] = pick[j - 1];
+			pick[j - 1] = t;
+		}
+	return m ? (m % 2 ? pick[m / 2] : (pick[m / 2 - 1] + pick[m / 2]) / 2) : -1;
+}
+
+/* ---- CAS ping-pong ---- */
+
+struct pingpong {
+	struct gang g;
+	_Alignas(SEP) uint64_t flag;
+	_Alignas(SEP) long trips;
+};
+
+struct pp_thread {
+	struct pingpong *pp;
+	int cpu, me;
+	double end, cpu_time;
+	int ok;
+};
+
+/* Whether a thread ran for (nearly) all of a run: otherwise another
+ * process had its CPU for part of it and the run says little. */
+static int undisturbed(double cpu_time, double wall)
+{
+	return cpu_time >= 0.9 * wall;
+}
+
+static void *pp_run(void *arg)
+{
+	struct pp_thread *t = arg;
+	struct pingpong *pp = t->pp;
+	/* A thread that could not be pinned still plays its part, or its
+	 * partner would wait for it forever; the result is then discarded. */
+	t->ok = host_pin_self(t->cpu) == 0;
+	gang_start(&pp->g);
+	double c0 = cpu_ns();
+	uint64_t mine = (uint64_t)t->me, theirs = mine ^ 1;
+	for (long i = 0; i < pp->trips; i++) {
+		uint64_t exp;
+		do
+			exp = mine;
+		while (!__atomic_compare_exchange_n(&pp->flag, &exp, theirs, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+	}
+	t->end = now_ns();
+	t->cpu_time = cpu_ns() - c0;
+	return NULL;
+}
+
+double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host_runs *how)
+{
+	double best = -1, best_clean = -1, all[HOST_MAX_RUNS];
+	int clean = 0, is_clean[HOST_MAX_RUNS];
+	if (runs > HOST_MAX_RUNS)
+		runs = HOST_MAX_RUNS;
+	struct pingpong *pp = aligned_alloc(SEP, (sizeof *pp + SEP - 1) / SEP * SEP);
+	if (!pp)
+		return -1;
+	for (int r = 0; r < runs; r++) {
+		memset(pp, 0, sizeof *pp);
+		pp->g.n = 2;
+		pp->trips = round_trips;
+		struct pp_thread th[2] = {{pp, cpu_a, 0, 0, 0, 0}, {pp, cpu_b, 1, 0, 0, 0}};
+		pthread_t id[2];
+		int started = 0;
+		for (; started < 2; started++)
+			if (pthread_create(&id[started], NULL, pp_run, &th[started]))
+				break;
+		if (started < 2) {
+			/* The one that started waits for a partner: release it. */
+			pp->trips = 0;
+			atomic_store(&pp->g.go, 1);
+		}
+		for (int i = 0; i < started; i++)
+			pthread_join(id[i], NULL);
+		if (started < 2 || !th[0].ok || !th[1].ok) {
+			best = -1;
+			break;
+		}
+		double end = th[0].end > th[1].end ? th[0].end : th[1].end;
+		double ns = (end - pp->g.t0) / (double)round_trips / 2;
+		if (best < 0 || ns < best)
+			best = ns;
+		all[r] = ns;
+		is_clean[r] = undisturbed(th[0].cpu_time, th[0].end - pp->g.t0) &&
+			      undisturbed(th[1].cpu_time, th[1].end - pp->g.t0);
+		if (is_clean[r]) {
+			clean++;
+			if (best_clean < 0 || ns < best_clean)
+				best_clean = ns;
+		}
+	}
+	free(pp);
+	if (how) {
+		how->clean = clean;
+		how->median = best < 0 ? -1 : median_of(all, is_clean, runs, clean);
+	}
+	return best < 0 || best_clean < 0 ? best : best_clean;
+}
+
+/* ---- the validate workloads ---- */
+
+const char *host_workload_name(enum host_workload w)
+{
+	static const char *const names[] = {"contended", "padded", "false_sharing"};
+	return (unsigned)w < HOST_WL_N ? names[w] : "?";
+}
+
+struct wl_thread {
+	struct gang *g;
+	enum host_workload w;
+	uint64_t *target;
+	long ops;
+	int cpu, ok;
+	double end, cpu_time;
+};
+
+static void *wl_run(void *arg)
+{
+	struct wl_thread *t = arg;
+	t->ok = host_pin_self(t->cpu) == 0;
+	gang_start(t->g);
+	double c0 = cpu_ns();
+	long n = t->ops;
+	if (t->ok && n > 0) {
+		if (t->w == HOST_WL_CONTENDED)
+			__asm__ volatile("1:\n\tmov $1, %%eax\n\tlock xaddq %%rax, (%1)\n\tdec %0\n\tjnz 1b"
+					 : "+r"(n) : "r"(t->target) : "rax", "memory", "cc");
+		else
+			__asm__ volatile("1:\n\tincq (%1)\n\tdec %0\n\tjnz 1b"
+					 : "+r"(n) : "r"(t->target) : "memory", "cc");
+	}
+	t->end = now_ns();
+	t->cpu_time = cpu_ns() - c0;
+	return NULL;
+}
+
+double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, struct host_runs *how)
+{
+	if (n < 1 || ops < 1)
+		return -1;
+	size_t bytes = (size_t)SEP * ((size_t)n + 2);
+	uint64_t *mem = aligned_alloc(SEP, bytes);
+	struct wl_thread *th = calloc((size_t)n, sizeof *th);
+	pthread_t *id = calloc((size_t)n, sizeof *id);
+	double best = -1, best_clean = -1, all[HOST_MAX_RUNS];
+	int clean = 0, is_clean[HOST_MAX_RUNS];
+	if (runs > HOST_MAX_RUNS)
+		runs = HOST_MAX_RUNS;
+	if (!mem || !th || !id)
+		goto out;
+	for (int r = 0; r < runs; r++) {
+		memset(mem, 0, bytes);
+		struct gang g = {.n = n};
+		int started = 0;
+		for (; started < n; started++) {
+			struct wl_thread *t = &th[started];
+			t->g = &g;
+			t->w = w;
+			t->ops = ops;
+			t->cpu = cpus[started];
+			/* Padded: a line pair each; packed: 8 bytes each of one array. */
+			t->target = w == HOST_WL_CONTENDED ? mem
+				  : w == HOST_WL_PADDED    ? mem + (size_t)(started + 1) * (SEP / 8)
+							   : mem + started;
+			if (pthread_create(&id[started], NULL, wl_run, t))
+				break;
+		}
+		if (started < n) {
+			for (int i = 0; i < started; i++)
+				th[i].ops = 0;
+			atomic_store(&g.go, 1);
+		}
+		for (int i = 0; i < started; i++)
+			pthread_join(id[i], NULL);
+		int ok = started == n;
+		double end = 0;
+		for (int i = 0; i < started; i++) {
+			ok &= th[i].ok;
+			if (th[i].end > end)
+				end = th[i].end;
+		}
+		if (!ok) {
+			best = best_clean = -1;
+			break;
+		}
+		double rate = (double)ops * n / ((end - g.t0) * 1e-9);
+		if (rate > best)
+			best = rate;
+		int quiet = 1;
+		for (int i = 0; i < n; i++)
+			quiet &= undisturbed(th[i].cpu_time, th[i].end - g.t0); /* its own span: one may finish first */
+		all[r] = rate;
+		is_clean[r] = quiet;
+		if (quiet) {
+			clean++;
+			if (rate > best_clean)
+				best_clean = rate;
+		}
+	}
+	if (how) {
+		how->clean = clean;
+		how->median = best < 0 ? -1 : median_of(all, is_clean, runs, clean);
+	}
+	if (best_clean > 0)
+		best = best_clean;
+out:
+	free(mem);
+	free(th);
+	free(id);
+	return best;
+}

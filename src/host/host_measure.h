@@ -1,0 +1,65 @@
+/* Measurements on this host with threads pinned to CPUs: the core clock,
+ * load latencies by pointer chasing, the cost of a locked RMW, CAS
+ * ping-pong between two CPUs, and the native counterparts of the counter
+ * workloads `bounce validate` compares with the simulator. Every figure is
+ * the best of several runs: the host may be shared, and interference only
+ * ever makes a run slower. */
+#ifndef BOUNCE_HOST_MEASURE_H
+#define BOUNCE_HOST_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Pin the calling thread to logical CPU `cpu`; 0 or -1 (errno set). */
+int host_pin_self(int cpu);
+
+/* The core clock in GHz: a long chain of dependent 1-cycle adds timed
+ * with clock_gettime in this thread's CPU time (as are the other
+ * single-thread figures). `runs` >= 1. */
+double host_clock_ghz(long adds, int runs);
+
+/* A random cyclic pointer chain through `bytes` of memory, one pointer per
+ * `stride` bytes, built (and so first touched) by the calling thread. */
+struct host_chain;
+struct host_chain *host_chain_new(size_t bytes, size_t stride, uint64_t seed);
+void host_chain_free(struct host_chain *c);
+/* ns per dependent load following the chain `steps` times, best of
+ * `runs`, on CPU `cpu` (-1: where the caller runs). < 0 on failure. */
+double host_chain_ns(struct host_chain *c, long steps, int runs, int cpu);
+
+/* ns per `lock xadd` to a line only this thread uses, best of `runs`. */
+double host_locked_ns(long ops, int runs);
+
+/* How a multi-thread figure's runs went: how many ran undisturbed (no
+ * thread lost its CPU to another process), and the median of those (of
+ * all runs when none did), to show the spread beside the best. */
+struct host_runs {
+	int clean;
+	double median;
+};
+
+#define HOST_MAX_RUNS 64
+
+/* One line moving between CPUs a and b by the core-to-core-latency
+ * method: two threads take turns compare-and-swapping it from their value
+ * to the other's; ns per transfer is the round trip / 2. Best of the
+ * undisturbed runs (of all when none was; runs <= HOST_MAX_RUNS), `how`
+ * may be NULL; < 0 when the threads cannot be pinned. Timed on the wall
+ * clock: CPU time cannot see the waiting a transfer is made of. */
+double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host_runs *how);
+
+/* The workloads validate runs, written here as the same instruction loop
+ * as scenarios/validate.s. */
+enum host_workload {
+	HOST_WL_CONTENDED, /* every thread: lock xadd on one shared counter */
+	HOST_WL_PADDED,    /* each thread: inc on its own counter, one line each */
+	HOST_WL_PACKED,    /* each thread: inc on its own 8 bytes of one array (false sharing) */
+	HOST_WL_N
+};
+const char *host_workload_name(enum host_workload w);
+/* Run `w` with one thread pinned to each of cpus[0..n-1], `ops` operations
+ * per thread; returns the best total ops/s of `runs` (undisturbed runs
+ * first, as for host_c2c_ns), < 0 on failure. */
+double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, struct host_runs *how);
+
+#endif

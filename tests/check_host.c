@@ -1,0 +1,183 @@
+/* The host topology reader on fake sysfs trees (tests/fixtures/sysfs/):
+ * CPU lists, the SMT numbering rule, clusters from caches shared by part of
+ * a socket, sockets, cache geometry, and the CPU pair chosen for each
+ * distance class. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host/host_topology.h"
+
+static struct host_topo *load(const char *name, int want_ok)
+{
+	char root[1024];
+	const char *top = getenv("top_srcdir");
+	snprintf(root, sizeof root, "%s/tests/fixtures/sysfs/%s", top ? top : ".", name);
+	struct host_topo *t = malloc(sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	struct err e = {0};
+	int r = host_topo_from_sysfs(root, t, &e);
+	if (want_ok)
+		ck_assert_msg(r == 0, "%s: %s", name, e.msg);
+	else
+		ck_assert_int_eq(r, -1);
+	return t;
+}
+
+START_TEST(cpulists)
+{
+	int ids[16];
+	ck_assert_int_eq(host_parse_cpulist("0-3,8,10-11\n", ids, 16), 7);
+	ck_assert_int_eq(ids[0], 0);
+	ck_assert_int_eq(ids[3], 3);
+	ck_assert_int_eq(ids[4], 8);
+	ck_assert_int_eq(ids[6], 11);
+	ck_assert_int_eq(host_parse_cpulist("5", ids, 16), 1);
+	ck_assert_int_eq(ids[0], 5);
+	ck_assert_int_eq(host_parse_cpulist("", ids, 16), 0);
+	ck_assert_int_eq(host_parse_cpulist("0-", ids, 16), -1);
+	ck_assert_int_eq(host_parse_cpulist("3-1", ids, 16), -1);
+	ck_assert_int_eq(host_parse_cpulist("0,x", ids, 16), -1);
+	ck_assert_int_eq(host_parse_cpulist("0-20", ids, 16), -1); /* longer than the room */
+}
+END_TEST
+
+START_TEST(two_sockets_smt_last)
+{
+	struct host_topo *t = load("2s-smt-last", 1);
+	ck_assert_int_eq(t->ncpus, 8);
+	ck_assert_int_eq(t->sockets, 2);
+	ck_assert_int_eq(t->cores_per_socket, 2);
+	ck_assert_int_eq(t->threads_per_core, 2);
+	ck_assert_int_eq(t->numbering, TOPO_NUM_SMT_LAST);
+	/* The L2 is shared by siblings only and the L3 by the whole socket:
+	 * neither makes a cluster. */
+	ck_assert_int_eq(t->cluster_level, 0);
+	ck_assert_int_eq(t->cores_per_cluster, 2);
+	ck_assert_uint_eq(t->l1_size, 48u << 10);
+	ck_assert_uint_eq(t->l1_ways, 12);
+	ck_assert_uint_eq(t->line, 64);
+	ck_assert_int_eq(t->llc_level, 3);
+	ck_assert_uint_eq(t->llc_size, 36u << 20);
+	ck_assert_int_eq(t->llc_nshare, 4);
+	ck_assert_uint_eq(t->l2_size, 2048u << 10);
+	ck_assert_str_eq(t->notes, "");
+	int b;
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SMT, &b), 0);
+	ck_assert_int_eq(t->id[b], 4);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SOCKET, &b), 0);
+	ck_assert_int_eq(t->id[b], 1);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_REMOTE, &b), 0);
+	ck_assert_int_eq(t->id[b], 2);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_CLUSTER, &b), -1);
+	ck_assert_int_eq(host_topo_level(t, 1, 5), TOPO_SMT);
+	ck_assert_int_eq(host_topo_level(t, 5, 6), TOPO_REMOTE);
+	free(t);
+}
+END_TEST
+
+START_TEST(ccx_clusters)
+{
+	struct host_topo *t = load("1s-ccx", 1);
+	ck_assert_int_eq(t->ncpus, 4);
+	ck_assert_int_eq(t->sockets, 1);
+	ck_assert_int_eq(t->cores_per_socket, 4);
+	ck_assert_int_eq(t->threads_per_core, 1);
+	ck_assert_int_eq(t->cluster_level, 3);
+	ck_assert_int_eq(t->cores_per_cluster, 2);
+	/* The instruction cache (index1) is skipped: L1 is the data cache. */
+	ck_assert_uint_eq(t->l1_size, 32u << 10);
+	ck_assert_uint_eq(t->llc_size, 32u << 20);
+	ck_assert_int_eq(t->llc_nshare, 2);
+	int b;
+	ck_assert_int_eq(host_topo_pair(t, TOPO_CLUSTER, &b), 0);
+	ck_assert_int_eq(t->id[b], 1);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SOCKET, &b), 0);
+	ck_assert_int_eq(t->id[b], 2);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SMT, &b), -1);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_REMOTE, &b), -1);
+	free(t);
+}
+END_TEST
+
+START_TEST(smt_adjacent)
+{
+	struct host_topo *t = load("1s-smt-adjacent", 1);
+	ck_assert_int_eq(t->ncpus, 4);
+	ck_assert_int_eq(t->cores_per_socket, 2);
+	ck_assert_int_eq(t->threads_per_core, 2);
+	ck_assert_int_eq(t->numbering, TOPO_NUM_SMT_ADJACENT);
+	ck_assert_int_eq(t->cluster_level, 0);
+	int b;
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SMT, &b), 0);
+	ck_assert_int_eq(t->id[b], 1);
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SOCKET, &b), 0);
+	ck_assert_int_eq(t->id[b], 2);
+	free(t);
+}
+END_TEST
+
+START_TEST(one_bare_cpu)
+{
+	/* No online file, no caches: the cpuN directories count, and the
+	 * geometry is left unknown for calibrate to default and report. */
+	struct host_topo *t = load("1cpu-bare", 1);
+	ck_assert_int_eq(t->ncpus, 1);
+	ck_assert_int_eq(t->sockets, 1);
+	ck_assert_int_eq(t->cores_per_socket, 1);
+	ck_assert_uint_eq(t->l1_size, 0);
+	ck_assert_int_eq(t->llc_level, 0);
+	int b;
+	ck_assert_int_eq(host_topo_pair(t, TOPO_SOCKET, &b), -1);
+	free(t);
+}
+END_TEST
+
+START_TEST(bad_trees)
+{
+	free(load("bad-online", 0));
+	free(load("no-such-tree", 0));
+}
+END_TEST
+
+START_TEST(this_host_both_ways)
+{
+	/* hwloc and the sysfs fallback must agree on the machine running the
+	 * tests, whatever it is. */
+	struct host_topo *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	struct err e = {0};
+	ck_assert_msg(host_topo_detect(a, &e) == 0, "%s", e.msg);
+	if (host_topo_from_sysfs("/sys/devices/system/cpu", b, &e) == 0) {
+		ck_assert_int_eq(a->ncpus, b->ncpus);
+		ck_assert_int_eq(a->sockets, b->sockets);
+		ck_assert_int_eq(a->cores_per_socket, b->cores_per_socket);
+		ck_assert_int_eq(a->threads_per_core, b->threads_per_core);
+		ck_assert_int_eq(a->cores_per_cluster, b->cores_per_cluster);
+		ck_assert_uint_eq(a->l1_size, b->l1_size);
+		ck_assert_uint_eq(a->llc_size, b->llc_size);
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("host");
+	TCase *tc = tcase_create("sysfs");
+	tcase_add_test(tc, cpulists);
+	tcase_add_test(tc, two_sockets_smt_last);
+	tcase_add_test(tc, ccx_clusters);
+	tcase_add_test(tc, smt_adjacent);
+	tcase_add_test(tc, one_bare_cpu);
+	tcase_add_test(tc, bad_trees);
+	tcase_add_test(tc, this_host_both_ways);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

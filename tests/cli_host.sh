@@ -1,0 +1,84 @@
+#!/bin/sh
+# calibrate and validate on this host, in their short modes (--quick): the
+# model JSON has every key a CPU model needs, with sane values for this
+# machine; output files are whole or absent; validate prints a row per
+# workload and thread count. Measured values are noisy, so only ranges are
+# checked, never figures.
+. "$top_srcdir/tests/lib.sh"
+
+ncpu=$(nproc)
+
+expect_status "calibrate -o" 0 "$BOUNCE" calibrate --quick -o "$T/host.json"
+expect_grep "progress: one line per step" "^calibrate: clock: " "$T/err"
+expect_grep "progress: c2c or why not" "c2c\|not measured" "$T/err"
+expect_grep "progress: says what it could not measure" "^calibrate: not measured: " "$T/err"
+jget "$T/host.json" . >/dev/null && ok "model is valid JSON" || bad "model is not valid JSON"
+for k in name description source ghz cores l1_size l1_assoc line_size llc_size lat_l1_hit lat_mem_local \
+	lat_mem_remote lat_locked_op lat_mfence lat_pause cpi sb_entries fabric protocol \
+	topology.sockets topology.cores_per_socket topology.cores_per_cluster topology.threads_per_core \
+	topology.numbering topology.c2c.socket; do
+	jget "$T/host.json" "$k" >/dev/null && ok "key $k" || bad "key $k missing"
+done
+expect_eq "cores = nproc" "$ncpu" "$(jget "$T/host.json" cores)"
+s=$(jget "$T/host.json" topology.sockets)
+c=$(jget "$T/host.json" topology.cores_per_socket)
+th=$(jget "$T/host.json" topology.threads_per_core)
+expect_eq "sockets x cores x threads = nproc" "$ncpu" $((s * c * th))
+# integer comparisons: the values are whole cycles
+in_range() { # WHAT VALUE LO HI
+	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then ok "$1 = $2 in $3..$4"; else bad "$1 = '$2' not in $3..$4"; fi
+}
+in_range "lat_l1_hit" "$(jget "$T/host.json" lat_l1_hit)" 1 50
+in_range "lat_mem_local" "$(jget "$T/host.json" lat_mem_local)" 20 100000
+in_range "lat_locked_op" "$(jget "$T/host.json" lat_locked_op)" 0 10000
+in_range "c2c.socket" "$(jget "$T/host.json" topology.c2c.socket)" 1 100000
+in_range "line_size" "$(jget "$T/host.json" line_size)" 16 256
+ghz=$(jget "$T/host.json" ghz)
+awk -v g="$ghz" 'BEGIN { exit !(g > 0.1 && g < 10) }' && ok "ghz = $ghz in 0.1..10" || bad "ghz = '$ghz' not in 0.1..10"
+expect_grep "source says how" "CAS ping-pong" "$T/host.json"
+expect_grep "source names the defaults" "Defaults, not measured" "$T/host.json"
+if [ "$s" -eq 1 ]; then
+	jget "$T/host.json" topology.c2c_hops >/dev/null 2>&1 && bad "one socket but c2c_hops present" || ok "one socket: no c2c_hops"
+	expect_grep "says there is no second socket" "no hops" "$T/err"
+fi
+if [ "$th" -eq 1 ]; then
+	jget "$T/host.json" topology.c2c.smt >/dev/null 2>&1 && bad "no SMT but c2c.smt present" || ok "no SMT: no smt level"
+fi
+
+# stdout without -o; the same keys.
+"$BOUNCE" calibrate --quick --quiet >"$T/stdout.json" 2>"$T/err2"
+jget "$T/stdout.json" topology.c2c.socket >/dev/null && ok "calibrate to stdout" || bad "calibrate to stdout"
+[ -s "$T/err2" ] && bad "--quiet still printed progress" || ok "--quiet: no progress"
+
+# A path that cannot be written: exit 2 and nothing left behind.
+touch "$T/afile"
+expect_status "-o into a missing directory" 2 "$BOUNCE" calibrate --quick -o "$T/nodir/m.json"
+[ -e "$T/nodir" ] && bad "something was created" || ok "no file created"
+expect_status "-o under a regular file" 2 "$BOUNCE" calibrate --quick -o "$T/afile/m.json"
+expect_grep "one clear message" "cannot create output file" "$T/err"
+expect_eq "no temporaries left" "" "$(ls "$T" | grep '\.tmp\.' || true)"
+expect_status "unknown option" 2 "$BOUNCE" calibrate --bogus
+expect_status "stray argument" 2 "$BOUNCE" calibrate extra
+expect_status "-o without a value" 2 "$BOUNCE" calibrate -o
+
+# validate: a row per workload and thread count.
+n=2
+[ "$ncpu" -lt 2 ] && n=1
+expect_status "validate --threads $n" 0 "$BOUNCE" validate --quick --threads "$n"
+cp "$T/out" "$T/validate.out"
+expect_grep "table header" "native ops/s" "$T/validate.out"
+for w in contended padded false_sharing; do
+	for t in $(seq 1 "$n"); do
+		expect_grep "row $w x $t" "^$w  *$t  *[0-9][0-9]*  *[0-9][0-9]*  *[-+][0-9.]*%" "$T/validate.out"
+	done
+done
+expect_eq "rows" $((3 * n)) "$(grep -cE '^(contended|padded|false_sharing) ' "$T/validate.out")"
+[ "$n" -ge 2 ] && expect_grep "the 1 -> 2 drop" "^contended, 1 -> 2 threads" "$T/validate.out"
+# A flat model from cpus/ (no calibration).
+expect_status "validate --cpu x460-8way" 0 "$BOUNCE" validate --quick --cpu x460-8way --threads 1
+expect_grep "names the model" '"x460-8way"' "$T/out"
+expect_status "validate --threads 0" 2 "$BOUNCE" validate --threads 0
+expect_status "validate --threads beyond the CPUs" 2 "$BOUNCE" validate --quick --cpu x460-8way --threads $((ncpu + 1))
+expect_grep "says why" "online CPUs" "$T/err"
+expect_status "validate --cpu unknown" 2 "$BOUNCE" validate --cpu no-such-model
+finish
