@@ -114,17 +114,17 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		const struct cpu_model *m = ui_machine_cpu(v->m);
 		if (i == 0) {
 			a->ncores = m->cores;
-			a->cps = m->cores_per_socket;
+			a->cps = cpu_model_cpus_in_socket0(m);
 			a->nsockets = cpu_model_sockets(m);
 			snprintf(a->cpu, sizeof a->cpu, "%s, %s %s", m->name, cpu_protocol_name(m->protocol),
 				 cpu_fabric_name(m->fabric));
-		} else if (m->cores != a->ncores || m->cores_per_socket != a->cps) {
+		} else if (m->cores != a->ncores || cpu_model_cpus_in_socket0(m) != a->cps) {
 			/* One screen layout for all variants: side by side only
 			 * makes sense on the same machine shape. */
 			return err_set(e, NULL, 0, 0,
 				       "view: variant '%s' has %d cores (%d per socket), '%s' has %d (%d); "
 				       "view variants of one machine shape, or pick one with --variant",
-				       v->name, m->cores, m->cores_per_socket, a->var[0].name, a->ncores, a->cps);
+				       v->name, m->cores, cpu_model_cpus_in_socket0(m), a->var[0].name, a->ncores, a->cps);
 		}
 		v->nsockets = a->nsockets;
 		v->line_size = m->line_size;

@@ -481,7 +481,7 @@ int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n)
 			     "instructions %" PRIu64 "  locked ops %" PRIu64 "\n"
 			     "loads %" PRIu64 "  stores %" PRIu64 "  L1 hits %" PRIu64 "  misses %" PRIu64 "\n"
 			     "bounces %" PRIu64 "  HITM %" PRIu64 "\n",
-			     core, core / m->run.cfg.cpu.cores_per_socket,
+			     core, cpu_model_place(&m->run.cfg.cpu, core).socket,
 			     core_activity_names[cv.activity].label, cv.in_handler ? " (in handler)" : "",
 			     cv.clock, where[0] ? where : "-", cv.sb_used, cv.bh_count, cv.preempt_count,
 			     cs->instructions, cs->locked_ops, ms->loads, ms->stores, ms->l1_hits,

@@ -57,12 +57,29 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 	if (m->cores < 1 || m->cores > CPU_MAX_CORES)
 		return err_set(e, NULL, 0, 0, "cores: %d is out of range (expected 1..%d)",
 			       m->cores, CPU_MAX_CORES);
-	if (m->cores_per_socket < 1 || m->cores_per_socket > CPU_MAX_CORES)
-		return err_set(e, NULL, 0, 0, "cores_per_socket: %d is out of range (expected 1..%d)",
-			       m->cores_per_socket, CPU_MAX_CORES);
-	if (m->threads_per_core < 1 || m->threads_per_core > 8)
-		return err_set(e, NULL, 0, 0, "threads_per_core: %d is out of range (expected 1..8)",
-			       m->threads_per_core);
+	if (m->topo.sockets) {
+		if (topo_validate(&m->topo, e))
+			return -1;
+		if (m->cores > topo_cpus(&m->topo))
+			return err_set(e, NULL, 0, 0, "cores: %d is more than the %d logical CPUs of the topology",
+				       m->cores, topo_cpus(&m->topo));
+	} else {
+		if (m->cores_per_socket < 1 || m->cores_per_socket > CPU_MAX_CORES)
+			return err_set(e, NULL, 0, 0, "cores_per_socket: %d is out of range (expected 1..%d)",
+				       m->cores_per_socket, CPU_MAX_CORES);
+		if (m->threads_per_core < 1 || m->threads_per_core > 8)
+			return err_set(e, NULL, 0, 0, "threads_per_core: %d is out of range (expected 1..8)",
+				       m->threads_per_core);
+		if ((m->cores + m->cores_per_socket - 1) / m->cores_per_socket > TOPO_MAX_SOCKETS)
+			return err_set(e, NULL, 0, 0, "cores_per_socket: %d cores at %d per socket make more than %d sockets",
+				       m->cores, m->cores_per_socket, TOPO_MAX_SOCKETS);
+		if (m->lat_c2c_local < 1)
+			return err_set(e, NULL, 0, 0, "lat_c2c_local: must be at least 1 cycle");
+		if ((m->cores + m->cores_per_socket - 1) / m->cores_per_socket > 1 &&
+		    m->lat_c2c_remote < m->lat_c2c_local)
+			return err_set(e, NULL, 0, 0, "lat_c2c_remote: %u cycles is less than lat_c2c_local (%u): across sockets cannot be faster",
+				       m->lat_c2c_remote, m->lat_c2c_local);
+	}
 	if (!(m->ghz > 0.0 && m->ghz < 100.0))
 		return err_set(e, NULL, 0, 0, "ghz: %g is out of range (expected 0 < ghz < 100)", m->ghz);
 	if (!is_pow2(m->line_size) || m->line_size < 16 || m->line_size > 256)
@@ -103,8 +120,8 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 	}
 	if (m->lat_l1_hit < 1)
 		return err_set(e, NULL, 0, 0, "lat_l1_hit: must be at least 1 cycle");
-	if (m->lat_c2c_local < 1 || m->lat_mem_local < 1)
-		return err_set(e, NULL, 0, 0, "lat_c2c_local and lat_mem_local must be at least 1 cycle");
+	if (m->lat_mem_local < 1)
+		return err_set(e, NULL, 0, 0, "lat_mem_local: must be at least 1 cycle");
 	if ((unsigned)m->fabric >= CPU_NFABRICS)
 		return err_set(e, NULL, 0, 0, "fabric: unknown kind %d", (int)m->fabric);
 	if ((unsigned)m->protocol >= CPU_NPROTOCOLS)
@@ -120,4 +137,54 @@ const char *cpu_fabric_name(enum fabric_kind f)
 const char *cpu_protocol_name(enum protocol_kind p)
 {
 	return (unsigned)p < CPU_NPROTOCOLS ? cpu_protocol_names[p] : "?";
+}
+
+void cpu_model_topology(const struct cpu_model *m, struct topology *t)
+{
+	if (m->topo.sockets) {
+		*t = m->topo;
+		return;
+	}
+	memset(t, 0, sizeof *t);
+	t->cores_per_socket = t->cores_per_cluster = m->cores_per_socket;
+	t->threads_per_core = 1;
+	t->sockets = (m->cores + m->cores_per_socket - 1) / m->cores_per_socket;
+	if (t->sockets > TOPO_MAX_SOCKETS) /* validate refuses; keep the struct in bounds */
+		t->sockets = TOPO_MAX_SOCKETS;
+	t->numbering = TOPO_NUM_SMT_LAST;
+	t->c2c[TOPO_SOCKET] = m->lat_c2c_local;
+	t->c2c_hop[1] = m->lat_c2c_remote;
+	for (int a = 0; a < t->sockets; a++)
+		for (int b = 0; b < t->sockets; b++)
+			t->hops[a][b] = a != b;
+}
+
+struct topo_place cpu_model_place(const struct cpu_model *m, int cpu)
+{
+	struct topology t;
+	cpu_model_topology(m, &t);
+	return topo_place_of(&t, cpu);
+}
+
+int cpu_model_sockets(const struct cpu_model *m)
+{
+	struct topology t;
+	cpu_model_topology(m, &t);
+	int n = 0;
+	for (int c = 0; c < m->cores; c++) {
+		int s = topo_place_of(&t, c).socket;
+		if (s + 1 > n)
+			n = s + 1;
+	}
+	return n;
+}
+
+int cpu_model_cpus_in_socket0(const struct cpu_model *m)
+{
+	struct topology t;
+	cpu_model_topology(m, &t);
+	int n = 0;
+	for (int c = 0; c < m->cores; c++)
+		n += topo_place_of(&t, c).socket == 0;
+	return n;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/error.h"
+#include "base/topology.h"
 
 #define CPU_MAX_CORES 1024
 
@@ -29,11 +30,16 @@ struct cpu_model {
 	char description[256];
 	double ghz;                 /* core clock, to turn cycles into seconds */
 
-	/* Topology. The machine has `cores` cores; core c sits on socket
-	 * c / cores_per_socket. `cores` may be overridden by a scenario. */
+	/* The machine simulates `cores` logical CPUs (a scenario may override
+	 * it), placed by `topo` (base/topology.h). A model without a topology
+	 * (topo.sockets == 0) gives the flat two-distance shorthand instead:
+	 * cores_per_socket CPUs per socket, transfers of lat_c2c_local cycles
+	 * inside a socket and lat_c2c_remote across; cpu_model_topology turns
+	 * it into a topology of as many 1-hop sockets as `cores` needs. */
 	int cores;
-	int cores_per_socket;
-	int threads_per_core;       /* SMT; 1 = none. Siblings share nothing in this model yet */
+	struct topology topo;
+	int cores_per_socket;       /* shorthand only */
+	int threads_per_core;       /* shorthand only: documented, not simulated */
 
 	/* Private L1 data cache. */
 	uint32_t l1_size;           /* bytes */
@@ -47,8 +53,8 @@ struct cpu_model {
 	/* Latencies in core cycles. */
 	uint32_t lat_l1_hit;
 	uint32_t lat_llc_hit;
-	uint32_t lat_c2c_local;     /* cache-to-cache, same socket */
-	uint32_t lat_c2c_remote;    /* cache-to-cache, across sockets */
+	uint32_t lat_c2c_local;     /* shorthand only: transfer inside a socket */
+	uint32_t lat_c2c_remote;    /* shorthand only: transfer across sockets */
 	uint32_t lat_mem_local;
 	uint32_t lat_mem_remote;
 	uint32_t lat_locked_op;     /* extra cycles a lock-prefixed RMW costs */
@@ -141,10 +147,16 @@ void cpu_model_default(struct cpu_model *m);
  * names the bad field in e->msg (file/line left to the caller) and returns -1. */
 int cpu_model_validate(const struct cpu_model *m, struct err *e);
 
-static inline int cpu_model_sockets(const struct cpu_model *m)
-{
-	return (m->cores + m->cores_per_socket - 1) / m->cores_per_socket;
-}
+/* The topology the engine simulates: the model's own, or the one the flat
+ * shorthand describes for m->cores CPUs. Valid once cpu_model_validate
+ * accepted the model. */
+void cpu_model_topology(const struct cpu_model *m, struct topology *t);
+/* Where logical CPU `cpu` sits, and how many sockets the simulated CPUs span. */
+struct topo_place cpu_model_place(const struct cpu_model *m, int cpu);
+int cpu_model_sockets(const struct cpu_model *m);
+/* How many of the simulated CPUs sit on socket 0: the width of one socket
+ * in views that draw sockets as blocks of consecutive CPUs. */
+int cpu_model_cpus_in_socket0(const struct cpu_model *m);
 
 const char *cpu_fabric_name(enum fabric_kind f);
 const char *cpu_protocol_name(enum protocol_kind p);

@@ -292,7 +292,7 @@ static cJSON *core_json(const struct runner *r, int c)
 	const struct ms_stats *ms = ms_core_stats(sim_memsys(r->sim), c);
 	cJSON *o = cJSON_CreateObject();
 	add_u64(o, "id", (uint64_t)c);
-	add_u64(o, "socket", (uint64_t)(c / r->run.cpu.cores_per_socket));
+	add_u64(o, "socket", (uint64_t)cpu_model_place(&r->run.cpu, c).socket);
 	add_u64(o, "instructions", cs->instructions);
 	cJSON *cy = cJSON_AddObjectToObject(o, "cycles");
 	for (int a = 0; a < CORE_NCYCLES; a++)
