@@ -118,6 +118,10 @@ START_TEST(two_hop_socket_pair)
 	ck_assert_uint_eq(topo_transfer(&t, &s0, &s5), 707);
 	ck_assert_uint_eq(topo_leg(&t, &s0, &s1), 33 + 106);
 	ck_assert_uint_eq(topo_leg(&t, &s0, &s5), 33 + 304);
+	/* No clusters here: two cores of a socket are a socket apart. */
+	struct topo_place s0b = topo_place_of(&t, 3);
+	ck_assert_uint_eq(topo_transfer(&t, &s0, &s0b), 100);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &s0b), 33);
 	struct topo_place sib = topo_place_of(&t, 224);
 	ck_assert_int_eq(sib.core, 0);
 	ck_assert_int_eq(sib.thread, 1);

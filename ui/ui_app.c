@@ -84,7 +84,7 @@ static double default_speed(const struct cpu_model *m)
 {
 	/* A few hundred cache-to-cache transfers per displayed second on a
 	 * contended line: slow enough to follow, fast enough to see a pattern. */
-	double s = 200.0 * (m->lat_c2c_local ? m->lat_c2c_local : 100);
+	double s = 200.0 * cpu_model_socket_transfer(m);
 	return s < 1000 ? 1000 : s;
 }
 

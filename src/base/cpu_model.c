@@ -188,3 +188,8 @@ int cpu_model_cpus_in_socket0(const struct cpu_model *m)
 		n += topo_place_of(&t, c).socket == 0;
 	return n;
 }
+
+uint32_t cpu_model_socket_transfer(const struct cpu_model *m)
+{
+	return m->topo.sockets ? m->topo.c2c[TOPO_SOCKET] : m->lat_c2c_local;
+}

@@ -154,6 +154,9 @@ void cpu_model_topology(const struct cpu_model *m, struct topology *t);
 /* Where logical CPU `cpu` sits, and how many sockets the simulated CPUs span. */
 struct topo_place cpu_model_place(const struct cpu_model *m, int cpu);
 int cpu_model_sockets(const struct cpu_model *m);
+/* Cycles of a transfer between two cores of one socket (outside clusters):
+ * the machine's typical coherence latency, for pacing views. */
+uint32_t cpu_model_socket_transfer(const struct cpu_model *m);
 /* How many of the simulated CPUs sit on socket 0: the width of one socket
  * in views that draw sockets as blocks of consecutive CPUs. */
 int cpu_model_cpus_in_socket0(const struct cpu_model *m);

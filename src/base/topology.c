@@ -143,6 +143,17 @@ enum topo_level topo_level_between(const struct topo_place *a, const struct topo
 	return TOPO_SELF;
 }
 
+/* The closest level that exists on this machine: cores of a socket without
+ * clusters share the socket, not a cluster. */
+static enum topo_level level_in(const struct topology *t, const struct topo_place *a,
+				const struct topo_place *b)
+{
+	enum topo_level l = topo_level_between(a, b);
+	if (l == TOPO_CLUSTER && t->cores_per_cluster == t->cores_per_socket)
+		return TOPO_SOCKET;
+	return l;
+}
+
 static uint32_t third(uint32_t v)
 {
 	uint32_t l = (v + 1) / 3;
@@ -151,7 +162,7 @@ static uint32_t third(uint32_t v)
 
 uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b)
 {
-	enum topo_level l = topo_level_between(a, b);
+	enum topo_level l = level_in(t, a, b);
 	if (l == TOPO_SELF)
 		return 0;
 	if (l == TOPO_REMOTE)
@@ -161,7 +172,7 @@ uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, con
 
 uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const struct topo_place *b)
 {
-	enum topo_level l = topo_level_between(a, b);
+	enum topo_level l = level_in(t, a, b);
 	if (l == TOPO_SELF)
 		return 0;
 	if (l != TOPO_REMOTE)

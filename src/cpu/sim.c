@@ -99,6 +99,19 @@ static void load_image(struct memsys *ms, const struct program *p)
 		memcpy(mem + program_percpu_offset(p, c), p->percpu_image, p->percpu_size);
 }
 
+/* No other core can affect a core sooner than the fastest transfer between
+ * two of the simulated CPUs: how far a core may run ahead on its own. */
+static uint64_t sim_lookahead(const struct cpu_model *m)
+{
+	struct topology t;
+	cpu_model_topology(m, &t);
+	uint64_t min = UINT64_MAX;
+	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++)
+		if (t.c2c[l] && t.c2c[l] < min)
+			min = t.c2c[l];
+	return min == UINT64_MAX ? 1 : min;
+}
+
 struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 {
 	if (validate(cfg, e))
@@ -149,7 +162,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->cores = s->cores;
 	env->ncores = n;
 	env->limit = s->limit;
-	env->lookahead = s->m.lat_c2c_local ? s->m.lat_c2c_local : 1;
+	env->lookahead = sim_lookahead(&s->m);
 	/* A store reaches L1 one L1 access after it enters the buffer, so a
 	 * load right behind it can pass it (SB's r1 = r2 = 0). */
 	env->sb_delay = s->m.lat_l1_hit ? s->m.lat_l1_hit : 1;

@@ -35,7 +35,7 @@ static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 
 static inline int sock_of(const struct memsys *ms, int core)
 {
-	return core / ms->cps;
+	return ms->place[core].socket;
 }
 
 static inline int home_of(const struct memsys *ms, uint64_t line)
@@ -56,8 +56,15 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->m = *m;
 	ms->p = coh_protocol_of(m->protocol);
 	ms->ncores = m->cores;
-	ms->cps = m->cores_per_socket;
+	cpu_model_topology(m, &ms->topo);
 	ms->sockets = cpu_model_sockets(m);
+	ms->place = malloc((size_t)ms->ncores * sizeof *ms->place);
+	if (!ms->place) {
+		free(ms);
+		return err_internal(e, "memsys: out of memory"), NULL;
+	}
+	for (int c = 0; c < ms->ncores; c++)
+		ms->place[c] = topo_place_of(&ms->topo, c);
 	ms->ls = m->line_size;
 	while ((1u << ms->shift) < ms->ls)
 		ms->shift++;
@@ -124,6 +131,7 @@ void ms_destroy(struct memsys *ms)
 	free(ms->home);
 	free(ms->shadow);
 	free(ms->line_idx);
+	free(ms->place);
 	free(ms->fast.pc);
 	if (ms->scratch)
 		free(ms->scratch->hot);
@@ -297,7 +305,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	t->req = req;
 	t->from = st;
 	t->supplier_state = MS_I;
-	uint32_t hitm = 0, hitm_remote = 0, wb = 0, inval = 0, inval_remote = 0;
+	uint32_t hitm = 0, hitm_remote = 0, wb = 0, inval = 0, inval_lat = 0;
 
 	/* Make room first (the victim is another line, so its eviction cannot
 	 * disturb this one) and let the supplier copy straight into the way. */
@@ -344,6 +352,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 				continue;
 			}
 			int hremote = sock_of(ms, h) != rsock;
+			uint32_t hlat = topo_transfer(&ms->topo, &ms->place[h], &ms->place[core]);
 			if ((cell.actions & COH_SUPPLY) && t->supplier == MS_NO_CORE) {
 				t->supplier = h;
 				t->supplier_state = hs;
@@ -366,7 +375,8 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 				le->sharers[h >> 6] &= ~(1ull << (h & 63));
 				le->nsharers--;
 				inval++;
-				inval_remote |= (uint32_t)hremote;
+				if (hlat > inval_lat)
+					inval_lat = hlat;
 			} else {
 				hc->state[hw] = cell.next;
 			}
@@ -378,7 +388,7 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 	uint32_t lat;
 	if (t->supplier != MS_NO_CORE) {
 		t->remote = sock_of(ms, t->supplier) != rsock;
-		lat = t->remote ? m->lat_c2c_remote : m->lat_c2c_local;
+		lat = topo_transfer(&ms->topo, &ms->place[t->supplier], &ms->place[core]);
 		COUNT(ms, core, le, c2c_transfers, 1);
 	} else if (rq->fetch) {
 		if (ms->llc && cache_probe(&ms->llc[rsock], line)) {
@@ -395,13 +405,10 @@ static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t lin
 		memcpy(dst, ms->mem + t->line, ms->ls);
 	} else {
 		/* No data moves: the latency is the home's answer (and the acks). */
-		lat = m->lat_c2c_local;
+		lat = ms->topo.c2c[TOPO_SOCKET];
 	}
-	if (inval) {
-		uint32_t ilat = inval_remote ? m->lat_c2c_remote : m->lat_c2c_local;
-		if (ilat > lat)
-			lat = ilat;
-	}
+	if (inval && inval_lat > lat)
+		lat = inval_lat;
 
 	uint32_t others = le->nsharers - (st != MS_I);
 	const struct coh_fill_cell *fill = others ? &rq->shared : &rq->alone;

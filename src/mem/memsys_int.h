@@ -43,7 +43,9 @@ struct memsys {
 	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
 	struct cpu_model m;
 	const struct coh_protocol *p;
-	int ncores, sockets, cps;
+	int ncores, sockets;
+	struct topology topo;            /* cpu_model_topology of m */
+	struct topo_place *place;        /* ncores: where each core sits */
 	uint32_t ls, shift;
 	uint64_t mem_size, nlines;
 	uint8_t *mem, *home, *shadow;
