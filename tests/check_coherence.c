@@ -625,14 +625,22 @@ END_TEST
 /* ---------- timing ---------- */
 
 /* Default model: 8 cores, 4 per socket; mem 200/300, c2c 60/120, bus 8,
- * L1 hit 4; line L's home is socket L % 2. */
+ * L1 hit 4; line L's home is socket L % 2. So a leg inside a socket is
+ * 60/3 = 20 cycles and one across is 20 + (120-60)/2 = 50; a request is
+ * ordered at the innermost domain holding it and the line's copies (else
+ * at the home socket), served when the line's previous request unblocked
+ * (its fill + one leg back), and uncontended memory costs 200/300 from
+ * issue. */
 START_TEST(timing_directory_parallel_lines_fifo_per_line)
 {
 	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
 	ck_assert_uint_eq(ms_store(ms, 0, 0, 0, 8, 1), 200);      /* line 0, home 0 */
 	ck_assert_uint_eq(ms_store(ms, 1, 0, 128, 8, 1), 200);    /* line 2: in parallel */
-	ck_assert_uint_eq(ms_store(ms, 2, 0, 0, 8, 2), 200 + 60); /* waits for line 0, c2c local */
-	ck_assert_uint_eq(ms_store(ms, 4, 10, 0, 8, 3), 260 + 120); /* FIFO, c2c remote */
+	/* served at 220 (core 0's unblock), snoop 240, data 260 */
+	ck_assert_uint_eq(ms_store(ms, 2, 0, 0, 8, 2), 260);
+	/* core 4 on socket 1: ordered at the home socket 0; served at 280,
+	 * snoop reaches core 2 at 300, data crosses the link: 350 */
+	ck_assert_uint_eq(ms_store(ms, 4, 10, 0, 8, 3), 350);
 	uint64_t v;
 	ck_assert_uint_eq(ms_load(ms, 5, 0, 64, 8, &v), 200);     /* line 1, home 1 = socket of core 5 */
 	ck_assert_uint_eq(ms_load(ms, 0, 0, 192, 8, &v), 300);    /* line 3, home 1: remote memory */
@@ -664,9 +672,89 @@ START_TEST(timing_locked_rmw_holds_the_line)
 	ck_assert_int_eq(ms_try_load(ms, 0, A, 8, &v), 1);
 	ck_assert_int_eq(ms_try_store(ms, 0, A, 8, v + 1), 1);
 	ms_rmw_end(ms, 0, A, 500);
-	ck_assert_uint_eq(ms_store(ms, 1, 300, A, 8, 5), 500 + 60);
+	/* the snoop reaches core 0 at 340, waits for the lock until 500,
+	 * and the data takes one leg: 520 */
+	ck_assert_uint_eq(ms_store(ms, 1, 300, A, 8, 5), 520);
 	ck_assert_uint_eq(ms_store(ms, 2, 300, A + 128, 8, 5), 300 + 200); /* other line unaffected */
 	ck_assert_uint_eq(ms_core_stats(ms, 0)->rmws, 1);
+	done(ms);
+}
+END_TEST
+
+/* A line owned Modified by one CPU and written by another, with nothing
+ * else in flight, moves in exactly the transfer latency of the closest
+ * level the two share: three legs of a third each inside a socket, and
+ * across sockets the link twice (the hop latency, from the model). */
+static uint64_t move_cost(struct memsys *ms, int from, int to, uint64_t *t)
+{
+	ck_assert_uint_eq(ms_store(ms, from, *t, A, 8, 1) > *t, 1);
+	*t += 10000;
+	uint64_t done = ms_store(ms, to, *t, A, 8, 2);
+	uint64_t cost = done - *t;
+	*t += 10000;
+	return cost;
+}
+
+START_TEST(timing_topology_levels)
+{
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.fabric = FABRIC_DIRECTORY;
+	m.cores = 16;
+	m.topo.sockets = 2;
+	m.topo.cores_per_socket = 4;
+	m.topo.cores_per_cluster = 2;
+	m.topo.threads_per_core = 2;
+	m.topo.c2c[TOPO_SMT] = 6;
+	m.topo.c2c[TOPO_CLUSTER] = 30;
+	m.topo.c2c[TOPO_SOCKET] = 90;
+	m.topo.hops[0][1] = m.topo.hops[1][0] = 1;
+	m.topo.c2c_hop[1] = 300;
+	struct err e = {0};
+	struct memsys *ms = ms_create(&m, MEM, &e);
+	ck_assert_msg(ms != NULL, "%s", e.msg);
+	ms_set_checking(ms, 1);
+	uint64_t t = 0;
+	/* smt-last numbering: CPU 8 is CPU 0's sibling, CPU 1 shares its
+	 * cluster, CPU 2 only its socket, CPU 4 is on socket 1. */
+	ck_assert_uint_eq(move_cost(ms, 0, 8, &t), 6);
+	ck_assert_uint_eq(move_cost(ms, 0, 1, &t), 30);
+	ck_assert_uint_eq(move_cost(ms, 0, 2, &t), 90);
+	ck_assert_uint_eq(move_cost(ms, 0, 4, &t), 300);
+	ck_assert_uint_eq(move_cost(ms, 4, 0, &t), 300);
+	done(ms);
+
+	/* Eight sockets, 1 or 2 hops apart: sockets 0 and 5 are 2 hops. */
+	cpu_model_default(&m);
+	m.fabric = FABRIC_DIRECTORY;
+	m.cores = 16;
+	m.topo.sockets = 8;
+	m.topo.cores_per_socket = 2;
+	m.topo.cores_per_cluster = 2;
+	m.topo.threads_per_core = 1;
+	m.topo.c2c[TOPO_SOCKET] = 85;
+	m.topo.c2c_hop[1] = 298;
+	m.topo.c2c_hop[2] = 692;
+	static const uint8_t hops[8][8] = {
+		{0, 1, 2, 1, 1, 2, 2, 2}, {1, 0, 1, 2, 2, 1, 2, 2}, {2, 1, 0, 1, 2, 2, 1, 2},
+		{1, 2, 1, 0, 2, 2, 2, 1}, {1, 2, 2, 2, 0, 2, 1, 1}, {2, 1, 2, 2, 2, 0, 1, 1},
+		{2, 2, 1, 2, 1, 1, 0, 2}, {2, 2, 2, 1, 1, 1, 2, 0}};
+	for (int s = 0; s < 8; s++)
+		memcpy(m.topo.hops[s], hops[s], 8);
+	ms = ms_create(&m, MEM, &e);
+	ck_assert_msg(ms != NULL, "%s", e.msg);
+	ms_set_checking(ms, 1);
+	ms_set_home(ms, A, 64, 0);
+	t = 0;
+	/* same socket: legs are whole cycles, 85 / 3 -> 28 each */
+	ck_assert_uint_eq(move_cost(ms, 0, 1, &t), 84);
+	ck_assert_uint_eq(move_cost(ms, 0, 2, &t), 298);   /* socket 1: 1 hop */
+	ck_assert_uint_eq(move_cost(ms, 0, 10, &t), 692);  /* socket 5: 2 hops */
+	/* Home on a third socket: the request and the snoop cross links too. */
+	ms_set_home(ms, A, 64, 1);
+	uint64_t three = move_cost(ms, 0, 10, &t);
+	/* R to home 1 hop, home to owner (socket 5) 1 hop, data 2 hops */
+	ck_assert_uint_eq(three, (28 + 107) + (28 + 107) + (28 + 304));
 	done(ms);
 }
 END_TEST
@@ -683,11 +771,15 @@ START_TEST(timing_upgrade_and_llc)
 	ms_set_checking(ms, 1);
 	uint64_t v;
 	ck_assert_uint_eq(ms_load(ms, 0, 0, A, 8, &v), 200);
-	ck_assert_uint_eq(ms_load(ms, 1, 0, A, 8, &v), 240);  /* socket 0's LLC has it */
-	ck_assert_uint_eq(ms_store(ms, 1, 1000, A, 8, 1), 1060); /* UPGRADE, local ack */
+	/* socket 0's LLC has it (data at 220 + 40 - 20 = 240), but core 0's
+	 * E copy must answer the snoop first: 240 + 20 */
+	ck_assert_uint_eq(ms_load(ms, 1, 0, A, 8, &v), 260);
+	ck_assert_uint_eq(ms_store(ms, 1, 1000, A, 8, 1), 1060); /* UPGRADE: snoop 1040, ack 1060 */
 	ck_assert_uint_eq(ms_load(ms, 4, 0, A + 64, 8, &v), 200); /* line 0x41: home 1 */
-	/* FIFO behind core 4's read (done at 200); socket 0's LLC lacks it: remote memory */
-	ck_assert_uint_eq(ms_load(ms, 0, 0, A + 64, 8, &v), 200 + 300);
+	/* Ordered at home socket 1 (arrives at 50), served at core 4's
+	 * unblock (220); socket 0's LLC lacks it: remote memory, 300 - 50
+	 * after serving: 470 (core 4's ack came at 290) */
+	ck_assert_uint_eq(ms_load(ms, 0, 0, A + 64, 8, &v), 470);
 	struct ms_stats s = tot(ms);
 	ck_assert_uint_eq(s.llc_hits, 1);
 	ck_assert_uint_eq(s.mem_reads, 3);
@@ -1104,6 +1196,7 @@ int main(void)
 	tcase_add_test(t, timing_bus_serializes_everything);
 	tcase_add_test(t, timing_locked_rmw_holds_the_line);
 	tcase_add_test(t, timing_upgrade_and_llc);
+	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("protocols");

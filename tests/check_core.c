@@ -255,6 +255,30 @@ START_TEST(test_lock_add_exact)
 }
 END_TEST
 
+/* Two cores of one socket hammer one line with lock add on the default
+ * model: legs of 60/3 = 20 cycles, a locked add costs 4 + 20 = 24, the loop
+ * 26. A core's fill arrives at F; its unblock reaches the agent at F + 20,
+ * which serves the other core's waiting request, whose snoop is back at
+ * F + 40. The core's locks run F..F+24 and F+26..F+50: the snoop waits for
+ * the second, so in steady state an owner completes exactly 2 operations
+ * per ownership, and the line moves every 50 + 20 = 70 cycles. */
+START_TEST(test_ops_per_ownership)
+{
+	struct run r;
+	run(&r, counter_src(1), &(struct opts){ .cores = 2 });
+	ck_halted(&r);
+	ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "counter"), 8), 2 * 500);
+	struct ms_stats m;
+	ms_total_stats(sim_memsys(r.s), &m);
+	/* 500 ownerships of 2 operations: 499 bounces. The first fill comes
+	 * from memory at 200, then 499 handoffs of 70 cycles, then the last
+	 * owner's two loops (52) and hlt (1). */
+	ck_assert_uint_eq(m.bounces, 499);
+	ck_assert_uint_eq(sim_cycles(r.s), 200 + 499 * 70 + 2 * 26 + 1);
+	done(&r);
+}
+END_TEST
+
 START_TEST(test_plain_add_loses_updates)
 {
 	uint64_t v[2];
@@ -590,6 +614,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_forwarding);
 	tcase_add_test(tc, test_sb_full_stalls);
 	tcase_add_test(tc, test_lock_add_exact);
+	tcase_add_test(tc, test_ops_per_ownership);
 	tcase_add_test(tc, test_plain_add_loses_updates);
 	tcase_add_test(tc, test_softirq_loses_without_bh_disable);
 	tcase_add_test(tc, test_hard_irq_masked_by_cli);

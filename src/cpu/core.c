@@ -163,6 +163,10 @@ static inline enum step bad_access(struct core_env *env, struct core *c, uint64_
  * RFO, performed in global order by the core's drain event, and keeps its
  * slot until the data arrives. */
 
+/* drain_at while the head's RFO is in the fabric: the drain is pending,
+ * and the fabric's waker (core_mem_wake) schedules it again. */
+#define RFO_WAIT (UINT64_MAX - 1)
+
 /* When the head may next try to leave. */
 static inline uint64_t sb_next(const struct core *c)
 {
@@ -199,10 +203,12 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 	return 0;
 }
 
-/* Where the run-ahead loop must next leave its fast path. */
+/* Where the run-ahead loop must next leave its fast path: the horizon, its
+ * next interrupt, a buffered store's turn, and the first snoop addressed
+ * to it (its copy may change then). */
 static inline void set_stop(struct core_env *env, struct core *c)
 {
-	uint64_t s = min64(env->horizon, c->irq_next);
+	uint64_t s = min64(min64(env->horizon, c->irq_next), ms_core_next_msg(env->ms, c->id));
 	if (c->sb.n && c->drain_at == NONE)
 		s = min64(s, sb_next(c));
 	c->stop_at = s;
@@ -263,8 +269,14 @@ int core_drain_event(struct core_env *env, struct core *c)
 		 * taken until the data arrives, and later stores wait for it. */
 		struct sb_entry *e = sb_head(&c->sb);
 		uint64_t done = ms_store(env->ms, c->id, now, e->addr, e->size, e->val);
-		sb_pop(&c->sb);
-		c->sb.inflight_until = done;
+		if (done == MS_PENDING) {
+			/* The store stays at the head, and invisible, until its
+			 * line is here; the waker drains it then. */
+			c->drain_at = RFO_WAIT;
+		} else {
+			sb_pop(&c->sb);
+			c->sb.inflight_until = done;
+		}
 	}
 	if (c->state == CORE_WAIT_SB) {
 		uint64_t wake = NONE;
@@ -295,6 +307,35 @@ int core_drain_event(struct core_env *env, struct core *c)
 
 /* ---- memory accesses ---- */
 
+/* A miss: the instruction waits, unretired, for its line and is made
+ * again when core_mem_wake says it came; the retry hits. Stores that
+ * become ready meanwhile drain by themselves. */
+static enum step wait_mem(struct core_env *env, struct core *c)
+{
+	c->state = CORE_WAIT_MEM;
+	c->wait_from = c->clock;
+	if (c->sb.n && c->drain_at == NONE && ensure_drain(env, c))
+		return ST_FAULT;
+	return ST_WAIT;
+}
+
+int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
+{
+	if ((what & MS_WAKE_DRAIN) && c->drain_at == RFO_WAIT) {
+		c->drain_at = t;
+		if (evq_push(env->q, t, CORE_EV_DRAIN(c->id)))
+			return err_internal(&env->err, "out of memory in the event queue");
+	}
+	if ((what & MS_WAKE_EXEC) && c->state == CORE_WAIT_MEM) {
+		acct(env, c, CORE_ACT_MISS, t - c->wait_from);
+		c->state = CORE_RUN;
+		c->ev_at = t;
+		if (evq_push(env->q, t, CORE_EV_EXEC(c->id)))
+			return err_internal(&env->err, "out of memory in the event queue");
+	}
+	return 0;
+}
+
 /* A load that partially overlaps a buffered store waits until the buffer
  * has drained: simpler than waiting for just that entry, and rare. */
 static inline enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
@@ -322,9 +363,8 @@ static inline enum step load(struct core_env *env, struct core *c, uint64_t addr
 	if (c->clock != env->now)
 		return ST_YIELD;
 	uint64_t done = ms_load(env->ms, c->id, c->clock, addr, size, v);
-	/* Stores that become ready during the miss drain meanwhile. */
-	if (c->sb.n && c->drain_at == NONE && sb_next(c) < done && ensure_drain(env, c))
-		return ST_FAULT;
+	if (done == MS_PENDING)
+		return wait_mem(env, c);
 	acct(env, c, CORE_ACT_MISS, done - c->clock);
 	return ST_OK;
 }
@@ -355,6 +395,8 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 		return ST_YIELD;
 	*t0 = c->clock;
 	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
+	if (*done == MS_PENDING)
+		return wait_mem(env, c);
 	if (!ms_try_load(env->ms, c->id, addr, size, v)) {
 		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
 			     (unsigned long long)addr);
@@ -574,7 +616,7 @@ static int boundary(struct core_env *env, struct core *c)
 		if (src >= 0)
 			irq_enter(env, c, src);
 	}
-	if (c->clock >= env->horizon)
+	if (c->clock >= env->horizon || c->clock >= ms_core_next_msg(env->ms, c->id))
 		return 1;
 	set_stop(env, c);
 	return 0;
@@ -891,7 +933,7 @@ int core_exec_event(struct core_env *env, struct core *c)
 
 	if (c->state != CORE_RUN || c->ev_at != env->now)
 		return 0;
-	uint64_t peek = evq_peek_time(env->q);
+	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
 	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
 	set_stop(env, c);
 

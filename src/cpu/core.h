@@ -31,6 +31,7 @@ enum core_run_state {
 	CORE_IDLE,        /* no thread, or waiting for its start cycle */
 	CORE_RUN,         /* has an exec event at ev_at */
 	CORE_WAIT_SB,     /* waiting for the store buffer to drain to sb_wait_max */
+	CORE_WAIT_MEM,    /* a load or locked RMW missed: waiting for its line */
 	CORE_HALTED,
 	CORE_FAULTED,
 };
@@ -77,7 +78,7 @@ struct core {
 	/* lines 2-3 */
 	struct core_stats st;
 	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */
-	uint64_t wait_from;      /* CORE_WAIT_SB: when the wait began */
+	uint64_t wait_from;      /* CORE_WAIT_SB, CORE_WAIT_MEM: when the wait began */
 
 	_Alignas(64) uint64_t r[R_NREGS];
 	uint64_t stack_lo, stack_hi;
@@ -125,6 +126,9 @@ void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint
 int core_exec_event(struct core_env *env, struct core *c);
 /* Process the core's store-buffer drain event at env->now. */
 int core_drain_event(struct core_env *env, struct core *c);
+/* The memory system's waker: the line core c missed on has arrived at
+ * cycle t, for its execution and/or its store buffer (MS_WAKE_*). */
+int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t);
 void core_free(struct core *c);
 
 

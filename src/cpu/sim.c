@@ -99,17 +99,11 @@ static void load_image(struct memsys *ms, const struct program *p)
 		memcpy(mem + program_percpu_offset(p, c), p->percpu_image, p->percpu_size);
 }
 
-/* No other core can affect a core sooner than the fastest transfer between
- * two of the simulated CPUs: how far a core may run ahead on its own. */
-static uint64_t sim_lookahead(const struct cpu_model *m)
+static void wake(void *ctx, int core, int what, uint64_t t)
 {
-	struct topology t;
-	cpu_model_topology(m, &t);
-	uint64_t min = UINT64_MAX;
-	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++)
-		if (t.c2c[l] && t.c2c[l] < min)
-			min = t.c2c[l];
-	return min == UINT64_MAX ? 1 : min;
+	struct core_env *env = ctx;
+	if (core_mem_wake(env, &env->cores[core], what, t))
+		env->failed = 1;
 }
 
 struct sim *sim_create(const struct sim_config *cfg, struct err *e)
@@ -162,7 +156,8 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->cores = s->cores;
 	env->ncores = n;
 	env->limit = s->limit;
-	env->lookahead = sim_lookahead(&s->m);
+	env->lookahead = ms_lookahead(s->ms);
+	ms_set_waker(s->ms, wake, env);
 	/* A store reaches L1 one L1 access after it enters the buffer, so a
 	 * load right behind it can pass it (SB's r1 = r2 = 0). */
 	env->sb_delay = s->m.lat_l1_hit ? s->m.lat_l1_hit : 1;
@@ -240,6 +235,13 @@ static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
 }
 
 /* One event, if its cycle is below `bound`. */
+/* The next event of either queue: the cores' or the fabric's messages. */
+static uint64_t next_time(const struct sim *s)
+{
+	uint64_t a = evq_peek_time(&s->q), b = ms_next_event(s->ms);
+	return a < b ? a : b;
+}
+
 static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
 {
 	uint64_t t;
@@ -249,18 +251,31 @@ static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
 			*e = s->err;
 		return s->status;
 	}
-	if (evq_size(&s->q) == 0) {
+	uint64_t next = next_time(s);
+	if (next == UINT64_MAX) {
 		if (s->env.running == 0)
 			return finish(s, SIM_HALTED, e);
 		err_internal(&s->err, "no events left but %d threads have not halted", s->env.running);
 		return finish(s, SIM_ERROR, e);
 	}
-	if (evq_peek_time(&s->q) >= s->limit)
+	if (next >= s->limit)
 		return finish(s, SIM_LIMIT, e);
-	if (evq_peek_time(&s->q) >= bound)
+	if (next >= bound)
 		return SIM_RUNNING;
-	evq_pop(&s->q, &t, &id);
 	struct core_env *env = &s->env;
+	if (ms_next_event(s->ms) == next) {
+		/* Messages of a cycle arrive before the cores act in it. */
+		env->now = next;
+		ms_step(s->ms);
+		if (env->failed || err_is_set(&env->err)) {
+			s->err = env->err;
+			return finish(s, SIM_ERROR, e);
+		}
+		if (ms_check_error(s->ms, &s->err))
+			return finish(s, SIM_ERROR, e);
+		return SIM_RUNNING;
+	}
+	evq_pop(&s->q, &t, &id);
 	/* The bound only decides when to stop popping: cores run ahead exactly
 	 * as in one sim_run, so a run viewed frame by frame is the same run. */
 	env->now = t;
@@ -285,7 +300,7 @@ enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e)
 	enum sim_status st;
 	do
 		st = step(s, bound, e);
-	while (st == SIM_RUNNING && evq_peek_time(&s->q) < bound);
+	while (st == SIM_RUNNING && next_time(s) < bound);
 	return st;
 }
 

@@ -29,18 +29,18 @@ static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 	memset(le, 0, ms->stride);
 	le->line = line;
 	le->owner = le->last_owner = MS_NO_CORE;
+	le->pin_core = le->first_core = MS_NO_CORE;
 	ms->line_idx[line] = (uint32_t)(i + 1);
 	return le;
 }
 
-static inline int sock_of(const struct memsys *ms, int core)
+/* A line's entry, made on its first access; NULL (recorded) when out of memory. */
+struct ms_line *ms_line_get(struct memsys *ms, uint64_t line)
 {
-	return ms->place[core].socket;
-}
-
-static inline int home_of(const struct memsys *ms, uint64_t line)
-{
-	return ms->home ? ms->home[line] : (int)(line % (uint64_t)ms->sockets);
+	struct ms_line *le = line_find(ms, line);
+	if (!le && !(le = line_new(ms, line)))
+		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
+	return le;
 }
 
 struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e)
@@ -103,6 +103,8 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	for (int s = 0; ms->llc && s < ms->sockets; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
 			goto fail;
+	if (ms_fabric_init(ms, e))
+		goto fail;
 	return ms;
 fail:
 	ms_destroy(ms);
@@ -122,6 +124,7 @@ void ms_destroy(struct memsys *ms)
 	for (size_t i = 0; i < ms->nchunks; i++)
 		free(ms->chunks[i]);
 	free(ms->chunks);
+	ms_fabric_free(ms);
 	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
 		cache_free(l1_of(ms, c));
 	for (int s = 0; ms->llc && s < ms->sockets; s++)
@@ -170,7 +173,7 @@ size_t ms_bitset_words(const struct memsys *ms)
 /* ---- per-offset detail (perf c2c's shared-line table) ---- */
 
 /* is_write: 0 read, 1 write, 2 only the HITM of a locked RMW's ownership request. */
-static void offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off,
+void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off,
 			unsigned size, int is_write, int hitm, int hitm_remote)
 {
 	uint32_t k = 0;
@@ -241,7 +244,7 @@ static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, st
 }
 
 /* Core's way holding `line` is about to change tag or state. */
-static inline void la_drop(struct memsys *ms, int core, uint64_t line)
+void ms_la_drop(struct memsys *ms, int core, uint64_t line)
 {
 	struct ms_la *la = &ms->fast.pc[core].la[(line + 1) & (MS_LA_SIZE - 1)];
 	if ((la->key & ~MS_LA_OKS) == line + 1)
@@ -250,15 +253,15 @@ static inline void la_drop(struct memsys *ms, int core, uint64_t line)
 
 /* The line just became contended: its accesses now keep per-offset
  * detail, which only the slow path records. */
-static void la_forget(struct memsys *ms, uint64_t line)
+void ms_la_forget(struct memsys *ms, uint64_t line)
 {
 	for (int core = 0; core < ms->ncores; core++)
-		la_drop(ms, core, line);
+		ms_la_drop(ms, core, line);
 }
 
 /* ---- transactions ---- */
 
-static void evict(struct memsys *ms, int core, struct cache *c, int w)
+void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
 {
 	uint64_t line = cache_line_of(c, w);
 	struct ms_line *le = line_find(ms, line);
@@ -268,190 +271,14 @@ static void evict(struct memsys *ms, int core, struct cache *c, int w)
 		memcpy(ms->mem + (line << ms->shift), cache_data(c, w), ms->ls);
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
-			cache_insert(&ms->llc[sock_of(ms, core)], line);
+			cache_insert(&ms->llc[ms_sock_of(ms, core)], line);
 	}
 	le->sharers[core >> 6] &= ~(1ull << (core & 63));
 	le->nsharers--;
 	if (le->owner == core)
 		le->owner = MS_NO_CORE;
-	la_drop(ms, core, line);
+	ms_la_drop(ms, core, line);
 	cache_invalidate(c, w);
-}
-
-/* Perform request `req` of `core` for `line` at cycle `now`; *way is the
- * requester's way (-1 if it has no copy) and becomes the filled way. */
-static uint64_t transact(struct memsys *ms, int core, uint64_t now, uint64_t line,
-			 struct ms_line *le, int *way, enum ms_req req, struct ms_txn *t)
-{
-	const struct coh_protocol *p = ms->p;
-	const struct cpu_model *m = &ms->m;
-	struct cache *c = l1_of(ms, core);
-	int w = *way, rsock = sock_of(ms, core);
-	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
-
-	uint64_t start = now > le->busy_until ? now : le->busy_until;
-	if (m->fabric == FABRIC_BUS) {
-		if (ms->bus_free > start)
-			start = ms->bus_free;
-		ms->bus_free = start + m->lat_bus;
-	}
-
-	memset(t, 0, sizeof *t);
-	t->issued = now;
-	t->start = start;
-	t->line = line << ms->shift;
-	t->core = core;
-	t->supplier = MS_NO_CORE;
-	t->req = req;
-	t->from = st;
-	t->supplier_state = MS_I;
-	uint32_t hitm = 0, hitm_remote = 0, wb = 0, inval = 0, inval_lat = 0;
-
-	/* Make room first (the victim is another line, so its eviction cannot
-	 * disturb this one) and let the supplier copy straight into the way. */
-	if (w < 0) {
-		w = cache_victim(c, line);
-		if (cache_valid(c, w))
-			evict(ms, core, c, w);
-	}
-	uint8_t *dst = cache_data(c, w);
-
-	/* Snoop whom the request's column names. */
-	const struct coh_req_col *rq = &p->req[req];
-	int owner_only = rq->snoop == COH_SNOOP_OWNER;
-	int first = 0, last = -1;
-	if (owner_only) {
-		if (le->owner != MS_NO_CORE && le->owner != core)
-			first = last = le->owner;
-	} else {
-		first = 0;
-		last = ms->ncores - 1;
-	}
-	for (size_t wi = (size_t)first >> 6; last >= 0 && wi <= (size_t)last >> 6; wi++) {
-		uint64_t bits = le->sharers[wi];
-		if (owner_only)
-			bits &= 1ull << (first & 63);
-		while (bits) {
-			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(bits));
-			bits &= bits - 1;
-			if (h == core)
-				continue;
-			struct cache *hc = l1_of(ms, h);
-			int hw = cache_lookup(hc, line);
-			if (hw < 0) {
-				err_internal(&ms->check_err, "line 0x%llx: directory lists core %d, which has no copy",
-					     (unsigned long long)t->line, h);
-				continue;
-			}
-			enum ms_state hs = hc->state[hw];
-			struct coh_snoop_cell cell = p->state[hs].snoop[req];
-			if (cell.actions & COH_BAD) {
-				err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
-					     (unsigned long long)t->line, ms_req_name(req), h,
-					     ms_state_name(hs), p->name);
-				continue;
-			}
-			int hremote = sock_of(ms, h) != rsock;
-			uint32_t hlat = topo_transfer(&ms->topo, &ms->place[h], &ms->place[core]);
-			if ((cell.actions & COH_SUPPLY) && t->supplier == MS_NO_CORE) {
-				t->supplier = h;
-				t->supplier_state = hs;
-				memcpy(dst, cache_data(hc, hw), ms->ls);
-			}
-			if (cell.actions & COH_WRITEBACK) {
-				memcpy(ms->mem + t->line, cache_data(hc, hw), ms->ls);
-				wb++;
-				if (ms->llc)
-					cache_insert(&ms->llc[sock_of(ms, h)], line);
-			}
-			if (cell.actions & COH_HITM) {
-				hitm++;
-				hitm_remote += (uint32_t)hremote;
-			}
-			if (cell.next != hs)
-				la_drop(ms, h, line);
-			if (cell.next == MS_I) {
-				cache_invalidate(hc, hw);
-				le->sharers[h >> 6] &= ~(1ull << (h & 63));
-				le->nsharers--;
-				inval++;
-				if (hlat > inval_lat)
-					inval_lat = hlat;
-			} else {
-				hc->state[hw] = cell.next;
-			}
-			if (le->owner == h && !p->state[cell.next].owner)
-				le->owner = MS_NO_CORE;
-		}
-	}
-
-	uint32_t lat;
-	if (t->supplier != MS_NO_CORE) {
-		t->remote = sock_of(ms, t->supplier) != rsock;
-		lat = topo_transfer(&ms->topo, &ms->place[t->supplier], &ms->place[core]);
-		COUNT(ms, core, le, c2c_transfers, 1);
-	} else if (rq->fetch) {
-		if (ms->llc && cache_probe(&ms->llc[rsock], line)) {
-			t->llc_hit = 1;
-			lat = m->lat_llc_hit;
-			COUNT(ms, core, le, llc_hits, 1);
-		} else {
-			t->remote = home_of(ms, line) != rsock;
-			lat = t->remote ? m->lat_mem_remote : m->lat_mem_local;
-			COUNT(ms, core, le, mem_reads, 1);
-			if (ms->llc)
-				cache_insert(&ms->llc[rsock], line);
-		}
-		memcpy(dst, ms->mem + t->line, ms->ls);
-	} else {
-		/* No data moves: the latency is the home's answer (and the acks). */
-		lat = ms->topo.c2c[TOPO_SOCKET];
-	}
-	if (inval && inval_lat > lat)
-		lat = inval_lat;
-
-	uint32_t others = le->nsharers - (st != MS_I);
-	const struct coh_fill_cell *fill = others ? &rq->shared : &rq->alone;
-	enum ms_state ns = (enum ms_state)fill->next;
-	la_drop(ms, core, line);
-	if (st == MS_I) {
-		cache_fill(c, w, line, (uint8_t)ns);
-		le->sharers[core >> 6] |= 1ull << (core & 63);
-		le->nsharers++;
-	} else {
-		c->state[w] = (uint8_t)ns;
-		cache_touch(c, w);
-	}
-	if (p->state[ns].owner)
-		le->owner = core;
-	if (fill->owns) {
-		t->bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
-		le->last_owner = core;
-	}
-
-	uint64_t done = start + lat;
-	le->busy_until = done;
-	t->done = done;
-	t->to = ns;
-	t->invalidated = inval;
-	t->hitm = hitm != 0;
-	t->writeback = wb != 0;
-
-	COUNT(ms, core, le, transactions, 1);
-	COUNT(ms, core, le, l1_misses, 1);
-	COUNT(ms, core, le, upgrades, req == MS_UPGRADE);
-	COUNT(ms, core, le, bounces, t->bounce);
-	COUNT(ms, core, le, hitm, hitm);
-	COUNT(ms, core, le, hitm_remote, hitm_remote);
-	COUNT(ms, core, le, invalidations, inval);
-	COUNT(ms, core, le, writebacks, wb);
-	COUNT(ms, core, le, stall_cycles, done - now);
-	if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
-		le->contended = 1;
-		la_forget(ms, line);
-	}
-	*way = w;
-	return done;
 }
 
 static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned size)
@@ -473,7 +300,7 @@ MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, u
 	struct ms_way way = { &c->lru[w], cache_data(c, w), &le->stats };
 	ms_perform(ms, core, &way, addr, size, kind, val, hit);
 	if (le->contended)
-		offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size, (int)kind, hitm, hitm_remote);
+		ms_offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size, (int)kind, hitm, hitm_remote);
 }
 
 /* The hit path past the lookaside: find core's way for the line (its
@@ -498,10 +325,22 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 	if (!a->hit)
 		return 0;
 	if (a->next != st) {
-		la_drop(ms, core, line);
+		ms_la_drop(ms, core, line);
 		c->state[w] = a->next;
 	}
-	perform(ms, core, w, le, addr, size, kind, val, 1, 0, 0);
+	if (__builtin_expect(le->first_core == core, 0)) {
+		/* The access a miss was for, made again now that its line came:
+		 * counted as that miss's, not as a hit. */
+		le->first_core = MS_NO_CORE;
+		perform(ms, core, w, le, addr, size, kind, val, 0, le->first_hitm, le->first_hitm_remote);
+	} else {
+		perform(ms, core, w, le, addr, size, kind, val, 1, 0, 0);
+	}
+	if (kind == MS_ACC_RMW) {
+		/* Locked until ms_rmw_end says how long. */
+		le->pin_core = core;
+		le->pin_until = UINT64_MAX;
+	}
 	la_fill(ms, core, line, w, le);
 	return 1;
 }
@@ -515,22 +354,18 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 	struct ms_line *le;
 	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, &w, &le))
 		return now + ms->m.lat_l1_hit;
-	uint64_t line = addr >> ms->shift;
-	enum ms_state st = w >= 0 ? (enum ms_state)l1_of(ms, core)->state[w] : MS_I;
-	enum ms_req req = (enum ms_req)ms->p->state[st].access[kind != MS_ACC_LOAD].req;
-	if (!le && !(le = line_new(ms, line))) {
-		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
+	if (ms_fabric_issue(ms, core, now, addr, size, kind) < 0)
 		return now;
+	if (ms->waker)
+		return MS_PENDING;
+	/* No driver: run the fabric until the line is here, then perform. */
+	uint64_t t = now;
+	while (!walk_hit(ms, core, addr, size, kind, val, &w, &le)) {
+		t = ms_next_event(ms);
+		if (!ms_step(ms) || err_is_set(&ms->check_err))
+			return now;
 	}
-	struct ms_txn t;
-	uint64_t done = transact(ms, core, now, line, le, &w, req, &t);
-	perform(ms, core, w, le, addr, size, kind, val, 0, t.hitm, t.hitm && t.remote);
-	la_fill(ms, core, line, w, le);
-	if (ms->fast.checking && !err_is_set(&ms->check_err))
-		ms_check_line(ms, line, &ms->check_err);
-	if (ms->obs)
-		ms->obs(ms->obs_ctx, &t);
-	return done;
+	return t;
 }
 
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val)
@@ -554,8 +389,8 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
 	if (addr >= ms->mem_size)
 		return;
 	struct ms_line *le = line_find(ms, addr >> ms->shift);
-	if (le && le->busy_until < until)
-		le->busy_until = until;
+	if (le && le->pin_core == core)
+		le->pin_until = until;
 }
 
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
@@ -599,6 +434,8 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 	if (addr >= ms->mem_size || size > 8 || size > ms->mem_size - addr)
 		return 0;
 	const struct ms_line *le = line_find(ms, addr >> ms->shift);
+	if (le && le->dirty_in_flight)  /* the one up-to-date copy is on its way */
+		return get_val(ms->recs[le->active - 1].data + (addr & (ms->ls - 1)), size);
 	if (le && le->owner != MS_NO_CORE) {
 		const struct cache *c = l1_of(ms, le->owner);
 		int w = cache_lookup(c, le->line);

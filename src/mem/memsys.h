@@ -119,15 +119,36 @@ void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket);
 
 /* Accesses by core `core` at cycle `now`. size is 1, 2, 4 or 8 and the access
  * must not cross a line (callers check alignment first: ms_crosses_line).
- * Each returns the cycle at which the access completes (now + lat_l1_hit on
- * a hit). ms_store is a store leaving the store buffer (it needs M).
- * ms_rmw_begin obtains M for a locked read-modify-write and keeps the line
- * busy at its home until ms_rmw_end(..., until): requests from other cores
- * are serialized after `until`. The RMW's own load/store are then hits. */
+ * A hit is performed at once and returns now + lat_l1_hit. A miss issues a
+ * coherence request (fabric.c: request, snoops, data, unblock, each timed
+ * by the topology) and returns MS_PENDING: nothing is performed yet. When
+ * the line arrives, the waker (ms_set_waker) is called for the core's
+ * execution (loads, RMWs) or its store buffer (ms_store), and the access,
+ * made again, hits. Without a waker (tests, benchmarks of the memory system
+ * alone) a miss runs the fabric until its line has arrived, performs the
+ * access and returns the cycle the data arrived.
+ * ms_store is a store leaving the store buffer (it needs M). ms_rmw_begin
+ * obtains M for a locked read-modify-write; once it hits, the line is
+ * locked in the core's cache until ms_rmw_end(..., until): a snoop that
+ * arrives before `until` waits for it. The RMW's own load/store are hits. */
+#define MS_PENDING UINT64_MAX
+enum { MS_WAKE_EXEC = 1, MS_WAKE_DRAIN = 2 };
+typedef void (*ms_waker_fn)(void *ctx, int core, int what, uint64_t t);
+void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx);
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val);
 uint64_t ms_store(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t val);
 uint64_t ms_rmw_begin(struct memsys *ms, int core, uint64_t now, uint64_t addr);
 void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
+
+/* The fabric's own events: the earliest one's cycle (UINT64_MAX: none), and
+ * processing it (returns 0 when there was none). The driver processes them
+ * before the cores' events of the same cycle. */
+uint64_t ms_next_event(const struct memsys *ms);
+int ms_step(struct memsys *ms);
+/* The shortest time a message from a line's agent takes to reach a core:
+ * no core can be affected by another sooner, so cores may run ahead of the
+ * event queue by this much. */
+uint64_t ms_lookahead(const struct memsys *ms);
 
 /* The run-ahead fast path: perform the access if it hits in core's L1 with
  * enough permission (load: any valid state; store: M or E, E becoming M
@@ -171,10 +192,17 @@ struct ms_la {
  * does not fit in the host's L1 or TLB): the lookaside (lines 0-1), the
  * core's counters (the hit path's at the start of line 2), its L1 (the
  * LRU clock and data base first). */
+#define MS_MSG_SLOTS 6
 struct ms_core {
 	_Alignas(64) struct ms_la la[MS_LA_SIZE];
 	struct ms_stats stats;
 	struct cache l1;
+	/* When snoops addressed to this core arrive: a core must not run past
+	 * them on its own (ms_core_next_msg). msg_floor keeps the earliest of
+	 * those that found the slots full. */
+	uint64_t msg_at[MS_MSG_SLOTS];
+	uint64_t msg_floor;
+	uint32_t n_msg;
 };
 
 /* The first member of struct memsys (so a struct memsys * points to it). */
@@ -186,6 +214,17 @@ struct ms_fast {
 	uint8_t hit_same[2];
 	uint8_t checking;           /* ms_set_checking: every access is checked */
 };
+
+/* The earliest cycle a snoop reaches `core` (UINT64_MAX: none pending). */
+static inline uint64_t ms_core_next_msg(const struct memsys *ms, int core)
+{
+	const struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
+	uint64_t t = pc->msg_floor;
+	for (uint32_t i = 0; i < pc->n_msg; i++)
+		if (pc->msg_at[i] < t)
+			t = pc->msg_at[i];
+	return t;
+}
 
 /* The checker's look at one access (invariants.c): the loaded value against
  * the last store, a store into its shadow image, the lookaside entry. */

@@ -7,6 +7,7 @@
 #include "mem/memsys.h"
 #include "mem/cache.h"
 #include "mem/coherence.h"
+#include "base/event_queue.h"
 
 #include <string.h>
 
@@ -24,13 +25,42 @@ struct ms_line {
 	 * stores, l1_hits) then share one host cache line. */
 	struct ms_stats stats;
 	uint64_t line;        /* line number */
-	uint64_t busy_until;  /* home busy (FIFO per line, locked RMW) */
+	/* The line's requests at its agent (fabric.c): the one being served
+	 * (until its unblock arrives) and the queue behind it, record index + 1. */
+	uint32_t active, qhead, qtail;
+	/* A locked RMW holds the line in pin_core's cache until pin_until:
+	 * snoops that arrive meanwhile wait (cache locking). */
+	int32_t pin_core;
+	uint64_t pin_until;
+	/* The core whose fill arrived and whose access is still to come: that
+	 * access is the miss's (not counted as a hit), with the HITM it found. */
+	int32_t first_core;
+	uint8_t first_hitm, first_hitm_remote;
+	uint8_t dirty_in_flight; /* a fill carries the only up-to-date copy */
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
 	uint64_t sharers[];   /* ms->words words */
+};
+
+/* One coherence request from its issue to its unblock (fabric.c). */
+struct ms_rec {
+	uint32_t next;        /* the line's queue, index + 1 */
+	int32_t core;
+	uint8_t waiters;      /* MS_WAKE_EXEC | MS_WAKE_DRAIN: what to wake at the fill */
+	uint8_t kind;         /* enum ms_acc of the access that missed */
+	uint8_t req;          /* enum ms_req decided at serve; MS_NREQS: nothing to do */
+	uint8_t supplied, llc_hit, remote, hitm, hitm_remote, writeback, deferred;
+	uint8_t filled;       /* its fill has come: only the unblock is left */
+	int32_t supplier;
+	uint8_t supplier_state, from;
+	uint32_t invalidated;
+	uint16_t offset, size;  /* of the access that missed, for per-offset HITM */
+	uint64_t line, issued, served, data_at;
+	struct topo_place agent;
+	uint8_t *data;          /* line_size bytes: what the supplier sent */
 };
 
 /* Output buffers of const queries. */
@@ -54,6 +84,14 @@ struct memsys {
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
 	uint64_t bus_free;
+	/* The fabric's messages (fabric.c): its own event queue, processed
+	 * before the cores' events of the same cycle, and request records. */
+	struct evq q;
+	struct ms_rec *recs;
+	uint32_t n_recs, cap_recs, free_rec;  /* free list: index + 1 */
+	uint32_t min_leg;                     /* shortest agent-to-core leg */
+	ms_waker_fn waker;
+	void *waker_ctx;
 	struct err check_err;
 	ms_observer_fn obs;
 	void *obs_ctx;
@@ -94,5 +132,30 @@ static inline uint64_t get_val(const uint8_t *p, unsigned size)
 
 /* The checker (invariants.c). */
 int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e);
+
+static inline int ms_sock_of(const struct memsys *ms, int core)
+{
+	return ms->place[core].socket;
+}
+
+static inline int ms_home_of(const struct memsys *ms, uint64_t line)
+{
+	return ms->home ? ms->home[line] : (int)(line % (uint64_t)ms->sockets);
+}
+
+/* Shared by memsys.c and fabric.c. */
+void ms_evict(struct memsys *ms, int core, struct cache *c, int w);
+void ms_la_drop(struct memsys *ms, int core, uint64_t line);
+void ms_la_forget(struct memsys *ms, uint64_t line);
+void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off, unsigned size,
+		    int is_write, int hitm, int hitm_remote);
+struct ms_line *ms_line_get(struct memsys *ms, uint64_t line);
+/* fabric.c */
+int ms_fabric_init(struct memsys *ms, struct err *e);
+void ms_fabric_free(struct memsys *ms);
+/* Issue core's request for `line` (its access of `kind` at addr, size
+ * missed); returns the record index, or -1 (out of memory, recorded). */
+int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
+		    enum ms_acc kind);
 
 #endif

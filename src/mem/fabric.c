@@ -1,0 +1,519 @@
+/* The coherence fabric: a miss as timed messages. A request travels to the
+ * line's agent, waits there behind the line's earlier requests, is served
+ * (snoops go out to the holders the protocol table names), the holders'
+ * copies change when their snoop arrives, the data or acks travel to the
+ * requester, and the requester's unblock frees the line at its agent.
+ * docs/architecture.md states the model; topology.h the latency of a leg.
+ *
+ * Invariants: a line has at most one request being served (`active`), so
+ * the directory (sharers, owner) always mirrors the caches exactly: a
+ * snoop changes the holder's copy and the directory together, the fill the
+ * requester's. Between a supplier's snoop and the fill the data is in the
+ * request record, and `dirty_in_flight` says memory is stale meanwhile. */
+#include "config.h"
+#include "mem/memsys_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { EV_ARRIVE, EV_SERVE, EV_SNOOP, EV_FILL, EV_FREE, EV_KINDS };
+#define EV_SHIFT 3
+
+static int push(struct memsys *ms, uint64_t t, uint32_t rec, int kind)
+{
+	if (evq_push(&ms->q, t, rec << EV_SHIFT | (uint32_t)kind))
+		return err_internal(&ms->check_err, "memsys: out of memory in the fabric's event queue");
+	return 0;
+}
+
+/* ---- per-core arrival times (ms_core_next_msg) ---- */
+
+static void msg_add(struct memsys *ms, int core, uint64_t t)
+{
+	struct ms_core *pc = &ms->fast.pc[core];
+	if (pc->n_msg < MS_MSG_SLOTS)
+		pc->msg_at[pc->n_msg++] = t;
+	else if (t < pc->msg_floor)
+		pc->msg_floor = t;
+}
+
+/* Snoops up to `now` have reached core. */
+static void msg_done(struct memsys *ms, int core, uint64_t now)
+{
+	struct ms_core *pc = &ms->fast.pc[core];
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < pc->n_msg; i++)
+		if (pc->msg_at[i] > now)
+			pc->msg_at[k++] = pc->msg_at[i];
+	pc->n_msg = k;
+	if (pc->msg_floor <= now)
+		pc->msg_floor = UINT64_MAX;
+}
+
+/* ---- request records ---- */
+
+static int rec_new(struct memsys *ms, struct err *e)
+{
+	uint32_t i;
+	if (ms->free_rec) {
+		i = ms->free_rec - 1;
+		ms->free_rec = ms->recs[i].next;
+	} else {
+		if (ms->n_recs == ms->cap_recs) {
+			uint32_t cap = ms->cap_recs ? 2 * ms->cap_recs : 64;
+			struct ms_rec *r = realloc(ms->recs, cap * sizeof *r);
+			if (!r)
+				return err_internal(e, "memsys: out of memory for requests");
+			ms->recs = r;
+			ms->cap_recs = cap;
+		}
+		i = ms->n_recs;
+		ms->recs[i].data = malloc(ms->ls);
+		if (!ms->recs[i].data)
+			return err_internal(e, "memsys: out of memory for requests");
+		ms->n_recs++;
+	}
+	uint8_t *data = ms->recs[i].data;
+	memset(&ms->recs[i], 0, sizeof ms->recs[i]);
+	ms->recs[i].data = data;
+	return (int)i;
+}
+
+static void rec_free(struct memsys *ms, uint32_t i)
+{
+	ms->recs[i].next = ms->free_rec;
+	ms->free_rec = i + 1;
+}
+
+int ms_fabric_init(struct memsys *ms, struct err *e)
+{
+	if (evq_init(&ms->q, 64, e))
+		return -1;
+	/* The shortest agent-to-core leg among the simulated CPUs: SMT and
+	 * cluster agents only exist where two simulated CPUs share them. */
+	uint32_t min = topo_leg(&ms->topo, &ms->place[0],
+				&(struct topo_place){ms->place[0].socket, -1, -1, -1});
+	for (int a = 0; a < ms->ncores; a++) {
+		ms->fast.pc[a].msg_floor = UINT64_MAX;
+		for (int b = a + 1; b < ms->ncores && b < a + 64; b++) {
+			enum topo_level l = topo_level_between(&ms->place[a], &ms->place[b]);
+			if (l == TOPO_SMT || l == TOPO_CLUSTER) {
+				uint32_t leg = topo_leg(&ms->topo, &ms->place[a], &ms->place[b]);
+				if (leg < min)
+					min = leg;
+			}
+		}
+	}
+	ms->min_leg = min ? min : 1;
+	return 0;
+}
+
+void ms_fabric_free(struct memsys *ms)
+{
+	for (uint32_t i = 0; i < ms->n_recs; i++)
+		free(ms->recs[i].data);
+	free(ms->recs);
+	evq_free(&ms->q);
+}
+
+uint64_t ms_lookahead(const struct memsys *ms)
+{
+	return ms->min_leg;
+}
+
+uint64_t ms_next_event(const struct memsys *ms)
+{
+	return evq_peek_time(&ms->q);
+}
+
+void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx)
+{
+	ms->waker = fn;
+	ms->waker_ctx = ctx;
+}
+
+/* ---- where a request is ordered ---- */
+
+/* The innermost domain that holds the requester and every current copy:
+ * its own core for SMT siblings, its cluster, its socket; with copies on
+ * other sockets, or none (memory), the line's home socket. */
+static struct topo_place choose_agent(const struct memsys *ms, const struct ms_line *le, int core)
+{
+	const struct topo_place *r = &ms->place[core];
+	enum topo_level far = TOPO_SELF;
+	int any = 0;
+	for (size_t wi = 0; le && wi < ms->words; wi++)
+		for (uint64_t bits = le->sharers[wi]; bits; bits &= bits - 1) {
+			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(bits));
+			if (h == core)
+				continue;
+			any = 1;
+			enum topo_level l = topo_level_between(r, &ms->place[h]);
+			if (l == TOPO_CLUSTER && ms->topo.cores_per_cluster == ms->topo.cores_per_socket)
+				l = TOPO_SOCKET;
+			if (l > far)
+				far = l;
+		}
+	struct topo_place a = {r->socket, -1, -1, -1};
+	if (!any || far == TOPO_REMOTE)
+		a.socket = le ? ms_home_of(ms, le->line) : r->socket;
+	else if (far <= TOPO_SMT)
+		a.cluster = r->cluster, a.core = r->core;
+	else if (far == TOPO_CLUSTER)
+		a.cluster = r->cluster;
+	return a;
+}
+
+static uint32_t leg(const struct memsys *ms, const struct topo_place *a, int core)
+{
+	return topo_leg(&ms->topo, a, &ms->place[core]);
+}
+
+/* ---- issue and arrival ---- */
+
+int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
+		    enum ms_acc kind)
+{
+	uint64_t line = addr >> ms->shift;
+	struct ms_line *le = ms_line_get(ms, line);
+	if (!le)
+		return -1;
+	uint8_t wake = kind == MS_ACC_STORE ? MS_WAKE_DRAIN : MS_WAKE_EXEC;
+	/* One request per core and line: a second miss (the store buffer's and
+	 * the core's) waits for the same fill. */
+	for (uint32_t i = le->active; i; i = 0)
+		if (ms->recs[i - 1].core == core && !ms->recs[i - 1].filled) {
+			ms->recs[i - 1].waiters |= wake;
+			return (int)(i - 1);
+		}
+	for (uint32_t i = le->qhead; i; i = ms->recs[i - 1].next)
+		if (ms->recs[i - 1].core == core) {
+			ms->recs[i - 1].waiters |= wake;
+			return (int)(i - 1);
+		}
+	int i = rec_new(ms, &ms->check_err);
+	if (i < 0)
+		return -1;
+	struct ms_rec *r = &ms->recs[i];
+	r->core = core;
+	r->waiters = wake;
+	r->kind = (uint8_t)kind;
+	r->line = line;
+	r->issued = now;
+	r->offset = (uint16_t)(addr & (ms->ls - 1));
+	r->size = (uint16_t)size;
+	r->supplier = MS_NO_CORE;
+	r->agent = choose_agent(ms, le, core);
+	if (push(ms, now + leg(ms, &r->agent, core), (uint32_t)i, EV_ARRIVE))
+		return -1;
+	return i;
+}
+
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
+
+static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
+{
+	uint32_t h = le->qhead;
+	if (le->active || !h)
+		return;
+	le->qhead = ms->recs[h - 1].next;
+	if (!le->qhead)
+		le->qtail = 0;
+	ms->recs[h - 1].next = 0;
+	le->active = h;
+	serve(ms, le, h - 1, now);
+}
+
+static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
+{
+	struct ms_line *le = line_find(ms, ms->recs[i].line);
+	/* Requests are served in order of arrival at the agent; the event
+	 * queue's (cycle, sequence) order breaks ties by issue order. */
+	if (le->qtail)
+		ms->recs[le->qtail - 1].next = i + 1;
+	else
+		le->qhead = i + 1;
+	le->qtail = i + 1;
+	start_next(ms, le, now);
+}
+
+/* ---- serving a request ---- */
+
+/* For each holder (h) other than `core` that a request of kind rq_ snoops:
+ * the line's owner, or every holder, as the table's column says. */
+#define FOR_TARGETS(ms, le, rq_, core, h)                                                   \
+	for (size_t wi_ = 0; wi_ < (ms)->words; wi_++)                                       \
+		for (uint64_t b_ = (le)->sharers[wi_] &                                          \
+				   ((ms)->p->req[rq_].snoop == COH_SNOOP_OWNER                   \
+					    ? ((le)->owner >= 0 && (size_t)(le)->owner / 64 == wi_   \
+						       ? 1ull << ((le)->owner & 63) : 0)           \
+					    : ~0ull);                                              \
+		     b_; b_ &= b_ - 1)                                                          \
+			if (((h) = (int)(wi_ * 64 + (size_t)__builtin_ctzll(b_))) != (core))
+
+/* When the data (or the permission) of a request with no supplier arrives:
+ * from the LLC or memory an uncontended miss costs exactly the model's
+ * figure from issue, a grant one leg from the agent. */
+static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
+{
+	int rsock = ms_sock_of(ms, r->core);
+	uint32_t to_agent = leg(ms, &r->agent, r->core);
+	if (!fetch)
+		return r->served + to_agent;
+	uint32_t lat;
+	if (ms->llc && cache_probe(&ms->llc[rsock], r->line)) {
+		r->llc_hit = 1;
+		lat = ms->m.lat_llc_hit;
+	} else {
+		r->remote = ms_home_of(ms, r->line) != rsock;
+		lat = r->remote ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
+	}
+	return r->served + (lat > to_agent ? lat - to_agent : 1);
+}
+
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now)
+{
+	struct ms_rec *r = &ms->recs[i];
+	if (ms->m.fabric == FABRIC_BUS) {
+		/* One bus: every transaction of every line holds it lat_bus cycles. */
+		if (ms->bus_free > now) {
+			push(ms, ms->bus_free, i, EV_SERVE);
+			return;
+		}
+		ms->bus_free = now + ms->m.lat_bus;
+	}
+	r->served = now;
+	struct cache *c = l1_of(ms, r->core);
+	int w = (le->sharers[r->core >> 6] >> (r->core & 63)) & 1 ? cache_lookup(c, r->line) : -1;
+	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
+	const struct coh_access_cell *a = &ms->p->state[st].access[r->kind != MS_ACC_LOAD];
+	r->from = (uint8_t)st;
+	if (a->hit) {
+		/* The line came meanwhile (an earlier request of this core). */
+		r->req = MS_NREQS;
+		push(ms, now, i, EV_FILL);
+		return;
+	}
+	r->req = a->req;
+	uint64_t latest = 0;
+	int h;
+	FOR_TARGETS(ms, le, r->req, r->core, h) {
+		uint64_t t = now + leg(ms, &r->agent, h);
+		if (t > latest)
+			latest = t;
+	}
+	if (latest) {
+		/* All snoops of a request take effect together, when the farthest
+		 * arrives; the requester still waits for each one's reply. */
+		FOR_TARGETS(ms, le, r->req, r->core, h)
+			msg_add(ms, h, latest);
+		push(ms, latest, i, EV_SNOOP);
+		return;
+	}
+	r->data_at = own_data_at(ms, r, ms->p->req[r->req].fetch);
+	push(ms, r->data_at, i, EV_FILL);
+}
+
+/* The snoops of request i reach their holders. */
+static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
+{
+	struct ms_rec *r = &ms->recs[i];
+	struct ms_line *le = line_find(ms, r->line);
+	const struct coh_protocol *p = ms->p;
+	int h;
+	/* A holder that has the line locked answers when its RMW is done. */
+	FOR_TARGETS(ms, le, r->req, r->core, h)
+		if (le->pin_core == h && le->pin_until > now) {
+			msg_done(ms, h, now);
+			msg_add(ms, h, le->pin_until);
+			r->deferred = 1;
+			push(ms, le->pin_until, i, EV_SNOOP);
+			return;
+		}
+	uint64_t ready = 0;
+	FOR_TARGETS(ms, le, r->req, r->core, h) {
+		msg_done(ms, h, now);
+		struct cache *hc = l1_of(ms, h);
+		int hw = cache_lookup(hc, r->line);
+		if (hw < 0) {
+			err_internal(&ms->check_err, "line 0x%llx: directory lists core %d, which has no copy",
+				     (unsigned long long)(r->line << ms->shift), h);
+			continue;
+		}
+		enum ms_state hs = hc->state[hw];
+		struct coh_snoop_cell cell = p->state[hs].snoop[r->req];
+		if (cell.actions & COH_BAD) {
+			err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
+				     (unsigned long long)(r->line << ms->shift), ms_req_name(r->req), h,
+				     ms_state_name(hs), p->name);
+			continue;
+		}
+		int hremote = ms_sock_of(ms, h) != ms_sock_of(ms, r->core);
+		/* Its reply leaves when the snoop is handled: on arrival, or when
+		 * the lock it waited for ended. */
+		uint64_t sent = r->deferred ? now : r->served + leg(ms, &r->agent, h);
+		uint64_t reply = sent + topo_leg(&ms->topo, &ms->place[h], &ms->place[r->core]);
+		if (reply > ready)
+			ready = reply;
+		if ((cell.actions & COH_SUPPLY) && r->supplier == MS_NO_CORE) {
+			r->supplier = h;
+			r->supplier_state = (uint8_t)hs;
+			r->supplied = 1;
+			r->remote = (uint8_t)hremote;
+			memcpy(r->data, cache_data(hc, hw), ms->ls);
+		}
+		if (p->state[hs].dirty && !p->state[cell.next].dirty && !(cell.actions & COH_WRITEBACK)) {
+			/* The line's only up-to-date data now travels to the
+			 * requester (with the data, or as its permission to make
+			 * its own clean copy the dirty one). */
+			memcpy(r->data, cache_data(hc, hw), ms->ls);
+			le->dirty_in_flight = 1;
+		}
+		if (cell.actions & COH_WRITEBACK) {
+			memcpy(ms->mem + (r->line << ms->shift), cache_data(hc, hw), ms->ls);
+			r->writeback++;
+			if (ms->llc)
+				cache_insert(&ms->llc[ms_sock_of(ms, h)], r->line);
+		}
+		if (cell.actions & COH_HITM) {
+			r->hitm = 1;
+			r->hitm_remote |= (uint8_t)hremote;
+		}
+		if (cell.next != hs)
+			ms_la_drop(ms, h, r->line);
+		if (le->first_core == h)
+			le->first_core = MS_NO_CORE;
+		if (cell.next == MS_I) {
+			cache_invalidate(hc, hw);
+			le->sharers[h >> 6] &= ~(1ull << (h & 63));
+			le->nsharers--;
+			r->invalidated++;
+		} else {
+			hc->state[hw] = cell.next;
+		}
+		if (le->owner == h && !p->state[cell.next].owner)
+			le->owner = MS_NO_CORE;
+	}
+	if (!r->supplied) {
+		uint64_t own = own_data_at(ms, r, p->req[r->req].fetch);
+		if (own > ready)
+			ready = own;
+	}
+	r->data_at = ready > now ? ready : now;
+	if (ms->fast.checking && !err_is_set(&ms->check_err))
+		ms_check_line(ms, r->line, &ms->check_err);
+	push(ms, r->data_at, i, EV_FILL);
+}
+
+/* The data, acks or grant of request i have reached the requester. */
+static void fill(struct memsys *ms, uint32_t i, uint64_t now)
+{
+	struct ms_rec *r = &ms->recs[i];
+	struct ms_line *le = line_find(ms, r->line);
+	const struct coh_protocol *p = ms->p;
+	int core = r->core;
+	r->filled = 1;
+	if (r->req != MS_NREQS) {
+		struct cache *c = l1_of(ms, core);
+		int w = (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, r->line) : -1;
+		const struct coh_req_col *rq = &p->req[r->req];
+		if (w < 0) {
+			w = cache_victim(c, r->line);
+			if (cache_valid(c, w))
+				ms_evict(ms, core, c, w);
+			/* An UPGRADE whose S copy was evicted meanwhile still needs
+			 * the data: memory is up to date, since no copy is dirty. */
+			const uint8_t *src = r->supplied ? r->data : ms->mem + (r->line << ms->shift);
+			if (!r->supplied && rq->fetch) {
+				if (r->llc_hit)
+					COUNT(ms, core, le, llc_hits, 1);
+				else
+					COUNT(ms, core, le, mem_reads, 1);
+				if (ms->llc && !r->llc_hit)
+					cache_insert(&ms->llc[ms_sock_of(ms, core)], r->line);
+			}
+			cache_fill(c, w, r->line, MS_I);
+			memcpy(cache_data(c, w), src, ms->ls);
+			le->sharers[core >> 6] |= 1ull << (core & 63);
+			le->nsharers++;
+		} else {
+			cache_touch(c, w);
+		}
+		le->dirty_in_flight = 0;
+		uint32_t others = le->nsharers - 1;
+		const struct coh_fill_cell *fc = others ? &rq->shared : &rq->alone;
+		ms_la_drop(ms, core, r->line);
+		c->state[w] = fc->next;
+		if (p->state[fc->next].owner)
+			le->owner = core;
+		struct ms_txn t = {
+			.issued = r->issued, .start = r->served, .done = now,
+			.line = r->line << ms->shift, .core = core, .supplier = r->supplier,
+			.req = (enum ms_req)r->req, .from = (enum ms_state)r->from,
+			.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
+			.invalidated = r->invalidated, .hitm = r->hitm, .remote = r->remote,
+			.llc_hit = r->llc_hit, .writeback = r->writeback != 0,
+		};
+		if (fc->owns) {
+			t.bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
+			le->last_owner = core;
+		}
+		COUNT(ms, core, le, transactions, 1);
+		COUNT(ms, core, le, l1_misses, 1);
+		COUNT(ms, core, le, upgrades, r->req == MS_UPGRADE);
+		COUNT(ms, core, le, bounces, t.bounce);
+		COUNT(ms, core, le, c2c_transfers, r->supplied);
+		COUNT(ms, core, le, hitm, r->hitm);
+		COUNT(ms, core, le, hitm_remote, r->hitm && r->hitm_remote);
+		COUNT(ms, core, le, invalidations, r->invalidated);
+		COUNT(ms, core, le, writebacks, r->writeback);
+		COUNT(ms, core, le, stall_cycles, now - r->issued);
+		if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
+			le->contended = 1;
+			ms_la_forget(ms, r->line);
+		}
+		/* The access that missed is the next one this core makes here. */
+		le->first_core = core;
+		le->first_hitm = r->hitm;
+		le->first_hitm_remote = r->hitm && r->hitm_remote;
+		if (ms->fast.checking && !err_is_set(&ms->check_err))
+			ms_check_line(ms, r->line, &ms->check_err);
+		if (ms->obs)
+			ms->obs(ms->obs_ctx, &t);
+	}
+	if (ms->waker)
+		ms->waker(ms->waker_ctx, core, r->waiters, now);
+	/* The requester's unblock frees the line at its agent. */
+	push(ms, now + leg(ms, &r->agent, core), i, EV_FREE);
+}
+
+int ms_step(struct memsys *ms)
+{
+	uint64_t t;
+	uint32_t id;
+	if (!evq_pop(&ms->q, &t, &id))
+		return 0;
+	uint32_t i = id >> EV_SHIFT;
+	switch (id & ((1u << EV_SHIFT) - 1)) {
+	case EV_ARRIVE:
+		arrive(ms, i, t);
+		break;
+	case EV_SERVE:
+		serve(ms, line_find(ms, ms->recs[i].line), i, t);
+		break;
+	case EV_SNOOP:
+		snoop(ms, i, t);
+		break;
+	case EV_FILL:
+		fill(ms, i, t);
+		break;
+	case EV_FREE: {
+		struct ms_line *le = line_find(ms, ms->recs[i].line);
+		le->active = 0;
+		rec_free(ms, i);
+		start_next(ms, le, t);
+		break;
+	}
+	}
+	return 1;
+}
