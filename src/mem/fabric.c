@@ -35,6 +35,8 @@ static void msg_add(struct memsys *ms, int core, uint64_t t)
 		pc->msg_at[pc->n_msg++] = t;
 	else if (t < pc->msg_floor)
 		pc->msg_floor = t;
+	if (t < pc->msg_next)
+		pc->msg_next = t;
 }
 
 /* Snoops up to `now` have reached core. */
@@ -48,6 +50,10 @@ static void msg_done(struct memsys *ms, int core, uint64_t now)
 	pc->n_msg = k;
 	if (pc->msg_floor <= now)
 		pc->msg_floor = UINT64_MAX;
+	pc->msg_next = pc->msg_floor;
+	for (uint32_t i = 0; i < k; i++)
+		if (pc->msg_at[i] < pc->msg_next)
+			pc->msg_next = pc->msg_at[i];
 }
 
 /* ---- request records ---- */
@@ -94,7 +100,7 @@ int ms_fabric_init(struct memsys *ms, struct err *e)
 	uint32_t min = topo_leg(&ms->topo, &ms->place[0],
 				&(struct topo_place){ms->place[0].socket, -1, -1, -1});
 	for (int a = 0; a < ms->ncores; a++) {
-		ms->fast.pc[a].msg_floor = UINT64_MAX;
+		ms->fast.pc[a].msg_floor = ms->fast.pc[a].msg_next = UINT64_MAX;
 		for (int b = a + 1; b < ms->ncores && b < a + 64; b++) {
 			enum topo_level l = topo_level_between(&ms->place[a], &ms->place[b]);
 			if (l == TOPO_SMT || l == TOPO_CLUSTER) {
@@ -181,15 +187,11 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	uint8_t wake = kind == MS_ACC_STORE ? MS_WAKE_DRAIN : MS_WAKE_EXEC;
 	/* One request per core and line: a second miss (the store buffer's and
 	 * the core's) waits for the same fill. */
-	for (uint32_t i = le->active; i; i = 0)
-		if (ms->recs[i - 1].core == core && !ms->recs[i - 1].filled) {
-			ms->recs[i - 1].waiters |= wake;
-			return (int)(i - 1);
-		}
-	for (uint32_t i = le->qhead; i; i = ms->recs[i - 1].next)
-		if (ms->recs[i - 1].core == core) {
-			ms->recs[i - 1].waiters |= wake;
-			return (int)(i - 1);
+	uint32_t *open = ms->fast.pc[core].open_rec;
+	for (int k = 0; k < 2; k++)
+		if (open[k] && ms->recs[open[k] - 1].line == line) {
+			ms->recs[open[k] - 1].waiters |= wake;
+			return (int)(open[k] - 1);
 		}
 	int i = rec_new(ms, &ms->check_err);
 	if (i < 0)
@@ -204,6 +206,7 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	r->size = (uint16_t)size;
 	r->supplier = MS_NO_CORE;
 	r->agent = choose_agent(ms, le, core);
+	open[wake - 1] = (uint32_t)i + 1;
 	if (push(ms, now + leg(ms, &r->agent, core), (uint32_t)i, EV_ARRIVE))
 		return -1;
 	return i;
@@ -412,7 +415,9 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	struct ms_line *le = line_find(ms, r->line);
 	const struct coh_protocol *p = ms->p;
 	int core = r->core;
-	r->filled = 1;
+	for (int k = 0; k < 2; k++)
+		if (ms->fast.pc[core].open_rec[k] == i + 1)
+			ms->fast.pc[core].open_rec[k] = 0;
 	if (r->req != MS_NREQS) {
 		struct cache *c = l1_of(ms, core);
 		int w = (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, r->line) : -1;

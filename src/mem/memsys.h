@@ -200,9 +200,13 @@ struct ms_core {
 	/* When snoops addressed to this core arrive: a core must not run past
 	 * them on its own (ms_core_next_msg). msg_floor keeps the earliest of
 	 * those that found the slots full. */
+	uint64_t msg_next;          /* the earliest of them, UINT64_MAX: none */
 	uint64_t msg_at[MS_MSG_SLOTS];
 	uint64_t msg_floor;
 	uint32_t n_msg;
+	/* Its requests not yet filled, record index + 1: one for its
+	 * execution, one for its store buffer (MS_WAKE_* - 1). */
+	uint32_t open_rec[2];
 };
 
 /* The first member of struct memsys (so a struct memsys * points to it). */
@@ -218,12 +222,7 @@ struct ms_fast {
 /* The earliest cycle a snoop reaches `core` (UINT64_MAX: none pending). */
 static inline uint64_t ms_core_next_msg(const struct memsys *ms, int core)
 {
-	const struct ms_core *pc = &((const struct ms_fast *)ms)->pc[core];
-	uint64_t t = pc->msg_floor;
-	for (uint32_t i = 0; i < pc->n_msg; i++)
-		if (pc->msg_at[i] < t)
-			t = pc->msg_at[i];
-	return t;
+	return ((const struct ms_fast *)ms)->pc[core].msg_next;
 }
 
 /* The checker's look at one access (invariants.c): the loaded value against

@@ -53,7 +53,6 @@ struct ms_rec {
 	uint8_t kind;         /* enum ms_acc of the access that missed */
 	uint8_t req;          /* enum ms_req decided at serve; MS_NREQS: nothing to do */
 	uint8_t supplied, llc_hit, remote, hitm, hitm_remote, writeback, deferred;
-	uint8_t filled;       /* its fill has come: only the unblock is left */
 	int32_t supplier;
 	uint8_t supplier_state, from;
 	uint32_t invalidated;
