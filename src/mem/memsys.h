@@ -15,22 +15,11 @@
  * function ms_perform. The checker (ms_set_checking) verifies each entry
  * against the L1 it names, and checks the values lookaside hits load.
  *
- * Timing model: each coherence transaction is atomic at the line's home. It
- * is *performed* (states change, data moves) when the requesting core's event
- * is processed at cycle `now`; its *latency* starts when the fabric is free
- * for it (bus: the single bus; directory: that line's home, FIFO per line)
- * and the call returns the cycle at which the requester has the data. Events
- * are processed in (cycle, sequence) order, so the coherence order is the
- * processing order and runs are deterministic.
- *
- * Latency of a transaction (done - start): data from another cache costs
- * lat_c2c_local/remote by the supplier's socket; from the requester's
- * socket LLC lat_llc_hit; from memory lat_mem_local/remote by the line's
- * home socket. An UPGRADE moves no data and costs lat_c2c_local (the home's
- * answer). Invalidations need acks: the latency is at least lat_c2c_local,
- * or lat_c2c_remote when a copy on another socket was invalidated. On the
- * bus every transaction also holds the bus for lat_bus cycles from start;
- * in both fabrics the line's home is busy until `done` (FIFO per line). */
+ * Timing: a miss is a split transaction of timed messages (fabric.c, and
+ * docs/architecture.md): cache states change when the messages that change
+ * them arrive, so an owner keeps hitting in its copy until the snoop
+ * reaches it. Events are processed in (cycle, sequence) order, so runs are
+ * deterministic. */
 #ifndef BOUNCE_MEMSYS_H
 #define BOUNCE_MEMSYS_H
 
