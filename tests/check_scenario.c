@@ -13,6 +13,7 @@
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/scenario.h"
+#include "load/topology_json.h"
 #include "cpu/interrupts.h"
 
 static char tmpdir[256];
@@ -662,7 +663,30 @@ START_TEST(schema_agrees)
 	/* The conditional requirements: "if" names the key they depend on. */
 	int conds = 0;
 	for (const cJSON *c = at(cpu, "allOf")->child; c; c = c->next) {
-		const cJSON *on = at(c, "if/properties")->child;
+		const cJSON *ifp = cJSON_GetObjectItemCaseSensitive(at(c, "if"), "properties");
+		if (!ifp) {
+			/* "topology" or the flat shorthand: the shorthand is required
+			 * without it (IF_FLAT) and refused with it (IF_FLAT, FLAT_ONLY). */
+			const cJSON *on = at(c, "if/required")->child;
+			ck_assert_msg(cJSON_IsString(on) && !strcmp(on->valuestring, "topology") && !on->next,
+				      "schema: a CPU-model condition on presence that is not \"topology\"");
+			keys_needing(CPU_NEED_IF_FLAT, need);
+			same_names(at(c, "else/required"), need, "required without topology");
+			const char *flat[CPU_MODEL_NFIELDS + 1];
+			size_t k = 0;
+			for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++)
+				if (cpu_model_fields[i].need == CPU_NEED_IF_FLAT ||
+				    cpu_model_fields[i].need == CPU_NEED_FLAT_ONLY)
+					flat[k++] = cpu_model_fields[i].key;
+			flat[k] = NULL;
+			const cJSON *refused = at(c, "then/properties");
+			same_names(refused, flat, "refused with topology");
+			for (const cJSON *r = refused->child; r; r = r->next)
+				ck_assert_msg(cJSON_IsFalse(r), "schema: \"%s\" is not refused with topology", r->string);
+			conds++;
+			continue;
+		}
+		const cJSON *on = ifp->child;
 		ck_assert_ptr_nonnull(on);
 		if (!strcmp(on->string, "fabric"))
 			keys_needing(CPU_NEED_IF_BUS, need);
@@ -673,7 +697,7 @@ START_TEST(schema_agrees)
 		same_names(at(c, "then/required"), need, on->string);
 		conds++;
 	}
-	ck_assert_int_eq(conds, 2);
+	ck_assert_int_eq(conds, 3);
 
 	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
 		const struct cpu_model_field *f = &cpu_model_fields[i];
@@ -705,8 +729,28 @@ START_TEST(schema_agrees)
 		case CPU_F_PROTOCOL:
 			same_names(en, cpu_protocol_names, f->key);
 			break;
+		case CPU_F_TOPOLOGY:
+			ck_assert_str_eq(cJSON_GetStringValue(at(p, "$ref")), "#/$defs/topology");
+			break;
 		}
 	}
+
+	/* The topology object: its keys, c2c's levels, and the bounds
+	 * base/topology.h sets. */
+	const cJSON *tp = at(sc, "$defs/topology/properties");
+	same_names(tp, topo_json_keys, "topology keys");
+	same_names(at(tp, "c2c/properties"), topo_json_c2c_keys, "topology c2c levels");
+	number_is(at(tp, "sockets"), "maximum", TOPO_MAX_SOCKETS, "topology.sockets");
+	number_is(at(tp, "threads_per_core"), "maximum", 8, "topology.threads_per_core");
+	number_is(at(tp, "c2c_hops"), "maxItems", TOPO_MAX_HOPS, "topology.c2c_hops");
+	number_is(at(tp, "hops/items/items"), "maximum", TOPO_MAX_HOPS, "topology.hops");
+	number_is(at(tp, "hops"), "maxItems", TOPO_MAX_SOCKETS, "topology.hops");
+	const cJSON *list = cJSON_GetArrayItem(at(tp, "numbering/oneOf"), 1);
+	number_is(list, "maxItems", TOPO_MAX_MAPPED, "topology.numbering");
+	same_names(at(cJSON_GetArrayItem(at(tp, "numbering/oneOf"), 0), "enum"),
+		   (const char *const[]){topo_numbering_name(TOPO_NUM_SMT_LAST),
+					 topo_numbering_name(TOPO_NUM_SMT_ADJACENT), NULL},
+		   "topology.numbering rules");
 	cJSON_Delete(sc);
 }
 END_TEST

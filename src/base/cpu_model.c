@@ -57,12 +57,12 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 	if (m->cores < 1 || m->cores > CPU_MAX_CORES)
 		return err_set(e, NULL, 0, 0, "cores: %d is out of range (expected 1..%d)",
 			       m->cores, CPU_MAX_CORES);
-	if (m->topo.sockets) {
-		if (topo_validate(&m->topo, e))
+	if (m->topology.sockets) {
+		if (topo_validate(&m->topology, e))
 			return -1;
-		if (m->cores > topo_cpus(&m->topo))
+		if (m->cores > topo_cpus(&m->topology))
 			return err_set(e, NULL, 0, 0, "cores: %d is more than the %d logical CPUs of the topology",
-				       m->cores, topo_cpus(&m->topo));
+				       m->cores, topo_cpus(&m->topology));
 	} else {
 		if (m->cores_per_socket < 1 || m->cores_per_socket > CPU_MAX_CORES)
 			return err_set(e, NULL, 0, 0, "cores_per_socket: %d is out of range (expected 1..%d)",
@@ -141,8 +141,8 @@ const char *cpu_protocol_name(enum protocol_kind p)
 
 void cpu_model_topology(const struct cpu_model *m, struct topology *t)
 {
-	if (m->topo.sockets) {
-		*t = m->topo;
+	if (m->topology.sockets) {
+		*t = m->topology;
 		return;
 	}
 	memset(t, 0, sizeof *t);
@@ -191,5 +191,5 @@ int cpu_model_cpus_in_socket0(const struct cpu_model *m)
 
 uint32_t cpu_model_socket_transfer(const struct cpu_model *m)
 {
-	return m->topo.sockets ? m->topo.c2c[TOPO_SOCKET] : m->lat_c2c_local;
+	return m->topology.sockets ? m->topology.c2c[TOPO_SOCKET] : m->lat_c2c_local;
 }
