@@ -156,8 +156,12 @@ void cpu_model_default(struct cpu_model *m);
 int cpu_model_validate(const struct cpu_model *m, struct err *e);
 
 /* The topology the engine simulates: the model's own, or the one the flat
- * shorthand describes for m->cores CPUs. Valid once cpu_model_validate
- * accepted the model. */
+ * shorthand describes for m->cores CPUs. An inner level (SMT, cluster)
+ * that no two of the m->cores simulated CPUs share gets c2c 0: no transfer
+ * uses it, so nothing sized from the latencies (the simulator's lookahead)
+ * may count it, and a model run with one thread per core behaves as the
+ * same machine without SMT. Valid once cpu_model_validate accepted the
+ * model (so not for topo_validate). */
 void cpu_model_topology(const struct cpu_model *m, struct topology *t);
 /* Where logical CPU `cpu` sits, and how many sockets the simulated CPUs span. */
 struct topo_place cpu_model_place(const struct cpu_model *m, int cpu);
