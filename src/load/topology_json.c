@@ -207,7 +207,7 @@ int topo_json_locate(const struct jpos_doc *d, const cJSON *obj, const char *msg
 	for (;;) {
 		const cJSON *next = NULL;
 		size_t len;
-		if (*p == '.' && (len = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz_")) > 0 && len < 32) {
+		if (*p == '.' && (len = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz0123456789_")) > 0 && len < 32) {
 			char key[32];
 			snprintf(key, sizeof key, "%.*s", (int)len, p + 1);
 			next = cJSON_IsObject(n) ? cJSON_GetObjectItemCaseSensitive(n, key) : NULL;
