@@ -270,6 +270,24 @@ START_TEST(cpu_topology)
 	ck_assert_int_eq(m.topology.hops[1][0], 1);
 	ck_assert_int_eq(cpu_model_place(&m, 5).socket, 1);
 
+	/* Run one thread per core, the SMT level is not simulated; the model keeps it. */
+	struct topology sim;
+	ck_assert_int_eq(scen_load_cpu("xeon-2s-icx", &m, &e), 0);
+	ck_assert_uint_eq(m.topology.c2c[TOPO_SMT], 19);
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_SMT], 0);
+	ck_assert_uint_eq(sim.c2c[TOPO_SOCKET], 115);
+	m.cores = 81; /* CPU 80 is CPU 0's sibling */
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_SMT], 19);
+	ck_assert_int_eq(scen_load_cpu("epyc-9654", &m, &e), 0);
+	m.cores = 1;
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_CLUSTER], 0);
+	m.cores = 2;
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_CLUSTER], 45);
+
 	/* An explicit numbering: hardware thread i (core by core, thread by
 	 * thread) has id cpu_id[i]. */
 	p = PUT("t.json", topo_text("4", "{\"sockets\": 1, \"cores_per_socket\": 2, \"threads_per_core\": 2,"
