@@ -13,6 +13,7 @@
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/scenario.h"
+#include "load/topology_json.h"
 #include "cpu/interrupts.h"
 
 static char tmpdir[256];
@@ -190,6 +191,188 @@ START_TEST(cpu_errors)
 			 "c.json:5:14: $.l1_size: 1000 bytes does not make a power-of-two number of sets of 8 ways of 64-byte lines (max 64 MiB)");
 	ck_assert_str_eq(cpu_err("lat_c2c_local", "\"lat_c2c_local\": 2.5"),
 			 "c.json:9:20: $.lat_c2c_local: 2.5 is not a whole number (expected an integer in 1..100000)");
+}
+END_TEST
+
+/* A CPU model in the topology form: `cores`, the topology object's text
+ * (from line 4, column 15) and `extra` lines before the closing brace. */
+static const char *topo_text(const char *cores, const char *topo, const char *extra)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof buf,
+		 "{\n"
+		 "  \"ghz\": 2.0,\n"
+		 "  \"cores\": %s,\n"
+		 "  \"topology\": %s,\n"
+		 "  \"l1_size\": 32768, \"l1_assoc\": 8, \"line_size\": 64, \"lat_l1_hit\": 4,\n"
+		 "  \"lat_mem_local\": 200, \"lat_mem_remote\": 300, \"lat_locked_op\": 20,\n"
+		 "  \"lat_mfence\": 30, \"lat_pause\": 10, \"lat_bus\": 8, \"sb_entries\": 16,\n"
+		 "  \"fabric\": \"bus\", \"protocol\": \"MESI\"%s%s\n"
+		 "}\n", cores, topo, *extra ? ",\n  " : "", extra);
+	return buf;
+}
+
+static const char *topo_err(const char *cores, const char *topo, const char *extra)
+{
+	struct cpu_model m;
+	struct err e;
+	err_clear(&e);
+	const char *p = PUT("t.json", topo_text(cores, topo, extra));
+	ck_assert_int_eq(cpu_json_load(p, &m, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	return msg(&e);
+}
+
+START_TEST(cpu_topology)
+{
+	struct cpu_model m;
+	struct err e;
+	err_clear(&e);
+	/* Every key, with values that each mean something. */
+	const char *p = PUT("t.json", topo_text("16",
+		"{\"sockets\": 2, \"cores_per_socket\": 4, \"cores_per_cluster\": 2, \"threads_per_core\": 2,\n"
+		"    \"numbering\": \"smt-adjacent\", \"c2c\": {\"smt\": 5, \"cluster\": 20, \"socket\": 40},\n"
+		"    \"hops\": [[0, 1], [1, 0]], \"c2c_hops\": [100]}", ""));
+	ck_assert_msg(cpu_json_load(p, &m, &e) == 0, "%s", msg(&e));
+	const struct topology *t = &m.topology;
+	ck_assert_int_eq(m.cores, 16);
+	ck_assert_int_eq(t->sockets, 2);
+	ck_assert_int_eq(t->cores_per_socket, 4);
+	ck_assert_int_eq(t->cores_per_cluster, 2);
+	ck_assert_int_eq(t->threads_per_core, 2);
+	ck_assert_int_eq(t->numbering, TOPO_NUM_SMT_ADJACENT);
+	ck_assert_uint_eq(t->c2c[TOPO_SMT], 5);
+	ck_assert_uint_eq(t->c2c[TOPO_CLUSTER], 20);
+	ck_assert_uint_eq(t->c2c[TOPO_SOCKET], 40);
+	ck_assert_uint_eq(t->c2c_hop[1], 100);
+	ck_assert_uint_eq(t->c2c_hop[2], 0);
+	ck_assert_int_eq(t->hops[0][1], 1);
+	ck_assert_int_eq(t->hops[1][0], 1);
+	ck_assert_int_eq(t->hops[0][0], 0);
+	/* The shorthand stays unset: the topology is the model. */
+	ck_assert_int_eq(m.cores_per_socket, 0);
+	ck_assert_uint_eq(m.lat_c2c_local, 0);
+	/* smt-adjacent: CPU 1 is CPU 0's sibling, CPU 2 the next core. */
+	struct topo_place a = cpu_model_place(&m, 1), b = cpu_model_place(&m, 2), c = cpu_model_place(&m, 8);
+	ck_assert_int_eq(a.core, 0);
+	ck_assert_int_eq(a.thread, 1);
+	ck_assert_int_eq(b.core, 1);
+	ck_assert_int_eq(c.socket, 1);
+	ck_assert_int_eq(cpu_model_sockets(&m), 2);
+
+	/* Defaults: no clusters, one thread, smt-last, every socket 1 hop apart. */
+	p = PUT("t.json", topo_text("8", "{\"sockets\": 2, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},"
+				    " \"c2c_hops\": [90]}", ""));
+	ck_assert_msg(cpu_json_load(p, &m, &e) == 0, "%s", msg(&e));
+	ck_assert_int_eq(m.topology.cores_per_cluster, 4);
+	ck_assert_int_eq(m.topology.threads_per_core, 1);
+	ck_assert_int_eq(m.topology.numbering, TOPO_NUM_SMT_LAST);
+	ck_assert_int_eq(m.topology.hops[1][0], 1);
+	ck_assert_int_eq(cpu_model_place(&m, 5).socket, 1);
+
+	/* Run one thread per core, the SMT level is not simulated; the model keeps it. */
+	struct topology sim;
+	ck_assert_int_eq(scen_load_cpu("xeon-2s-icx", &m, &e), 0);
+	ck_assert_uint_eq(m.topology.c2c[TOPO_SMT], 19);
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_SMT], 0);
+	ck_assert_uint_eq(sim.c2c[TOPO_SOCKET], 115);
+	m.cores = 81; /* CPU 80 is CPU 0's sibling */
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_SMT], 19);
+	ck_assert_int_eq(scen_load_cpu("epyc-9654", &m, &e), 0);
+	m.cores = 1;
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_CLUSTER], 0);
+	m.cores = 2;
+	cpu_model_topology(&m, &sim);
+	ck_assert_uint_eq(sim.c2c[TOPO_CLUSTER], 45);
+
+	/* An explicit numbering: hardware thread i (core by core, thread by
+	 * thread) has id cpu_id[i]. */
+	p = PUT("t.json", topo_text("4", "{\"sockets\": 1, \"cores_per_socket\": 2, \"threads_per_core\": 2,"
+				    " \"numbering\": [0, 3, 1, 2], \"c2c\": {\"smt\": 5, \"socket\": 40}}", ""));
+	ck_assert_msg(cpu_json_load(p, &m, &e) == 0, "%s", msg(&e));
+	ck_assert_int_eq(m.topology.numbering, TOPO_NUM_EXPLICIT);
+	ck_assert_int_eq(m.topology.cpu_id[1], 3);
+	ck_assert_int_eq(cpu_model_place(&m, 3).core, 0);
+	ck_assert_int_eq(cpu_model_place(&m, 3).thread, 1);
+	ck_assert_int_eq(cpu_model_place(&m, 2).core, 1);
+
+	/* The hop matrix. */
+	ck_assert_str_eq(topo_err("12", "{\"sockets\": 3, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},\n"
+				  "    \"hops\": [[0, 1, 1], [1, 0], [1, 1, 0]], \"c2c_hops\": [90]}", ""),
+			 "t.json:5:25: $.topology.hops[1]: row 1 has 2 entries; the matrix must be square (3 x 3)");
+	ck_assert_str_eq(topo_err("12", "{\"sockets\": 3, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},\n"
+				  "    \"hops\": [[0, 1], [1, 0]], \"c2c_hops\": [90]}", ""),
+			 "t.json:5:13: $.topology.hops: has 2 rows; a 3-socket machine needs 3 rows of 3");
+	ck_assert_str_eq(topo_err("12", "{\"sockets\": 3, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},\n"
+				  "    \"hops\": [[0, 1, 2], [1, 0, 1], [1, 1, 0]], \"c2c_hops\": [90, 200]}", ""),
+			 "t.json:5:37: $.topology.hops[2][0]: 1 hops, but hops[0][2] is 2: the matrix must be symmetric");
+	ck_assert_str_eq(topo_err("8", "{\"sockets\": 2, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},\n"
+				  "    \"hops\": [[0, 1], [1, 1]], \"c2c_hops\": [90]}", ""),
+			 "t.json:5:26: $.topology.hops[1][1]: a socket is 0 hops from itself");
+	ck_assert_str_eq(topo_err("8", "{\"sockets\": 2, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},\n"
+				  "    \"hops\": [[0, 0], [0, 0]], \"c2c_hops\": [90]}", ""),
+			 "t.json:5:18: $.topology.hops[0][1]: two sockets are at least 1 hop apart");
+	ck_assert_str_eq(topo_err("8", "{\"sockets\": 2, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40}}", ""),
+			 "t.json:4:15: $.topology: missing key \"c2c_hops\" (transfer cycles for 1..1 hops)");
+	ck_assert_str_eq(topo_err("12", "{\"sockets\": 3, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},\n"
+				  "    \"hops\": [[0, 1, 2], [1, 0, 1], [2, 1, 0]], \"c2c_hops\": [90]}", ""),
+			 "t.json:5:60: $.topology.c2c_hops: lists 1 latencies; the sockets are up to 2 hops apart, so it needs 2");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},"
+				  " \"c2c_hops\": [90]}", ""),
+			 "t.json:4:76: $.topology.c2c_hops: a one-socket machine has no hops to give latencies for");
+
+	/* The numbering: 1 socket x 2 cores x 2 threads, ids 0..3 once each. */
+#define NUMBERED(list) "{\"sockets\": 1, \"cores_per_socket\": 2, \"threads_per_core\": 2,\n" \
+		       "    \"numbering\": " list ", \"c2c\": {\"smt\": 5, \"socket\": 40}}"
+	ck_assert_str_eq(topo_err("4", NUMBERED("[0, 1, 1, 3]"), ""),
+			 "t.json:5:25: $.topology.numbering[2]: CPU id 1 is repeated (each id 0..3 once)");
+	ck_assert_str_eq(topo_err("4", NUMBERED("[0, 1, 2]"), ""),
+			 "t.json:5:18: $.topology.numbering: lists 3 CPU ids; the topology has 4 hardware threads");
+	ck_assert_str_eq(topo_err("4", NUMBERED("[0, 1, 2, 4]"), ""),
+			 "t.json:5:28: $.topology.numbering[3]: CPU id 4 is out of range: 4 hardware threads are numbered 0..3, none skipped");
+	ck_assert_str_eq(topo_err("4", NUMBERED("\"smt-first\""), ""),
+			 "t.json:5:18: $.topology.numbering: unknown numbering \"smt-first\" (expected \"smt-last\", \"smt-adjacent\" or a list of CPU ids)");
+#undef NUMBERED
+
+	/* Levels and their latencies. */
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4, \"cores_per_cluster\": 3,"
+				  " \"c2c\": {\"cluster\": 20, \"socket\": 40}}", ""),
+			 "t.json:4:74: $.topology.cores_per_cluster: 3 does not divide cores_per_socket (4): clusters must tile the socket");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 2, \"threads_per_core\": 2,"
+				  " \"c2c\": {\"socket\": 40}}", ""),
+			 "t.json:4:83: $.topology.c2c: missing key \"smt\" (this topology has that level)");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4,"
+				  " \"c2c\": {\"smt\": 5, \"socket\": 40}}", ""),
+			 "t.json:4:61: $.topology.c2c.smt: this topology has no smt level (threads_per_core is 1)");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4,"
+				  " \"c2c\": {\"cluster\": 20, \"socket\": 40}}", ""),
+			 "t.json:4:61: $.topology.c2c.cluster: this topology has no cluster level (cores_per_cluster equals cores_per_socket)");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4, \"cores_per_cluster\": 2,"
+				  " \"c2c\": {\"cluster\": 50, \"socket\": 40}}", ""),
+			 "t.json:4:110: $.topology.c2c.socket: 40 cycles is less than c2c.cluster (50): an outer level cannot be faster");
+	ck_assert_str_eq(topo_err("8", "{\"sockets\": 2, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40},"
+				  " \"c2c_hops\": [30]}", ""),
+			 "t.json:4:89: $.topology.c2c_hops[0]: 30 cycles is less than the c2c.socket (40): more hops cannot be faster");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4, \"c2c\": {\"sockt\": 40}}", ""),
+			 "t.json:4:61: $.topology.c2c.sockt: unknown key \"sockt\" (did you mean \"socket\"?)");
+	ck_assert_str_eq(topo_err("4", "{\"cores_per_socket\": 4, \"c2c\": {\"socket\": 40}}", ""),
+			 "t.json:4:15: $.topology: missing key \"sockets\" (every topology sets it)");
+
+	/* The model around it. */
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40}}",
+				  "\"lat_c2c_local\": 50"),
+			 "t.json:9:3: $.lat_c2c_local: \"topology\" replaces the flat shorthand key \"lat_c2c_local\": drop the key, or drop \"topology\"");
+	ck_assert_str_eq(topo_err("4", "{\"sockets\": 1, \"cores_per_socket\": 4, \"c2c\": {\"socket\": 40}}",
+				  "\"threads_per_core\": 2"),
+			 "t.json:9:3: $.threads_per_core: \"topology\" replaces the flat shorthand key \"threads_per_core\": drop the key, or drop \"topology\"");
+	ck_assert_str_eq(topo_err("9", "{\"sockets\": 1, \"cores_per_socket\": 4, \"threads_per_core\": 2,"
+				  " \"c2c\": {\"smt\": 5, \"socket\": 40}}", ""),
+			 "t.json:3:12: $.cores: 9 is more than the 8 logical CPUs of the topology");
+	ck_assert_str_eq(topo_err("4", "[1]", ""),
+			 "t.json:4:15: $.topology: expected an object, found an array");
 }
 END_TEST
 
@@ -662,7 +845,30 @@ START_TEST(schema_agrees)
 	/* The conditional requirements: "if" names the key they depend on. */
 	int conds = 0;
 	for (const cJSON *c = at(cpu, "allOf")->child; c; c = c->next) {
-		const cJSON *on = at(c, "if/properties")->child;
+		const cJSON *ifp = cJSON_GetObjectItemCaseSensitive(at(c, "if"), "properties");
+		if (!ifp) {
+			/* "topology" or the flat shorthand: the shorthand is required
+			 * without it (IF_FLAT) and refused with it (IF_FLAT, FLAT_ONLY). */
+			const cJSON *on = at(c, "if/required")->child;
+			ck_assert_msg(cJSON_IsString(on) && !strcmp(on->valuestring, "topology") && !on->next,
+				      "schema: a CPU-model condition on presence that is not \"topology\"");
+			keys_needing(CPU_NEED_IF_FLAT, need);
+			same_names(at(c, "else/required"), need, "required without topology");
+			const char *flat[CPU_MODEL_NFIELDS + 1];
+			size_t k = 0;
+			for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++)
+				if (cpu_model_fields[i].need == CPU_NEED_IF_FLAT ||
+				    cpu_model_fields[i].need == CPU_NEED_FLAT_ONLY)
+					flat[k++] = cpu_model_fields[i].key;
+			flat[k] = NULL;
+			const cJSON *refused = at(c, "then/properties");
+			same_names(refused, flat, "refused with topology");
+			for (const cJSON *r = refused->child; r; r = r->next)
+				ck_assert_msg(cJSON_IsFalse(r), "schema: \"%s\" is not refused with topology", r->string);
+			conds++;
+			continue;
+		}
+		const cJSON *on = ifp->child;
 		ck_assert_ptr_nonnull(on);
 		if (!strcmp(on->string, "fabric"))
 			keys_needing(CPU_NEED_IF_BUS, need);
@@ -673,7 +879,7 @@ START_TEST(schema_agrees)
 		same_names(at(c, "then/required"), need, on->string);
 		conds++;
 	}
-	ck_assert_int_eq(conds, 2);
+	ck_assert_int_eq(conds, 3);
 
 	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
 		const struct cpu_model_field *f = &cpu_model_fields[i];
@@ -705,8 +911,28 @@ START_TEST(schema_agrees)
 		case CPU_F_PROTOCOL:
 			same_names(en, cpu_protocol_names, f->key);
 			break;
+		case CPU_F_TOPOLOGY:
+			ck_assert_str_eq(cJSON_GetStringValue(at(p, "$ref")), "#/$defs/topology");
+			break;
 		}
 	}
+
+	/* The topology object: its keys, c2c's levels, and the bounds
+	 * base/topology.h sets. */
+	const cJSON *tp = at(sc, "$defs/topology/properties");
+	same_names(tp, topo_json_keys, "topology keys");
+	same_names(at(tp, "c2c/properties"), topo_json_c2c_keys, "topology c2c levels");
+	number_is(at(tp, "sockets"), "maximum", TOPO_MAX_SOCKETS, "topology.sockets");
+	number_is(at(tp, "threads_per_core"), "maximum", 8, "topology.threads_per_core");
+	number_is(at(tp, "c2c_hops"), "maxItems", TOPO_MAX_HOPS, "topology.c2c_hops");
+	number_is(at(tp, "hops/items/items"), "maximum", TOPO_MAX_HOPS, "topology.hops");
+	number_is(at(tp, "hops"), "maxItems", TOPO_MAX_SOCKETS, "topology.hops");
+	const cJSON *list = cJSON_GetArrayItem(at(tp, "numbering/oneOf"), 1);
+	number_is(list, "maxItems", TOPO_MAX_MAPPED, "topology.numbering");
+	same_names(at(cJSON_GetArrayItem(at(tp, "numbering/oneOf"), 0), "enum"),
+		   (const char *const[]){topo_numbering_name(TOPO_NUM_SMT_LAST),
+					 topo_numbering_name(TOPO_NUM_SMT_ADJACENT), NULL},
+		   "topology.numbering rules");
 	cJSON_Delete(sc);
 }
 END_TEST
@@ -719,6 +945,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, cpus_all_load);
 	tcase_add_test(tc, cpu_errors);
+	tcase_add_test(tc, cpu_topology);
 	tcase_add_test(tc, json_syntax);
 	tcase_add_test(tc, json_limits);
 	tcase_add_test(tc, json_positions);

@@ -64,6 +64,11 @@ run_bad "undefined entry label" 'entry.json:3:[0-9]*: \$.threads\[0\].entry' run
 printf '{"name": "t", "cpu": {"ghz": 1, "cores": 4, "cores_per_socket": 4, "l1_size": 32768, "l1_assoc": 8,\n "line_size": 48, "lat_l1_hit": 4, "lat_c2c_local": 60, "lat_c2c_remote": 100, "lat_mem_local": 200,\n "lat_mem_remote": 300, "lat_locked_op": 20, "lat_mfence": 30, "lat_pause": 10, "lat_bus": 8, "sb_entries": 8,\n "fabric": "bus", "protocol": "MESI"}, "program": ["good.s"], "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/cpu.json"
 run_bad "impossible CPU model" 'cpu.json:2:[0-9]*: \$.cpu.line_size' run "$T/cpu.json"
 
+# An inline model in the topology form whose hop matrix has a short row.
+printf '{"name": "t", "cpu": {"ghz": 1, "cores": 12,\n "topology": {"sockets": 3, "cores_per_socket": 4, "c2c": {"socket": 60},\n  "hops": [[0, 1, 1], [1, 0], [1, 1, 0]], "c2c_hops": [100]},\n "l1_size": 32768, "l1_assoc": 8, "line_size": 64, "lat_l1_hit": 4, "lat_mem_local": 200,\n "lat_mem_remote": 300, "lat_locked_op": 20, "lat_mfence": 30, "lat_pause": 10, "lat_bus": 8, "sb_entries": 8,\n "fabric": "bus", "protocol": "MESI"}, "program": ["good.s"], "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/hops.json"
+run_bad "check: hop matrix not square" 'hops.json:3:23: \$.cpu.topology.hops\[1\]: row 1 has 2 entries; the matrix must be square (3 x 3)' check "$T/hops.json"
+run_bad "run: hop matrix not square" 'hops.json:3:23: \$.cpu.topology.hops\[1\]' run "$T/hops.json"
+
 run_bad "unknown option" "unknown option" run "$T/ok.json" --frobnicate
 run_bad "unknown variant" "no variant named" run "$T/ok.json" --variant nope
 run_bad "check: missing scenario" "nope.json" check "$T/nope.json"

@@ -45,6 +45,13 @@ if [ "$th" -eq 1 ]; then
 	jget "$T/host.json" topology.c2c.smt >/dev/null 2>&1 && bad "no SMT but c2c.smt present" || ok "no SMT: no smt level"
 fi
 
+# The calibrated model is an ordinary CPU model file: run and check load it.
+expect_status "run --cpu the calibrated model" 0 "$BOUNCE" run "$top_srcdir/scenarios/validate.json" \
+	--cpu "$T/host.json" --cores "$ncpu" --quiet --json "$T/run.json"
+expect_eq "the run simulated it" "$ncpu" "$(jget "$T/run.json" variants.contended.cores)"
+expect_status "validate --cpu the calibrated model" 0 "$BOUNCE" validate --quick --cpu "$T/host.json" --threads 1
+expect_grep "validate names it" '"host"' "$T/out"
+
 # stdout without -o; the same keys.
 "$BOUNCE" calibrate --quick --quiet >"$T/stdout.json" 2>"$T/err2"
 jget "$T/stdout.json" topology.c2c.socket >/dev/null && ok "calibrate to stdout" || bad "calibrate to stdout"
@@ -74,7 +81,7 @@ for w in contended padded false_sharing; do
 done
 expect_eq "rows" $((3 * n)) "$(grep -cE '^(contended|padded|false_sharing) ' "$T/validate.out")"
 [ "$n" -ge 2 ] && expect_grep "the 1 -> 2 drop" "^contended, 1 -> 2 threads" "$T/validate.out"
-# A flat model from cpus/ (no calibration).
+# A model from cpus/ (no calibration).
 expect_status "validate --cpu x460-8way" 0 "$BOUNCE" validate --quick --cpu x460-8way --threads 1
 expect_grep "names the model" '"x460-8way"' "$T/out"
 expect_status "validate --threads 0" 2 "$BOUNCE" validate --threads 0

@@ -57,12 +57,12 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 	if (m->cores < 1 || m->cores > CPU_MAX_CORES)
 		return err_set(e, NULL, 0, 0, "cores: %d is out of range (expected 1..%d)",
 			       m->cores, CPU_MAX_CORES);
-	if (m->topo.sockets) {
-		if (topo_validate(&m->topo, e))
+	if (m->topology.sockets) {
+		if (topo_validate(&m->topology, e))
 			return -1;
-		if (m->cores > topo_cpus(&m->topo))
+		if (m->cores > topo_cpus(&m->topology))
 			return err_set(e, NULL, 0, 0, "cores: %d is more than the %d logical CPUs of the topology",
-				       m->cores, topo_cpus(&m->topo));
+				       m->cores, topo_cpus(&m->topology));
 	} else {
 		if (m->cores_per_socket < 1 || m->cores_per_socket > CPU_MAX_CORES)
 			return err_set(e, NULL, 0, 0, "cores_per_socket: %d is out of range (expected 1..%d)",
@@ -139,10 +139,11 @@ const char *cpu_protocol_name(enum protocol_kind p)
 	return (unsigned)p < CPU_NPROTOCOLS ? cpu_protocol_names[p] : "?";
 }
 
-void cpu_model_topology(const struct cpu_model *m, struct topology *t)
+/* The machine as the model describes it, every level with its latency. */
+static void model_topology(const struct cpu_model *m, struct topology *t)
 {
-	if (m->topo.sockets) {
-		*t = m->topo;
+	if (m->topology.sockets) {
+		*t = m->topology;
 		return;
 	}
 	memset(t, 0, sizeof *t);
@@ -159,17 +160,44 @@ void cpu_model_topology(const struct cpu_model *m, struct topology *t)
 			t->hops[a][b] = a != b;
 }
 
+void cpu_model_topology(const struct cpu_model *m, struct topology *t)
+{
+	model_topology(m, t);
+	if (!t->c2c[TOPO_SMT] && !t->c2c[TOPO_CLUSTER])
+		return;
+	/* Which inner levels two simulated CPUs share: a model of 2-thread
+	 * cores run with one thread per core has no SMT pair. */
+	int n = m->cores < CPU_MAX_CORES ? m->cores : CPU_MAX_CORES;
+	int smt = 0, cluster = 0;
+	struct topo_place p[CPU_MAX_CORES];
+	for (int i = 0; i < n && !(smt && cluster); i++) {
+		p[i] = topo_place_of(t, i);
+		for (int j = 0; j < i; j++) {
+			if (p[j].cluster != p[i].cluster)
+				continue;
+			if (p[j].core == p[i].core)
+				smt = 1;
+			else
+				cluster = 1;
+		}
+	}
+	if (!smt)
+		t->c2c[TOPO_SMT] = 0;
+	if (!cluster)
+		t->c2c[TOPO_CLUSTER] = 0;
+}
+
 struct topo_place cpu_model_place(const struct cpu_model *m, int cpu)
 {
 	struct topology t;
-	cpu_model_topology(m, &t);
+	model_topology(m, &t);
 	return topo_place_of(&t, cpu);
 }
 
 int cpu_model_sockets(const struct cpu_model *m)
 {
 	struct topology t;
-	cpu_model_topology(m, &t);
+	model_topology(m, &t);
 	int n = 0;
 	for (int c = 0; c < m->cores; c++) {
 		int s = topo_place_of(&t, c).socket;
@@ -182,7 +210,7 @@ int cpu_model_sockets(const struct cpu_model *m)
 int cpu_model_cpus_in_socket0(const struct cpu_model *m)
 {
 	struct topology t;
-	cpu_model_topology(m, &t);
+	model_topology(m, &t);
 	int n = 0;
 	for (int c = 0; c < m->cores; c++)
 		n += topo_place_of(&t, c).socket == 0;
@@ -191,5 +219,5 @@ int cpu_model_cpus_in_socket0(const struct cpu_model *m)
 
 uint32_t cpu_model_socket_transfer(const struct cpu_model *m)
 {
-	return m->topo.sockets ? m->topo.c2c[TOPO_SOCKET] : m->lat_c2c_local;
+	return m->topology.sockets ? m->topology.c2c[TOPO_SOCKET] : m->lat_c2c_local;
 }

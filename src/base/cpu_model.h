@@ -27,17 +27,17 @@ enum { CPU_PROTOCOLS(CPU_ENUM_SLOT_) CPU_NPROTOCOLS };
 
 struct cpu_model {
 	char name[64];
-	char description[256];
+	char description[512];
 	double ghz;                 /* core clock, to turn cycles into seconds */
 
 	/* The machine simulates `cores` logical CPUs (a scenario may override
-	 * it), placed by `topo` (base/topology.h). A model without a topology
-	 * (topo.sockets == 0) gives the flat two-distance shorthand instead:
+	 * it), placed by `topology` (base/topology.h). A model without one
+	 * (topology.sockets == 0) gives the flat two-distance shorthand instead:
 	 * cores_per_socket CPUs per socket, transfers of lat_c2c_local cycles
 	 * inside a socket and lat_c2c_remote across; cpu_model_topology turns
 	 * it into a topology of as many 1-hop sockets as `cores` needs. */
 	int cores;
-	struct topology topo;
+	struct topology topology;
 	int cores_per_socket;       /* shorthand only */
 	int threads_per_core;       /* shorthand only: documented, not simulated */
 
@@ -68,7 +68,7 @@ struct cpu_model {
 	enum fabric_kind fabric;
 	enum protocol_kind protocol;
 
-	char source[512];           /* where the latencies come from */
+	char source[2048];          /* where the latencies come from, with citations */
 };
 
 /* Every field of struct cpu_model as a CPU-model file names it: its JSON
@@ -77,7 +77,7 @@ struct cpu_model {
  * each key into the member of the same name, rejects any other key, and
  * tests/check_scenario.c holds scenarios/scenario.schema.json to it, so a
  * new field is a member above and one row here; a field of a new shape (a
- * list of topology levels, say) adds a cpu_field_type and its case in
+ * topology object, say) adds a cpu_field_type and its case in
  * cpu_json.c's read_field. Row order is the order keys are read and listed
  * in messages.
  *   X(member, type, need, min, max) */
@@ -87,8 +87,9 @@ struct cpu_model {
 	X(source,           STR,      OPTIONAL, 0, 0)             \
 	X(ghz,              GHZ,      ALWAYS,   0.001, 99.0)      \
 	X(cores,            INT,      ALWAYS,   1, CPU_MAX_CORES) \
-	X(cores_per_socket, INT,      ALWAYS,   1, CPU_MAX_CORES) \
-	X(threads_per_core, INT,      OPTIONAL, 1, 8)             \
+	X(topology,         TOPOLOGY, OPTIONAL, 0, 0)             \
+	X(cores_per_socket, INT,      IF_FLAT,  1, CPU_MAX_CORES) \
+	X(threads_per_core, INT,      FLAT_ONLY, 1, 8)            \
 	X(l1_size,          U32,      ALWAYS,   1, 64 << 20)      \
 	X(l1_assoc,         U32,      ALWAYS,   1, 64)            \
 	X(line_size,        U32,      ALWAYS,   16, 256)          \
@@ -96,8 +97,8 @@ struct cpu_model {
 	X(llc_assoc,        U32,      IF_LLC,   1, 64)            \
 	X(lat_l1_hit,       LAT,      ALWAYS,   1, 100000)        \
 	X(lat_llc_hit,      LAT,      IF_LLC,   0, 100000)        \
-	X(lat_c2c_local,    LAT,      ALWAYS,   1, 100000)        \
-	X(lat_c2c_remote,   LAT,      ALWAYS,   0, 100000)        \
+	X(lat_c2c_local,    LAT,      IF_FLAT,  1, 100000)        \
+	X(lat_c2c_remote,   LAT,      IF_FLAT,  0, 100000)        \
 	X(lat_mem_local,    LAT,      ALWAYS,   1, 100000)        \
 	X(lat_mem_remote,   LAT,      ALWAYS,   0, 100000)        \
 	X(lat_locked_op,    LAT,      ALWAYS,   0, 100000)        \
@@ -117,11 +118,18 @@ enum cpu_field_type {
 	CPU_F_GHZ,        /* double */
 	CPU_F_FABRIC,     /* enum fabric_kind, by cpu_fabric_names */
 	CPU_F_PROTOCOL,   /* enum protocol_kind, by cpu_protocol_names */
+	CPU_F_TOPOLOGY,   /* struct topology, an object read by load/topology_json.c */
 };
 
 /* When a file must give the field: otherwise a default applies (the
- * conditional ones have no meaning without an LLC / a bus). */
-enum cpu_field_need { CPU_NEED_ALWAYS, CPU_NEED_OPTIONAL, CPU_NEED_IF_LLC, CPU_NEED_IF_BUS };
+ * conditional ones have no meaning without an LLC / a bus). The flat
+ * shorthand's keys say what "topology" says, so a model gives one or the
+ * other: IF_FLAT keys are required without "topology", FLAT_ONLY keys are
+ * optional without it, and both are refused next to it. */
+enum cpu_field_need {
+	CPU_NEED_ALWAYS, CPU_NEED_OPTIONAL, CPU_NEED_IF_LLC, CPU_NEED_IF_BUS,
+	CPU_NEED_IF_FLAT, CPU_NEED_FLAT_ONLY,
+};
 
 struct cpu_model_field {
 	const char *key;
@@ -148,8 +156,12 @@ void cpu_model_default(struct cpu_model *m);
 int cpu_model_validate(const struct cpu_model *m, struct err *e);
 
 /* The topology the engine simulates: the model's own, or the one the flat
- * shorthand describes for m->cores CPUs. Valid once cpu_model_validate
- * accepted the model. */
+ * shorthand describes for m->cores CPUs. An inner level (SMT, cluster)
+ * that no two of the m->cores simulated CPUs share gets c2c 0: no transfer
+ * uses it, so nothing sized from the latencies (the simulator's lookahead)
+ * may count it, and a model run with one thread per core behaves as the
+ * same machine without SMT. Valid once cpu_model_validate accepted the
+ * model (so not for topo_validate). */
 void cpu_model_topology(const struct cpu_model *m, struct topology *t);
 /* Where logical CPU `cpu` sits, and how many sockets the simulated CPUs span. */
 struct topo_place cpu_model_place(const struct cpu_model *m, int cpu);

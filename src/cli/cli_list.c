@@ -71,6 +71,33 @@ static void list_routines(const char *path)
 	fclose(f);
 }
 
+/* "224 of 448 CPUs: 8 sockets x 28 cores x 2 threads (smt-last), 1-2 hops":
+ * the machine's shape, which the description need not repeat. */
+static void topology_line(const struct cpu_model *m, char *buf, size_t n)
+{
+	struct topology t;
+	if (!m->topology.sockets) {
+		cpu_model_topology(m, &t);
+		snprintf(buf, n, "%d CPUs: %d socket%s of %d (flat shorthand)", m->cores, t.sockets,
+			 t.sockets > 1 ? "s" : "", t.cores_per_socket);
+		return;
+	}
+	t = m->topology;
+	char clusters[48] = "", hops[32] = "";
+	if (t.cores_per_cluster < t.cores_per_socket)
+		snprintf(clusters, sizeof clusters, " in clusters of %d", t.cores_per_cluster);
+	int maxhop = 0;
+	for (int a = 0; a < t.sockets; a++)
+		for (int b = 0; b < t.sockets; b++)
+			if (t.hops[a][b] > maxhop)
+				maxhop = t.hops[a][b];
+	if (maxhop > 1)
+		snprintf(hops, sizeof hops, ", 1-%d hops", maxhop);
+	snprintf(buf, n, "%d of %d CPUs: %d socket%s x %d cores%s x %d thread%s (%s)%s", m->cores, topo_cpus(&t),
+		 t.sockets, t.sockets > 1 ? "s" : "", t.cores_per_socket, clusters, t.threads_per_core,
+		 t.threads_per_core > 1 ? "s" : "", topo_numbering_name(t.numbering), hops);
+}
+
 int cli_list(const struct cli_opts *o)
 {
 	const char *dd = scen_datadir();
@@ -85,10 +112,12 @@ int cli_list(const struct cli_opts *o)
 		struct cpu_model m;
 		struct err e = {0};
 		names[i][strlen(names[i]) - 5] = 0;
-		if (scen_load_cpu(names[i], &m, &e) == 0)
-			printf("  %-18s %4d cores, %s %s, %s\n", names[i], m.cores, cpu_fabric_name(m.fabric),
-			       cpu_protocol_name(m.protocol), m.description);
-		else
+		if (scen_load_cpu(names[i], &m, &e) == 0) {
+			char shape[160];
+			topology_line(&m, shape, sizeof shape);
+			printf("  %-18s %s; %s %s\n  %-18s %s\n", names[i], shape, cpu_fabric_name(m.fabric),
+			       cpu_protocol_name(m.protocol), "", m.description);
+		} else
 			printf("  %-18s (broken: %s)\n", names[i], e.msg);
 	}
 	free_list(names, n);

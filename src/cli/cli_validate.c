@@ -14,6 +14,8 @@
 #include "host/host_measure.h"
 #include "host/host_model.h"
 #include "host/host_topology.h"
+#include "load/cpu_json.h"
+#include "load/json_pos.h"
 #include "report/runner.h"
 
 static const char validate_usage[] =
@@ -28,6 +30,25 @@ static const char validate_usage[] =
 	"  -q, --quiet   no calibration progress on stderr\n";
 
 #define SIM_CHUNK 2000000ull
+
+/* The calibrated model goes through the loader as its JSON, the file
+ * `bounce calibrate -o` writes: what is simulated is what a user would
+ * get from that file, topology and all. */
+static int model_from_host(const struct host_model *hm, struct cpu_model *m, struct err *e)
+{
+	cJSON *j = host_model_json(hm);
+	char *text = j ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	if (!text)
+		return err_internal(e, "out of memory");
+	struct jpos_doc *d = jpos_parse("<calibrated model>", text, strlen(text), e);
+	free(text);
+	if (!d)
+		return -1;
+	int r = cpu_json_from_node(d, jpos_root(d), "host", m, e);
+	jpos_free(d);
+	return r;
+}
 
 /* Simulated ops/s of variant v at `threads` cores; < 0 with e set on error. */
 static double simulate(const struct scenario *s, size_t v, const struct cpu_model *cpu, int threads,
@@ -131,7 +152,8 @@ int cli_validate(int argc, char **argv)
 			interrupted = 1;
 			goto out;
 		}
-		host_model_flat(&hm, &model);
+		if (model_from_host(&hm, &model, &e))
+			goto fail;
 		model_from = "this host, calibrated now";
 	}
 	if (!nthreads)

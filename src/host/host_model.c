@@ -15,18 +15,6 @@
 #include <string.h>
 #include "host/host_measure.h"
 
-static const char *level_name(enum topo_level l)
-{
-	static const char *const names[TOPO_NLEVELS] = {"self", "smt", "cluster", "socket", "remote"};
-	return (unsigned)l < TOPO_NLEVELS ? names[l] : "?";
-}
-
-/* The model's "numbering" values. */
-static const char *numbering_name(enum topo_numbering n)
-{
-	return n == TOPO_NUM_SMT_ADJACENT ? "smt-adjacent" : "smt-last";
-}
-
 static void add_missing(struct host_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_missing(struct host_model *m, const char *fmt, ...)
 {
@@ -159,7 +147,7 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 	if (say(progress, ctx, "topology (%s): %d CPUs = %d socket%s x %d cores x %d thread%s; %s; %s%s%s%s",
 		t->from, t->ncpus, t->sockets, t->sockets > 1 ? "s" : "", t->cores_per_socket, t->threads_per_core,
 		t->threads_per_core > 1 ? "s" : "", clusters, t->threads_per_core > 1 ? "SMT numbering " : "no SMT",
-		t->threads_per_core > 1 ? numbering_name(t->numbering) : "", t->notes[0] ? "; " : "", t->notes))
+		t->threads_per_core > 1 ? topo_numbering_name(t->numbering) : "", t->notes[0] ? "; " : "", t->notes))
 		return 1;
 	if (t->threads_per_core < 2)
 		add_missing(m, "no SMT: no smt level");
@@ -269,14 +257,14 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 		}
 		m->c2c[l] = cycles(m->ns_c2c[l], m->ghz);
 		if (say(progress, ctx, "c2c %s (CPU %d <-> CPU %d): %.1f ns = %u cycles per transfer (CAS ping-pong, round trip / 2; best of %d runs, %d undisturbed, median %.1f ns)",
-			l == TOPO_REMOTE ? "other socket" : level_name(l), cpu0, t->id[b], m->ns_c2c[l],
+			l == TOPO_REMOTE ? "other socket" : topo_level_name(l), cpu0, t->id[b], m->ns_c2c[l],
 			m->c2c[l], m->c2c_runs, m->c2c_clean[l], m->ns_c2c_median[l]))
 			goto out;
 		/* Noise can make a farther pair look faster; the model needs
 		 * latencies that do not shrink outwards. */
 		if (m->c2c[l] < inner) {
 			add_missing(m, "c2c %s measured below an inner level (%u < %u cycles): raised to it",
-				    level_name(l), m->c2c[l], inner);
+				    topo_level_name(l), m->c2c[l], inner);
 			m->c2c[l] = inner;
 		}
 		inner = m->c2c[l];
@@ -340,7 +328,9 @@ cJSON *host_model_json(const struct host_model *m)
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
-	char desc[256], src[1024], b1[32], b2[32];
+	/* As large as the loader keeps. */
+	char desc[sizeof ((struct cpu_model *)0)->description], src[sizeof ((struct cpu_model *)0)->source];
+	char b1[32], b2[32];
 	/* The short list of what this host cannot show; the long one is in
 	 * "source". */
 	char gaps[96];
@@ -356,19 +346,19 @@ cJSON *host_model_json(const struct host_model *m)
 	for (int l = TOPO_SMT; l <= TOPO_REMOTE; l++)
 		if (m->ns_c2c[l] >= 0)
 			snprintf(pairs + strlen(pairs), sizeof pairs - strlen(pairs), "%s%s: CPUs %d,%d",
-				 pairs[0] ? ", " : "", l == TOPO_REMOTE ? "remote" : level_name(l), t->id[0],
+				 pairs[0] ? ", " : "", l == TOPO_REMOTE ? "remote" : topo_level_name(l), t->id[0],
 				 m->pair[l]);
-	snprintf(src, sizeof src,
+	int n = snprintf(src, sizeof src,
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
 		 "c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. "
 		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, lat_mfence, "
-		 "lat_pause, cpi. Not measured: %.300s",
+		 "lat_pause, cpi. Not measured: %s",
 		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "not measured: one CPU",
 		 m->llc_probe ? size_text(m->llc_probe, b1, sizeof b1) : "-", size_text(m->mem_probe, b2, sizeof b2),
 		 m->missing[0] ? m->missing : "-");
-	/* The loader keeps 511 bytes of "source"; stderr had the whole list. */
-	if (strlen(src) > 511)
-		memcpy(src + 507, "...", 4);
+	/* Cut to what the loader keeps; stderr had the whole list. */
+	if (n >= (int)sizeof src)
+		memcpy(src + sizeof src - 4, "...", 4);
 	cJSON_AddStringToObject(o, "name", "host");
 	cJSON_AddStringToObject(o, "description", desc);
 	cJSON_AddStringToObject(o, "source", src);
@@ -380,7 +370,7 @@ cJSON *host_model_json(const struct host_model *m)
 	add_int(tp, "cores_per_socket", t->cores_per_socket);
 	add_int(tp, "cores_per_cluster", t->cores_per_cluster);
 	add_int(tp, "threads_per_core", t->threads_per_core);
-	cJSON_AddStringToObject(tp, "numbering", numbering_name(t->numbering));
+	cJSON_AddStringToObject(tp, "numbering", topo_numbering_name(t->numbering));
 	cJSON *c2c = cJSON_AddObjectToObject(tp, "c2c");
 	if (t->threads_per_core > 1)
 		add_int(c2c, "smt", m->c2c[TOPO_SMT] ? m->c2c[TOPO_SMT] : m->c2c[TOPO_SOCKET]);
@@ -411,34 +401,4 @@ cJSON *host_model_json(const struct host_model *m)
 	cJSON_AddStringToObject(o, "fabric", "directory");
 	cJSON_AddStringToObject(o, "protocol", cpu_protocol_name(protocol_of(m)));
 	return o;
-}
-
-void host_model_flat(const struct host_model *m, struct cpu_model *cm)
-{
-	const struct host_topo *t = m->topo;
-	memset(cm, 0, sizeof *cm);
-	snprintf(cm->name, sizeof cm->name, "host");
-	snprintf(cm->description, sizeof cm->description, "%.200s (calibrated)", m->brand);
-	cm->ghz = m->ghz;
-	cm->cores = t->ncpus;
-	cm->cores_per_socket = t->cores_per_socket * t->threads_per_core;
-	cm->threads_per_core = t->threads_per_core;
-	cm->l1_size = m->l1_size;
-	cm->l1_assoc = m->l1_assoc;
-	cm->line_size = m->line_size;
-	cm->llc_size = m->llc_size;
-	cm->llc_assoc = m->llc_size ? m->llc_assoc : 16;
-	cm->lat_l1_hit = m->lat_l1_hit;
-	cm->lat_llc_hit = m->lat_llc_hit;
-	cm->lat_c2c_local = m->c2c[TOPO_SOCKET];
-	cm->lat_c2c_remote = t->sockets > 1 ? m->c2c[TOPO_REMOTE] : m->c2c[TOPO_SOCKET];
-	cm->lat_mem_local = m->lat_mem_local;
-	cm->lat_mem_remote = m->lat_mem_remote;
-	cm->lat_locked_op = m->lat_locked_op;
-	cm->lat_mfence = HOST_DEFAULT_MFENCE;
-	cm->lat_pause = HOST_DEFAULT_PAUSE;
-	cm->cpi = 1;
-	cm->sb_entries = HOST_DEFAULT_SB_ENTRIES;
-	cm->fabric = FABRIC_DIRECTORY;
-	cm->protocol = protocol_of(m);
 }

@@ -1,7 +1,7 @@
 /* From measurements to a CPU model: calibrate runs the measurements of
  * host_measure.h on the CPUs host_topology.h found, converts nanoseconds
  * to core cycles with the measured clock, and writes the model JSON (the
- * "topology" form) or the flat struct the engine reads today. */
+ * "topology" form), which the scenario loader reads like any cpus/ file. */
 #ifndef BOUNCE_HOST_MODEL_H
 #define BOUNCE_HOST_MODEL_H
 
@@ -46,9 +46,5 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 
 /* The model as a CPU-model JSON object (caller deletes), NULL when out of memory. */
 cJSON *host_model_json(const struct host_model *m);
-/* The model in the flat form the engine simulates today: per-level
- * transfer latencies fold into lat_c2c_local (the socket level) and
- * lat_c2c_remote. */
-void host_model_flat(const struct host_model *m, struct cpu_model *cm);
 
 #endif

@@ -6,6 +6,7 @@
 #include "load/cpu_json.h"
 
 #include <stddef.h>
+#include "load/topology_json.h"
 #include <string.h>
 
 static int read_enum(const struct jpos_doc *d, const cJSON *n, const char *const *names,
@@ -65,6 +66,8 @@ static int read_field(const struct jpos_doc *d, const cJSON *n, const struct cpu
 			return -1;
 		*(enum protocol_kind *)p = (enum protocol_kind)k;
 		return 0;
+	case CPU_F_TOPOLOGY:
+		return topo_json_read(d, n, (struct topology *)(void *)p, e);
 	}
 	return err_internal(e, "cpu_json: bad field type");
 }
@@ -74,6 +77,9 @@ int cpu_json_locate(const struct jpos_doc *d, const cJSON *obj, const struct err
 {
 	const char *msg = verr->msg;
 	size_t len = strspn(msg, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	const cJSON *topo = cJSON_GetObjectItemCaseSensitive(obj, "topology");
+	if (topo && len == 8 && !strncmp(msg, "topology", 8) && (msg[8] == '.' || msg[8] == ':'))
+		return topo_json_locate(d, topo, msg, e);
 	if (len && msg[len] == ':' && msg[len + 1] == ' ') {
 		char key[64];
 		snprintf(key, sizeof key, "%.*s", (int)len, msg);
@@ -97,6 +103,16 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 {
 	if (jpos_object(d, obj, e) || jpos_check_keys(d, obj, cpu_model_keys, e))
 		return -1;
+	/* Refused before anything is read: a value error in a key that may
+	 * not be there at all would send the reader to the wrong fix. */
+	int flat = !cJSON_GetObjectItemCaseSensitive(obj, "topology");
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS && !flat; i++) {
+		const struct cpu_model_field *f = &cpu_model_fields[i];
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, f->key);
+		if (n && (f->need == CPU_NEED_IF_FLAT || f->need == CPU_NEED_FLAT_ONLY))
+			return jpos_key_error(d, n, e, "\"topology\" replaces the flat shorthand key \"%s\": "
+					      "drop the key, or drop \"topology\"", f->key);
+	}
 	memset(m, 0, sizeof *m);
 	snprintf(m->name, sizeof m->name, "%s", default_name ? default_name : "inline");
 	m->threads_per_core = 1;
@@ -110,7 +126,8 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 		const struct cpu_model_field *f = &cpu_model_fields[i];
 		if (cJSON_GetObjectItemCaseSensitive(obj, f->key))
 			continue;
-		if (f->need == CPU_NEED_ALWAYS)
+		/* A flat model's shorthand keys keep the message they always had. */
+		if (f->need == CPU_NEED_ALWAYS || (f->need == CPU_NEED_IF_FLAT && flat))
 			return jpos_error(d, obj, e, "missing key \"%s\" (every CPU model sets it)", f->key);
 		if (f->need == CPU_NEED_IF_LLC && m->llc_size)
 			return jpos_error(d, obj, e, "missing key \"%s\" (required when llc_size is not 0)", f->key);

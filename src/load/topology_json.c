@@ -5,14 +5,15 @@
 #include "config.h"
 #include "load/topology_json.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static const char *const topo_keys[] = {
+const char *const topo_json_keys[] = {
 	"sockets", "cores_per_socket", "cores_per_cluster", "threads_per_core",
 	"numbering", "c2c", "hops", "c2c_hops", NULL,
 };
-/* c2c's keys, in enum topo_level order from TOPO_SMT. */
-static const char *const c2c_keys[] = {"smt", "cluster", "socket", NULL};
+/* In enum topo_level order from TOPO_SMT. */
+const char *const topo_json_c2c_keys[] = {"smt", "cluster", "socket", NULL};
 
 static int read_int(const struct jpos_doc *d, const cJSON *obj, const char *key, int need,
 		    int64_t lo, int64_t hi, int *out, struct err *e)
@@ -33,10 +34,10 @@ static int read_int(const struct jpos_doc *d, const cJSON *obj, const char *key,
 static int read_numbering(const struct jpos_doc *d, const cJSON *n, struct topology *t, struct err *e)
 {
 	if (cJSON_IsString(n)) {
-		static const char *const names[] = {"smt-last", "smt-adjacent", NULL};
-		for (int i = 0; names[i]; i++)
-			if (!strcmp(n->valuestring, names[i])) {
-				t->numbering = i ? TOPO_NUM_SMT_ADJACENT : TOPO_NUM_SMT_LAST;
+		static const enum topo_numbering rules[] = {TOPO_NUM_SMT_LAST, TOPO_NUM_SMT_ADJACENT};
+		for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+			if (!strcmp(n->valuestring, topo_numbering_name(rules[i]))) {
+				t->numbering = rules[i];
 				return 0;
 			}
 		return jpos_error(d, n, e, "unknown numbering \"%s\" (expected \"smt-last\", \"smt-adjacent\" or a list of CPU ids)",
@@ -56,8 +57,12 @@ static int read_numbering(const struct jpos_doc *d, const cJSON *n, struct topol
 	const cJSON *it;
 	cJSON_ArrayForEach(it, n) {
 		int64_t v;
-		if (jpos_int(d, it, 0, cpus - 1, &v, e))
+		if (jpos_int(d, it, 0, 65535, &v, e))
 			return -1;
+		/* With as many ids as threads, one too large means one is skipped. */
+		if (v >= cpus)
+			return jpos_error(d, it, e, "CPU id %lld is out of range: %d hardware threads are numbered 0..%d, none skipped",
+					  (long long)v, cpus, cpus - 1);
 		if (seen[v]++)
 			return jpos_error(d, it, e, "CPU id %lld is repeated (each id 0..%d once)", (long long)v,
 					  cpus - 1);
@@ -108,7 +113,7 @@ static int read_hops(const struct jpos_doc *d, const cJSON *n, struct topology *
 
 int topo_json_read(const struct jpos_doc *d, const cJSON *obj, struct topology *t, struct err *e)
 {
-	if (jpos_object(d, obj, e) || jpos_check_keys(d, obj, topo_keys, e))
+	if (jpos_object(d, obj, e) || jpos_check_keys(d, obj, topo_json_keys, e))
 		return -1;
 	memset(t, 0, sizeof *t);
 	t->threads_per_core = 1;
@@ -130,10 +135,10 @@ int topo_json_read(const struct jpos_doc *d, const cJSON *obj, struct topology *
 	const cJSON *c2c = cJSON_GetObjectItemCaseSensitive(obj, "c2c");
 	if (!c2c)
 		return jpos_error(d, obj, e, "missing key \"c2c\" (transfer cycles by level: {\"socket\": N, ...})");
-	if (jpos_object(d, c2c, e) || jpos_check_keys(d, c2c, c2c_keys, e))
+	if (jpos_object(d, c2c, e) || jpos_check_keys(d, c2c, topo_json_c2c_keys, e))
 		return -1;
 	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++) {
-		const char *key = c2c_keys[l - TOPO_SMT];
+		const char *key = topo_json_c2c_keys[l - TOPO_SMT];
 		int exists = l == TOPO_SOCKET || (l == TOPO_SMT && t->threads_per_core > 1) ||
 			     (l == TOPO_CLUSTER && t->cores_per_cluster < t->cores_per_socket);
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(c2c, key);
@@ -167,6 +172,8 @@ int topo_json_read(const struct jpos_doc *d, const cJSON *obj, struct topology *
 			if (t->hops[a][b] > maxhop)
 				maxhop = t->hops[a][b];
 	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(obj, "c2c_hops");
+	if (!maxhop && ch)
+		return jpos_key_error(d, ch, e, "a one-socket machine has no hops to give latencies for");
 	if (maxhop && !ch)
 		return jpos_error(d, obj, e, "missing key \"c2c_hops\" (transfer cycles for 1..%d hops)", maxhop);
 	if (ch) {
@@ -187,6 +194,37 @@ int topo_json_read(const struct jpos_doc *d, const cJSON *obj, struct topology *
 	struct err verr;
 	err_clear(&verr);
 	if (topo_validate(t, &verr))
-		return jpos_error(d, obj, e, "%s", verr.msg);
+		return topo_json_locate(d, obj, verr.msg, e);
 	return 0;
+}
+
+/* Follow "topology.c2c.socket" or "topology.hops[2][3]" down from the
+ * topology object as far as the document has nodes. */
+int topo_json_locate(const struct jpos_doc *d, const cJSON *obj, const char *msg, struct err *e)
+{
+	const char *p = msg + strlen("topology");
+	const cJSON *n = obj;
+	for (;;) {
+		const cJSON *next = NULL;
+		size_t len;
+		if (*p == '.' && (len = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz0123456789_")) > 0 && len < 32) {
+			char key[32];
+			snprintf(key, sizeof key, "%.*s", (int)len, p + 1);
+			next = cJSON_IsObject(n) ? cJSON_GetObjectItemCaseSensitive(n, key) : NULL;
+			p += 1 + len;
+		} else if (*p == '[' && (len = strspn(p + 1, "0123456789")) > 0 && p[1 + len] == ']') {
+			int i = atoi(p + 1);
+			next = cJSON_IsArray(n) && i < cJSON_GetArraySize(n) ? cJSON_GetArrayItem(n, i) : NULL;
+			p += 2 + len;
+		} else {
+			break;
+		}
+		if (!next)
+			break;
+		n = next;
+	}
+	/* The path is the node's own: the rest of the message is what is wrong. */
+	if (n != obj && p[0] == ':' && p[1] == ' ')
+		return jpos_error(d, n, e, "%s", p + 2);
+	return jpos_error(d, n, e, "%s", msg);
 }
