@@ -701,15 +701,15 @@ START_TEST(timing_topology_levels)
 	cpu_model_default(&m);
 	m.fabric = FABRIC_DIRECTORY;
 	m.cores = 16;
-	m.topo.sockets = 2;
-	m.topo.cores_per_socket = 4;
-	m.topo.cores_per_cluster = 2;
-	m.topo.threads_per_core = 2;
-	m.topo.c2c[TOPO_SMT] = 6;
-	m.topo.c2c[TOPO_CLUSTER] = 30;
-	m.topo.c2c[TOPO_SOCKET] = 90;
-	m.topo.hops[0][1] = m.topo.hops[1][0] = 1;
-	m.topo.c2c_hop[1] = 300;
+	m.topology.sockets = 2;
+	m.topology.cores_per_socket = 4;
+	m.topology.cores_per_cluster = 2;
+	m.topology.threads_per_core = 2;
+	m.topology.c2c[TOPO_SMT] = 6;
+	m.topology.c2c[TOPO_CLUSTER] = 30;
+	m.topology.c2c[TOPO_SOCKET] = 90;
+	m.topology.hops[0][1] = m.topology.hops[1][0] = 1;
+	m.topology.c2c_hop[1] = 300;
 	struct err e = {0};
 	struct memsys *ms = ms_create(&m, MEM, &e);
 	ck_assert_msg(ms != NULL, "%s", e.msg);
@@ -728,19 +728,19 @@ START_TEST(timing_topology_levels)
 	cpu_model_default(&m);
 	m.fabric = FABRIC_DIRECTORY;
 	m.cores = 16;
-	m.topo.sockets = 8;
-	m.topo.cores_per_socket = 2;
-	m.topo.cores_per_cluster = 2;
-	m.topo.threads_per_core = 1;
-	m.topo.c2c[TOPO_SOCKET] = 85;
-	m.topo.c2c_hop[1] = 298;
-	m.topo.c2c_hop[2] = 692;
+	m.topology.sockets = 8;
+	m.topology.cores_per_socket = 2;
+	m.topology.cores_per_cluster = 2;
+	m.topology.threads_per_core = 1;
+	m.topology.c2c[TOPO_SOCKET] = 85;
+	m.topology.c2c_hop[1] = 298;
+	m.topology.c2c_hop[2] = 692;
 	static const uint8_t hops[8][8] = {
 		{0, 1, 2, 1, 1, 2, 2, 2}, {1, 0, 1, 2, 2, 1, 2, 2}, {2, 1, 0, 1, 2, 2, 1, 2},
 		{1, 2, 1, 0, 2, 2, 2, 1}, {1, 2, 2, 2, 0, 2, 1, 1}, {2, 1, 2, 2, 2, 0, 1, 1},
 		{2, 2, 1, 2, 1, 1, 0, 2}, {2, 2, 2, 1, 1, 1, 2, 0}};
 	for (int s = 0; s < 8; s++)
-		memcpy(m.topo.hops[s], hops[s], 8);
+		memcpy(m.topology.hops[s], hops[s], 8);
 	ms = ms_create(&m, MEM, &e);
 	ck_assert_msg(ms != NULL, "%s", e.msg);
 	ms_set_checking(ms, 1);

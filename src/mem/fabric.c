@@ -95,22 +95,19 @@ int ms_fabric_init(struct memsys *ms, struct err *e)
 {
 	if (evq_init(&ms->q, 64, e))
 		return -1;
-	/* The shortest agent-to-core leg among the simulated CPUs: SMT and
-	 * cluster agents only exist where two simulated CPUs share them. */
-	uint32_t min = topo_leg(&ms->topo, &ms->place[0],
-				&(struct topo_place){ms->place[0].socket, -1, -1, -1});
-	for (int a = 0; a < ms->ncores; a++) {
-		ms->fast.pc[a].msg_floor = ms->fast.pc[a].msg_next = UINT64_MAX;
-		for (int b = a + 1; b < ms->ncores && b < a + 64; b++) {
-			enum topo_level l = topo_level_between(&ms->place[a], &ms->place[b]);
-			if (l == TOPO_SMT || l == TOPO_CLUSTER) {
-				uint32_t leg = topo_leg(&ms->topo, &ms->place[a], &ms->place[b]);
-				if (leg < min)
-					min = leg;
-			}
+	for (int c = 0; c < ms->ncores; c++)
+		ms->fast.pc[c].msg_floor = ms->fast.pc[c].msg_next = UINT64_MAX;
+	/* The shortest agent-to-core leg among the simulated CPUs: an SMT or
+	 * cluster agent only exists where two simulated CPUs share that level,
+	 * and cpu_model_topology gives only such levels a latency. */
+	uint32_t min = UINT32_MAX;
+	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++)
+		if (ms->topo.c2c[l]) {
+			uint32_t leg = (ms->topo.c2c[l] + 1) / 3;
+			if (leg < min)
+				min = leg;
 		}
-	}
-	ms->min_leg = min ? min : 1;
+	ms->min_leg = min >= 1 && min != UINT32_MAX ? min : 1;
 	return 0;
 }
 
@@ -264,7 +261,7 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 	if (!fetch)
 		return r->served + to_agent;
 	uint32_t lat;
-	if (ms->llc && cache_probe(&ms->llc[rsock], r->line)) {
+	if (ms->llc && cache_probe(ms_llc_of(ms, r->core), r->line)) {
 		r->llc_hit = 1;
 		lat = ms->m.lat_llc_hit;
 	} else {
@@ -376,7 +373,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			memcpy(ms->mem + (r->line << ms->shift), cache_data(hc, hw), ms->ls);
 			r->writeback++;
 			if (ms->llc)
-				cache_insert(&ms->llc[ms_sock_of(ms, h)], r->line);
+				cache_insert(ms_llc_of(ms, h), r->line);
 		}
 		if (cell.actions & COH_HITM) {
 			r->hitm = 1;
@@ -435,7 +432,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 				else
 					COUNT(ms, core, le, mem_reads, 1);
 				if (ms->llc && !r->llc_hit)
-					cache_insert(&ms->llc[ms_sock_of(ms, core)], r->line);
+					cache_insert(ms_llc_of(ms, core), r->line);
 			}
 			cache_fill(c, w, r->line, MS_I);
 			memcpy(cache_data(c, w), src, ms->ls);

@@ -65,6 +65,11 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	}
 	for (int c = 0; c < ms->ncores; c++)
 		ms->place[c] = topo_place_of(&ms->topo, c);
+	ms->llc_per_cluster = ms->topo.cores_per_cluster < ms->topo.cores_per_socket;
+	ms->n_llc = ms->sockets;  /* or clusters: every one a simulated CPU sits in */
+	for (int c = 0; ms->llc_per_cluster && c < ms->ncores; c++)
+		if (ms->place[c].cluster + 1 > ms->n_llc)
+			ms->n_llc = ms->place[c].cluster + 1;
 	ms->ls = m->line_size;
 	while ((1u << ms->shift) < ms->ls)
 		ms->shift++;
@@ -90,7 +95,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 		memset(ms->fast.pc, 0, (size_t)ms->ncores * sizeof *ms->fast.pc);
 	ms->scratch = calloc(1, sizeof *ms->scratch);
 	if (m->llc_size)
-		ms->llc = calloc((size_t)ms->sockets, sizeof *ms->llc);
+		ms->llc = calloc((size_t)ms->n_llc, sizeof *ms->llc);
 	if (!ms->mem || !ms->line_idx || !ms->fast.pc || !ms->scratch ||
 	    (m->llc_size && !ms->llc)) {
 		err_internal(e, "memsys: out of memory for %llu bytes of simulated memory",
@@ -100,7 +105,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	for (int c = 0; c < ms->ncores; c++)
 		if (cache_init(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1, e))
 			goto fail;
-	for (int s = 0; ms->llc && s < ms->sockets; s++)
+	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
 			goto fail;
 	if (ms_fabric_init(ms, e))
@@ -127,7 +132,7 @@ void ms_destroy(struct memsys *ms)
 	ms_fabric_free(ms);
 	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
 		cache_free(l1_of(ms, c));
-	for (int s = 0; ms->llc && s < ms->sockets; s++)
+	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		cache_free(&ms->llc[s]);
 	free(ms->llc);
 	free(ms->mem);
@@ -271,7 +276,7 @@ void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
 		memcpy(ms->mem + (line << ms->shift), cache_data(c, w), ms->ls);
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
-			cache_insert(&ms->llc[ms_sock_of(ms, core)], line);
+			cache_insert(ms_llc_of(ms, core), line);
 	}
 	le->sharers[core >> 6] &= ~(1ull << (core & 63));
 	le->nsharers--;

@@ -73,6 +73,7 @@ struct memsys {
 	struct cpu_model m;
 	const struct coh_protocol *p;
 	int ncores, sockets;
+	int n_llc, llc_per_cluster;      /* an LLC per cluster (a CCX's L3) or per socket */
 	struct topology topo;            /* cpu_model_topology of m */
 	struct topo_place *place;        /* ncores: where each core sits */
 	uint32_t ls, shift;
@@ -135,6 +136,13 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e);
 static inline int ms_sock_of(const struct memsys *ms, int core)
 {
 	return ms->place[core].socket;
+}
+
+/* The LLC that serves `core`: its cluster's when the machine has clusters
+ * (they are defined by a shared cache), else its socket's. */
+static inline struct cache *ms_llc_of(const struct memsys *ms, int core)
+{
+	return &ms->llc[ms->llc_per_cluster ? ms->place[core].cluster : ms->place[core].socket];
 }
 
 static inline int ms_home_of(const struct memsys *ms, uint64_t line)
