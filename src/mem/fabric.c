@@ -74,7 +74,8 @@ static int rec_new(struct memsys *ms, struct err *e)
 			ms->cap_recs = cap;
 		}
 		i = ms->n_recs;
-		ms->recs[i].data = malloc(ms->ls);
+		/* the data, then the target set, in one block */
+		ms->recs[i].data = malloc(((ms->ls + 7) & ~7u) + ms->words * sizeof(uint64_t));
 		if (!ms->recs[i].data)
 			return err_internal(e, "memsys: out of memory for requests");
 		ms->n_recs++;
@@ -82,6 +83,7 @@ static int rec_new(struct memsys *ms, struct err *e)
 	uint8_t *data = ms->recs[i].data;
 	memset(&ms->recs[i], 0, sizeof ms->recs[i]);
 	ms->recs[i].data = data;
+	ms->recs[i].targets = (uint64_t *)(void *)(data + ((ms->ls + 7) & ~7u));
 	return (int)i;
 }
 
@@ -239,17 +241,28 @@ static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 
 /* ---- serving a request ---- */
 
-/* For each holder (h) other than `core` that a request of kind rq_ snoops:
- * the line's owner, or every holder, as the table's column says. */
-#define FOR_TARGETS(ms, le, rq_, core, h)                                                   \
-	for (size_t wi_ = 0; wi_ < (ms)->words; wi_++)                                       \
-		for (uint64_t b_ = (le)->sharers[wi_] &                                          \
-				   ((ms)->p->req[rq_].snoop == COH_SNOOP_OWNER                   \
-					    ? ((le)->owner >= 0 && (size_t)(le)->owner / 64 == wi_   \
-						       ? 1ull << ((le)->owner & 63) : 0)           \
-					    : ~0ull);                                              \
-		     b_; b_ &= b_ - 1)                                                          \
-			if (((h) = (int)(wi_ * 64 + (size_t)__builtin_ctzll(b_))) != (core))
+/* The holders request r snoops, into r->targets: the line's owner, or every
+ * holder, as the table's column says; never the requester. Fixed at serve,
+ * so that every holder told a snoop is coming hears it. */
+static int choose_targets(const struct memsys *ms, const struct ms_line *le, struct ms_rec *r)
+{
+	int n = 0, owner_only = ms->p->req[r->req].snoop == COH_SNOOP_OWNER;
+	for (size_t w = 0; w < ms->words; w++) {
+		uint64_t b = owner_only ? 0 : le->sharers[w];
+		if (owner_only && le->owner >= 0 && (size_t)le->owner / 64 == w)
+			b = le->sharers[w] & (1ull << (le->owner & 63));
+		if ((size_t)r->core / 64 == w)
+			b &= ~(1ull << (r->core & 63));
+		r->targets[w] = b;
+		n += __builtin_popcountll(b);
+	}
+	return n;
+}
+
+#define FOR_EACH_TARGET(ms, r, h)                                                   \
+	for (size_t wi_ = 0; wi_ < (ms)->words; wi_++)                               \
+		for (uint64_t b_ = (r)->targets[wi_]; b_ && ((h) = (int)(wi_ * 64 +     \
+			(size_t)__builtin_ctzll(b_)), 1); b_ &= b_ - 1)
 
 /* When the data (or the permission) of a request with no supplier arrives:
  * from the LLC or memory an uncontended miss costs exactly the model's
@@ -297,7 +310,8 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	r->req = a->req;
 	uint64_t latest = 0;
 	int h;
-	FOR_TARGETS(ms, le, r->req, r->core, h) {
+	choose_targets(ms, le, r);
+	FOR_EACH_TARGET(ms, r, h) {
 		uint64_t t = now + leg(ms, &r->agent, h);
 		if (t > latest)
 			latest = t;
@@ -305,7 +319,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	if (latest) {
 		/* All snoops of a request take effect together, when the farthest
 		 * arrives; the requester still waits for each one's reply. */
-		FOR_TARGETS(ms, le, r->req, r->core, h)
+		FOR_EACH_TARGET(ms, r, h)
 			msg_add(ms, h, latest);
 		push(ms, latest, i, EV_SNOOP);
 		return;
@@ -322,8 +336,9 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 	const struct coh_protocol *p = ms->p;
 	int h;
 	/* A holder that has the line locked answers when its RMW is done. */
-	FOR_TARGETS(ms, le, r->req, r->core, h)
-		if (le->pin_core == h && le->pin_until > now) {
+	FOR_EACH_TARGET(ms, r, h)
+		if (le->pin_core == h && le->pin_until > now &&
+		    (le->sharers[h >> 6] >> (h & 63)) & 1) {
 			msg_done(ms, h, now);
 			msg_add(ms, h, le->pin_until);
 			r->deferred = 1;
@@ -331,8 +346,11 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			return;
 		}
 	uint64_t ready = 0;
-	FOR_TARGETS(ms, le, r->req, r->core, h) {
+	FOR_EACH_TARGET(ms, r, h) {
 		msg_done(ms, h, now);
+		/* It may have evicted its copy since: then it has nothing to do. */
+		if (!((le->sharers[h >> 6] >> (h & 63)) & 1))
+			continue;
 		struct cache *hc = l1_of(ms, h);
 		int hw = cache_lookup(hc, r->line);
 		if (hw < 0) {

@@ -60,6 +60,7 @@ struct ms_rec {
 	uint64_t line, issued, served, data_at;
 	struct topo_place agent;
 	uint8_t *data;          /* line_size bytes: what the supplier sent */
+	uint64_t *targets;      /* the holders snooped, as chosen at serve (ms->words words) */
 };
 
 /* Output buffers of const queries. */
