@@ -721,7 +721,7 @@ START_TEST(scen_full)
 	ck_assert_int_eq(r.defines[1].value, 0);
 	scen_run_free(&r);
 
-	ck_assert_int_eq(scen_check_cores(&s, 0, 3, &e), -1);
+	ck_assert_int_eq(scen_check_cores(&s, 0, 3, 1, &e), -1);
 	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 3 cores in variant \"atomic\" (expected ids 0..2)");
 	scen_free(&s);
 }

@@ -828,7 +828,7 @@ static int parse_top(struct ctx *c, const cJSON *root)
 	if ((k = cJSON_GetObjectItemCaseSensitive(root, "expect")) && parse_expect(c, k))
 		return -1;
 	for (size_t v = 0; v < s->n_variants; v++)
-		if (scen_check_cores(s, v, 0, c->e))
+		if (scen_check_cores(s, v, 0, 1, c->e))
 			return -1;
 	return 0;
 }
@@ -1004,7 +1004,7 @@ static int loc_err(const struct scenario *s, const struct scen_loc *l, struct er
 	return err_set(e, s->file, l->line, l->col, "%s: %s", l->path, msg);
 }
 
-int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *e)
+int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_model, struct err *e)
 {
 	if (v >= s->n_variants)
 		return err_internal(e, "scen_check_cores: no variant %zu", v);
@@ -1045,6 +1045,8 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *
 	}
 	if (r)
 		return r;
+	if (!check_model)
+		return 0;
 	struct cpu_model m = pick(s, v, SCEN_SET_CPU)->cpu;
 	struct err verr;
 	err_clear(&verr);
@@ -1079,7 +1081,9 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 		return err_internal(e, "scen_resolve: no variant %zu", v);
 	const struct scen_variant *var = &s->variants[v];
 	int cores = o && o->cores ? o->cores : effective_cores(s, v);
-	if (scen_check_cores(s, v, cores, e))
+	/* A --cpu override replaces the scenario's model: only the new one
+	 * must hold `cores` CPUs (checked below). */
+	if (scen_check_cores(s, v, cores, !(o && o->cpu), e))
 		return -1;
 	r->scenario = s->name;
 	r->variant = var->name;

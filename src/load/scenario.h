@@ -209,8 +209,9 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 		 struct scen_run *r, struct err *e);
 void scen_run_free(struct scen_run *r);
 
-/* The core-count checks of scen_resolve alone, for `bounce check` and sweeps. */
-int scen_check_cores(const struct scenario *s, size_t v, int cores, struct err *e);
+/* The core-count checks of scen_resolve alone, for `bounce check` and sweeps;
+ * check_model 0 when an override replaces the scenario's CPU model. */
+int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_model, struct err *e);
 
 /* Does CPU `cpu` belong to the set? ("all" holds every CPU.) */
 bool scen_cpuset_has(const struct scen_cpuset *c, int cpu);
