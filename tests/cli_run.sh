@@ -91,4 +91,12 @@ for sig in INT TERM; do
 	leftovers=$(ls "$T" | grep -c 'forever.out.json.tmp' || true)
 	expect_eq "SIG$sig: no temporary left" 0 "$leftovers"
 done
+# --cpu replaces the scenario's model: the core count must fit the new model
+# (x460-8way has 8 CPUs, the 8-socket Xeon 448), and only it.
+v="$top_srcdir/scenarios/validate.json"
+expect_status "--cpu with more cores than the scenario's own model" 0 \
+	"$BOUNCE" run "$v" --cpu xeon-8176-8s --cores 16 --set NR_OPS=50 --quiet --json "$T/big.json"
+expect_eq "it ran on the override" 16 "$(jget "$T/big.json" cores)"
+expect_status "--cores beyond the override's CPUs" 2 "$BOUNCE" run "$v" --cpu x460-8way --cores 16
+expect_grep "names the limit" "more than the 8 logical CPUs" "$T/err"
 finish
