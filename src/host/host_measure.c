@@ -221,7 +221,7 @@ static void gang_start(struct gang *g)
 /* The median of the undisturbed values (of all when none was). */
 static double median_of(double *v, const int *clean, int n, int nclean)
 {
-	double pick[HOST_MAX_RUNS];
+	double pick[HOST_MAX_RUNS] = {0};
 	int m = 0;
 	for (int i = 0; i < n; i++)
 		if (!nclean || clean[i])
@@ -280,8 +280,8 @@ static void *pp_run(void *arg)
 
 double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host_runs *how)
 {
-	double best = -1, best_clean = -1, all[HOST_MAX_RUNS];
-	int clean = 0, is_clean[HOST_MAX_RUNS];
+	double best = -1, best_clean = -1, all[HOST_MAX_RUNS] = {0};
+	int clean = 0, is_clean[HOST_MAX_RUNS] = {0};
 	if (runs > HOST_MAX_RUNS)
 		runs = HOST_MAX_RUNS;
 	struct pingpong *pp = aligned_alloc(SEP, (sizeof *pp + SEP - 1) / SEP * SEP);
@@ -374,8 +374,8 @@ double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops,
 	uint64_t *mem = aligned_alloc(SEP, bytes);
 	struct wl_thread *th = calloc((size_t)n, sizeof *th);
 	pthread_t *id = calloc((size_t)n, sizeof *id);
-	double best = -1, best_clean = -1, all[HOST_MAX_RUNS];
-	int clean = 0, is_clean[HOST_MAX_RUNS];
+	double best = -1, best_clean = -1, all[HOST_MAX_RUNS] = {0};
+	int clean = 0, is_clean[HOST_MAX_RUNS] = {0};
 	if (runs > HOST_MAX_RUNS)
 		runs = HOST_MAX_RUNS;
 	if (!mem || !th || !id)

@@ -213,7 +213,7 @@ int topo_json_locate(const struct jpos_doc *d, const cJSON *obj, const char *msg
 			next = cJSON_IsObject(n) ? cJSON_GetObjectItemCaseSensitive(n, key) : NULL;
 			p += 1 + len;
 		} else if (*p == '[' && (len = strspn(p + 1, "0123456789")) > 0 && p[1 + len] == ']') {
-			int i = atoi(p + 1);
+			int i = (int)strtol(p + 1, NULL, 10);
 			next = cJSON_IsArray(n) && i < cJSON_GetArraySize(n) ? cJSON_GetArrayItem(n, i) : NULL;
 			p += 2 + len;
 		} else {
