@@ -15,18 +15,7 @@
 #include <string.h>
 #include "host/host_measure.h"
 
-static void add_missing(struct host_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_missing(struct host_model *m, const char *fmt, ...)
-{
-	size_t len = strlen(m->missing);
-	if (len && len + 2 < sizeof m->missing)
-		len += (size_t)snprintf(m->missing + len, sizeof m->missing - len, "; ");
-	va_list ap;
-	va_start(ap, fmt);
-	if (len < sizeof m->missing)
-		vsnprintf(m->missing + len, sizeof m->missing - len, fmt, ap);
-	va_end(ap);
-}
+#define add_missing(m, ...) host_list_add((m)->missing, sizeof (m)->missing, __VA_ARGS__)
 
 static int say(host_progress_fn fn, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int say(host_progress_fn fn, void *ctx, const char *fmt, ...)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* Irregularities go into t->notes, which calibrate reports. */
-static void note(struct host_topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define note(t, ...) host_list_add((t)->notes, sizeof (t)->notes, __VA_ARGS__)
 
 int host_parse_cpulist(const char *s, int *ids, int max)
 {
@@ -258,15 +258,15 @@ int host_topo_detect(struct host_topo *t, struct err *e)
 
 /* ---- deriving the model's terms ---- */
 
-static void note(struct host_topo *t, const char *fmt, ...)
+void host_list_add(char *buf, size_t size, const char *fmt, ...)
 {
-	size_t len = strlen(t->notes);
-	if (len && len + 2 < sizeof t->notes)
-		len += (size_t)snprintf(t->notes + len, sizeof t->notes - len, "; ");
+	size_t len = strlen(buf);
+	if (len && len + 2 < size)
+		len += (size_t)snprintf(buf + len, size - len, "; ");
 	va_list ap;
 	va_start(ap, fmt);
-	if (len < sizeof t->notes)
-		vsnprintf(t->notes + len, sizeof t->notes - len, fmt, ap);
+	if (len < size)
+		vsnprintf(buf + len, size - len, fmt, ap);
 	va_end(ap);
 }
 

@@ -67,4 +67,8 @@ int host_topo_pair(const struct host_topo *t, enum topo_level level, int *b);
  * read, or -1 when malformed or longer than max. */
 int host_parse_cpulist(const char *s, int *ids, int max);
 
+/* Append to a "; "-separated list in a fixed buffer, truncating quietly:
+ * the notes and the not-measured lists of calibrate. */
+void host_list_add(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif
