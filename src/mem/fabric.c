@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A fabric event id is a request record index and what happens to it. */
 enum { EV_ARRIVE, EV_SERVE, EV_SNOOP, EV_FILL, EV_FREE, EV_KINDS };
 #define EV_SHIFT 3
+_Static_assert(EV_KINDS <= 1 << EV_SHIFT, "event kinds fit below EV_SHIFT");
 
 static int push(struct memsys *ms, uint64_t t, uint32_t rec, int kind)
 {
