@@ -160,8 +160,8 @@ static inline enum step bad_access(struct core_env *env, struct core *c, uint64_
  * A store may leave the buffer env->sb_delay cycles after it entered (one
  * L1 access), so a load right behind it can pass it even when its line is
  * already M here (SB's r1 = r2 = 0). A head whose line is not M/E takes an
- * RFO, performed in global order by the core's drain event, and keeps its
- * slot until the data arrives. */
+ * RFO, issued in global order by the core's drain event; the store stays
+ * at the head, invisible to other cores, until its line arrives. */
 
 /* drain_at while the head's RFO is in the fabric: the drain is pending,
  * and the fabric's waker (core_mem_wake) schedules it again. */
@@ -170,7 +170,7 @@ static inline enum step bad_access(struct core_env *env, struct core *c, uint64_
 /* When the head may next try to leave. */
 static inline uint64_t sb_next(const struct core *c)
 {
-	return max64(c->sb.e[c->sb.head].ready, c->sb.inflight_until);
+	return c->sb.e[c->sb.head].ready;
 }
 
 /* The drain activity needs the event queue (an RFO, or the core is not
@@ -179,8 +179,7 @@ static int ensure_drain(struct core_env *env, struct core *c)
 {
 	if (c->drain_at != NONE)
 		return 0;
-	uint64_t t = c->sb.n ? sb_next(c) : c->sb.inflight_until;
-	t = max64(t, env->now);
+	uint64_t t = c->sb.n ? max64(sb_next(c), env->now) : env->now;
 	c->drain_at = t;
 	if (evq_push(env->q, t, CORE_EV_DRAIN(c->id)))
 		return err_internal(&env->err, "out of memory in the event queue");
@@ -222,8 +221,8 @@ static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 {
 	uint64_t t = c->clock;
 	if (c->drain_at == NONE) {
-		while (sb_used(&c->sb, t) > max) {
-			uint64_t at = c->sb.n ? sb_next(c) : c->sb.inflight_until;
+		while (sb_used(&c->sb) > max) {
+			uint64_t at = sb_next(c);
 			if (at >= env->horizon)
 				break;
 			t = max64(t, at);
@@ -237,7 +236,7 @@ static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 	}
 	if (t > c->clock)
 		acct(env, c, CORE_ACT_SB_STALL, t - c->clock);
-	if (sb_used(&c->sb, t) <= max)
+	if (sb_used(&c->sb) <= max)
 		return ST_RETRY;
 	c->state = CORE_WAIT_SB;
 	c->sb_wait_max = max;
@@ -250,13 +249,13 @@ static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 /* Before any effect of an instruction that stores: a free slot. */
 static inline enum step need_slot(struct core_env *env, struct core *c)
 {
-	return sb_full(&c->sb, c->clock) ? wait_sb(env, c, c->sb.cap - 1) : ST_OK;
+	return sb_full(&c->sb) ? wait_sb(env, c, c->sb.cap - 1) : ST_OK;
 }
 
 /* mfence, hlt and locked RMWs: every buffered store visible first. */
 static inline enum step drained(struct core_env *env, struct core *c)
 {
-	return sb_used(&c->sb, c->clock) ? wait_sb(env, c, 0) : ST_OK;
+	return sb_used(&c->sb) ? wait_sb(env, c, 0) : ST_OK;
 }
 
 int core_drain_event(struct core_env *env, struct core *c)
@@ -264,27 +263,19 @@ int core_drain_event(struct core_env *env, struct core *c)
 	uint64_t now = env->now;
 	c->drain_at = NONE;
 	if (drain_hits(env, c, now)) {
-		/* The head needs its line in M: an RFO, performed now in global
-		 * order. The store is visible from here on; its slot stays
-		 * taken until the data arrives, and later stores wait for it. */
+		/* The head needs its line in M: an RFO, issued now in global
+		 * order; later stores wait behind it. */
 		struct sb_entry *e = sb_head(&c->sb);
-		uint64_t done = ms_store(env->ms, c->id, now, e->addr, e->size, e->val);
-		if (done == MS_PENDING) {
+		if (ms_store(env->ms, c->id, now, e->addr, e->size, e->val) == MS_PENDING)
 			/* The store stays at the head, and invisible, until its
 			 * line is here; the waker drains it then. */
 			c->drain_at = RFO_WAIT;
-		} else {
+		else  /* performed after all (or failed: the run stops on the error) */
 			sb_pop(&c->sb);
-			c->sb.inflight_until = done;
-		}
 	}
 	if (c->state == CORE_WAIT_SB) {
-		uint64_t wake = NONE;
-		if (c->sb.n + (c->sb.inflight_until > now) <= c->sb_wait_max)
-			wake = now;
-		else if (c->sb.n <= c->sb_wait_max)
-			wake = c->sb.inflight_until;
-		if (wake != NONE) {
+		if (c->sb.n <= c->sb_wait_max) {
+			uint64_t wake = now;
 			c->clock = c->wait_from;
 			acct(env, c, CORE_ACT_SB_STALL, wake - c->wait_from);
 			c->state = CORE_RUN;
@@ -299,8 +290,6 @@ int core_drain_event(struct core_env *env, struct core *c)
 		int need = c->state != CORE_RUN || at < c->ev_at;
 		if (need)
 			return ensure_drain(env, c);
-	} else if (c->state == CORE_WAIT_SB && c->sb.inflight_until > now) {
-		return ensure_drain(env, c);
 	}
 	return 0;
 }

@@ -353,7 +353,7 @@ void sim_core_view(const struct sim *s, int core, struct sim_core_view *out)
 	out->halted = c->state == CORE_HALTED;
 	out->activity = (enum core_activity)c->act;
 	out->clock = c->clock;
-	out->sb_used = sb_used(&c->sb, c->clock);
+	out->sb_used = sb_used(&c->sb);
 }
 
 const struct core_stats *sim_core_stats(const struct sim *s, int core)

@@ -15,12 +15,11 @@ struct sb_entry {
 };
 
 /* Invariant: entries e[(head + i) % cap], i < n, oldest first. A store
- * whose RFO is in flight has left the FIFO (it is visible) but still
- * occupies a slot until inflight_until. */
+ * whose RFO is in flight stays at the head, invisible to other cores,
+ * until its line arrives and it is written. */
 struct sb {
 	struct sb_entry *e;
 	unsigned cap, head, n;
-	uint64_t inflight_until;
 };
 
 enum sb_lookup { SB_MISS, SB_HIT, SB_PARTIAL };
@@ -28,13 +27,13 @@ enum sb_lookup { SB_MISS, SB_HIT, SB_PARTIAL };
 int sb_init(struct sb *b, unsigned cap, struct err *err);
 void sb_free(struct sb *b);
 
-static inline unsigned sb_used(const struct sb *b, uint64_t now)
+static inline unsigned sb_used(const struct sb *b)
 {
-	return b->n + (b->inflight_until > now);
+	return b->n;
 }
-static inline int sb_full(const struct sb *b, uint64_t now)
+static inline int sb_full(const struct sb *b)
 {
-	return sb_used(b, now) >= b->cap;
+	return sb_used(b) >= b->cap;
 }
 static inline struct sb_entry *sb_head(struct sb *b)
 {
