@@ -61,6 +61,8 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *o
  * built-in default), check --variant names one, and build the overrides. */
 int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e);
 int cli_exit_status(const struct err *e);
+/* Print e and return its exit status: how every subcommand fails. */
+int cli_fail(const struct err *e);
 
 int cli_run(const struct cli_opts *o);
 int cli_check(const struct cli_opts *o);

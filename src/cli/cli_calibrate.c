@@ -117,8 +117,7 @@ int cli_calibrate(int argc, char **argv)
 		fprintf(stderr, "calibrate: wrote %s\n", out);
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	outfile_abort(of);
 	free(text);

@@ -229,6 +229,12 @@ int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, s
 	return cli_overrides(o, NULL, ov, e);
 }
 
+int cli_fail(const struct err *e)
+{
+	err_print(e, stderr);
+	return cli_exit_status(e);
+}
+
 int cli_exit_status(const struct err *e)
 {
 	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;

@@ -129,8 +129,7 @@ int cli_run(const struct cli_opts *o)
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	outfile_abort(trace_out);
 	cJSON_Delete(rep);
@@ -163,8 +162,7 @@ int cli_check(const struct cli_opts *o)
 		printf("%s: ok (%zu variants, %zu expectations)\n", s.file, n, s.n_expect);
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	scen_free(&s);
 	return rc;
@@ -186,8 +184,7 @@ int cli_view(const struct cli_opts *o, cli_viewer_fn viewer)
 		rc = EXIT_INTERRUPTED;
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	scen_free(&s);
 	return rc;

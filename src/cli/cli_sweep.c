@@ -255,8 +255,7 @@ int cli_sweep(const struct cli_opts *o)
 		goto fail;
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	for (size_t i = 0; i < ncs; i++)
 		free(cs[i].text);
@@ -337,8 +336,7 @@ int cli_merge(const struct cli_opts *o)
 		goto fail;
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].text);

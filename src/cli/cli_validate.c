@@ -223,8 +223,7 @@ int cli_validate(int argc, char **argv)
 	}
 	goto out;
 fail:
-	err_print(&e, stderr);
-	rc = cli_exit_status(&e);
+	rc = cli_fail(&e);
 out:
 	if (interrupted) {
 		fprintf(stderr, "bounce: validate interrupted\n");
