@@ -11,6 +11,14 @@
 
 #define MEM (1u << 20)
 
+/* A byte of backing memory set behind the protocol's back. */
+static uint8_t mem_set(struct memsys *ms, uint64_t addr, uint8_t v)
+{
+	struct err e = {0};
+	ck_assert_int_eq(ms_write_memory(ms, addr, &v, 1, &e), 0);
+	return v;
+}
+
 static struct memsys *mk(int cores, enum fabric_kind f, enum protocol_kind p)
 {
 	struct cpu_model m;
@@ -72,7 +80,7 @@ static const uint64_t A = 0x1000;
 START_TEST(mesi_I_load_alone_gives_E)
 {
 	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
-	ms_memory(ms)[A] = 7;
+	mem_set(ms, A, 7);
 	ms_set_checking(ms, 1);   /* the shadow copies memory as it is now */
 	struct ms_stats before = tot(ms);
 	ck_assert_uint_eq(ld(ms, 0, A), 7);
@@ -120,7 +128,7 @@ START_TEST(mesi_I_load_other_M_hitm_writeback)
 	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
 	st(ms, 1, A, 42);
 	ck_assert_int_eq(S_(1), MS_M);
-	ck_assert_uint_eq(ms_memory(ms)[A], 0);  /* dirty in core 1 only */
+	ck_assert_uint_eq(ms_memory_byte(ms, A), 0);  /* dirty in core 1 only */
 	ck_assert_uint_eq(ms_peek(ms, A, 8), 42);
 	struct ms_stats before = tot(ms);
 	ck_assert_uint_eq(ld(ms, 0, A), 42);
@@ -133,7 +141,7 @@ START_TEST(mesi_I_load_other_M_hitm_writeback)
 	ck_assert_uint_eq(D(mem_reads), 0);
 	ck_assert_uint_eq(D(invalidations), 0);
 	ck_assert_uint_eq(D(bounces), 0);
-	ck_assert_uint_eq(ms_memory(ms)[A], 42);
+	ck_assert_uint_eq(ms_memory_byte(ms, A), 42);
 	done(ms);
 }
 END_TEST
@@ -204,7 +212,7 @@ START_TEST(mesi_I_store_other_M_hitm_transfer)
 	ck_assert_uint_eq(D(writebacks), 0);   /* ownership moves with the data */
 	ck_assert_uint_eq(D(mem_reads), 0);
 	ck_assert_uint_eq(ms_peek(ms, A, 8), 9);
-	ck_assert_uint_eq(ms_memory(ms)[A], 0);
+	ck_assert_uint_eq(ms_memory_byte(ms, A), 0);
 	done(ms);
 }
 END_TEST
@@ -307,7 +315,7 @@ START_TEST(mesi_evict_M_writes_back)
 	evict_line(ms, 0, A);
 	ck_assert_uint_eq(D(writebacks), 1);
 	ck_assert_uint_eq(D(evictions), 1);
-	ck_assert_uint_eq(ms_memory(ms)[A], 77);
+	ck_assert_uint_eq(ms_memory_byte(ms, A), 77);
 	struct ms_line_info li;
 	ck_assert_int_eq(ms_line_info(ms, A, &li), 1);
 	ck_assert_int_eq(li.owner, MS_NO_CORE);
@@ -822,13 +830,13 @@ START_TEST(moesi_owned)
 	ck_assert_int_eq(S_(1), MS_S);
 	ck_assert_uint_eq(D(writebacks), 0);   /* dirty sharing */
 	ck_assert_uint_eq(D(hitm), 1);
-	ck_assert_uint_eq(ms_memory(ms)[A], 0);
+	ck_assert_uint_eq(ms_memory_byte(ms, A), 0);
 	ck_assert_uint_eq(ld(ms, 2, A), 11);   /* O supplies again */
 	ck_assert_uint_eq(D(hitm), 2);
 	ck_assert_uint_eq(D(c2c_transfers), 2);
 	evict_line(ms, 0, A);                  /* O writes back on eviction */
 	ck_assert_uint_eq(D(writebacks), 1);
-	ck_assert_uint_eq(ms_memory(ms)[A], 11);
+	ck_assert_uint_eq(ms_memory_byte(ms, A), 11);
 	st(ms, 1, A, 12);                      /* S -> UPGRADE */
 	ck_assert_int_eq(S_(2), MS_I);
 	done(ms);
@@ -891,7 +899,7 @@ START_TEST(checker_catches_stale_memory)
 {
 	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
 	ld(ms, 0, A);
-	ms_memory(ms)[A] = 0x55;   /* behind the protocol's back */
+	mem_set(ms, A, 0x55);   /* behind the protocol's back */
 	struct err e = {0};
 	ck_assert_int_eq(ms_check_all(ms, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INTERNAL);
@@ -956,7 +964,7 @@ static void stress(int cores, enum fabric_kind f, enum protocol_kind p, long ops
 	ck_assert_msg(ms != NULL, "%s", e.msg);
 	uint8_t *ref = calloc(mem, 1);
 	for (uint64_t i = 0; i < mem; i++)
-		ref[i] = ms_memory(ms)[i] = (uint8_t)(i * 7);
+		ref[i] = mem_set(ms, i, (uint8_t)(i * 7));
 	ms_set_checking(ms, 1);
 	struct evq q;
 	ck_assert_int_eq(evq_init(&q, (size_t)cores, &e), 0);
@@ -1043,7 +1051,7 @@ static void lookaside_run(enum fabric_kind f, enum protocol_kind p, int rounds, 
 		struct memsys *ms = ms_create(&m, mem, &e);
 		ck_assert_msg(ms != NULL, "%s", e.msg);
 		for (uint64_t i = 0; i < mem; i++)
-			ref[i] = ms_memory(ms)[i] = (uint8_t)(i * 13 + (uint64_t)round);
+			ref[i] = mem_set(ms, i, (uint8_t)(i * 13 + (uint64_t)round));
 		ms_set_checking(ms, 1);
 		uint64_t now = 0;
 		for (long i = 0; i < ops; i++, now += 3) {

@@ -89,14 +89,17 @@ static int validate(const struct sim_config *cfg, struct err *e)
 	return 0;
 }
 
-/* The initial memory image: .data once, .percpu once per CPU. */
-static void load_image(struct memsys *ms, const struct program *p)
+/* The initial memory image: .data once, .percpu once per CPU (zeros cost
+ * nothing: memory is sparse). */
+static int load_image(struct memsys *ms, const struct program *p, struct err *e)
 {
-	uint8_t *mem = ms_memory(ms);
-	if (p->data_size && p->data_image)
-		memcpy(mem + p->data_base, p->data_image, p->data_size);
+	if (p->data_size && p->data_image &&
+	    ms_write_memory(ms, p->data_base, p->data_image, p->data_size, e))
+		return -1;
 	for (int c = 0; c < p->nr_cpus && p->percpu_size && p->percpu_image; c++)
-		memcpy(mem + program_percpu_offset(p, c), p->percpu_image, p->percpu_size);
+		if (ms_write_memory(ms, program_percpu_offset(p, c), p->percpu_image, p->percpu_size, e))
+			return -1;
+	return 0;
 }
 
 static void wake(void *ctx, int core, int what, uint64_t t)
@@ -125,7 +128,8 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 
 	if (!(s->ms = ms_create(&s->m, s->prog->mem_size, e)))
 		goto fail;
-	load_image(s->ms, s->prog);
+	if (load_image(s->ms, s->prog, e))
+		goto fail;
 	ms_set_checking(s->ms, cfg->check);
 	if (evq_init(&s->q, 2 * (size_t)n + 4, e))
 		goto fail;

@@ -390,7 +390,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			le->dirty_in_flight = 1;
 		}
 		if (cell.actions & COH_WRITEBACK) {
-			memcpy(ms->mem + (r->line << ms->shift), cache_data(hc, hw), ms->ls);
+			ms_mem_put(ms, r->line, cache_data(hc, hw));
 			r->writeback++;
 			if (ms->llc)
 				cache_insert(ms_llc_of(ms, h), r->line);
@@ -445,7 +445,6 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 				ms_evict(ms, core, c, w);
 			/* An UPGRADE whose S copy was evicted meanwhile still needs
 			 * the data: memory is up to date, since no copy is dirty. */
-			const uint8_t *src = r->supplied ? r->data : ms->mem + (r->line << ms->shift);
 			if (!r->supplied && rq->fetch) {
 				if (r->llc_hit)
 					COUNT(ms, core, le, llc_hits, 1);
@@ -455,7 +454,10 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 					cache_insert(ms_llc_of(ms, core), r->line);
 			}
 			cache_fill(c, w, r->line, MS_I);
-			memcpy(cache_data(c, w), src, ms->ls);
+			if (r->supplied)
+				memcpy(cache_data(c, w), r->data, ms->ls);
+			else
+				ms_mem_get(ms, r->line, cache_data(c, w));
 			le->sharers[core >> 6] |= 1ull << (core & 63);
 			le->nsharers++;
 		} else {

@@ -30,10 +30,18 @@ static int check_la(const struct memsys *ms, int core, uint64_t line, struct err
 		return err_internal(e, "line 0x%llx: core %d's lookaside lets %s%s hit in state %s", base, core,
 				    la->key & MS_LA_OK(0) ? "loads " : "", la->key & MS_LA_OK(1) ? "stores" : "",
 				    ms_state_name((enum ms_state)c->state[w]));
-	if (le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+	if (le->contended || !ms_line_whole(ms, line))
 		return err_internal(e, "line 0x%llx: core %d's lookaside covers a %s line", base, core,
 				    le->contended ? "contended" : "partial");
 	return 0;
+}
+
+/* Whether the shadow's bytes at addr differ from data (a line, inside one page). */
+static int differs(const struct sp_mem *shadow, uint64_t addr, const uint8_t *data, size_t n)
+{
+	uint8_t want[256];
+	sp_mem_read(shadow, addr, want, n);
+	return memcmp(want, data, n) != 0;
 }
 
 int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
@@ -64,7 +72,7 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
 			nowner++;
 			owner = c;
 		}
-		if (ms->shadow && memcmp(cache_data(l1_of(ms, c), w), ms->shadow + base, ms->ls))
+		if (ms->has_shadow && differs(&ms->shadow, base, cache_data(l1_of(ms, c), w), ms->ls))
 			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
 					    (unsigned long long)base, c, ms_state_name(s));
 	}
@@ -79,8 +87,9 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
 				    (unsigned long long)base, le->owner, le->nsharers, owner, valid);
 	/* A dirty line on its way to its next owner is in no cache: its data
 	 * in flight is checked when it lands. */
-	if (ms->shadow && !dirty && !(le && le->dirty_in_flight) &&
-	    memcmp(ms->mem + base, ms->shadow + base, ms->ls))
+	uint8_t mem[256];
+	if (ms->has_shadow && !dirty && !(le && le->dirty_in_flight) &&
+	    (ms_mem_get(ms, line, mem), differs(&ms->shadow, base, mem, ms->ls)))
 		return err_internal(e, "line 0x%llx: memory is stale and no cache holds the line dirty",
 				    (unsigned long long)base);
 	return 0;
@@ -97,11 +106,23 @@ int ms_check_all(const struct memsys *ms, struct err *e)
 			if (key && check_la(ms, c, key - 1, e))
 				return -1;
 		}
-	if (ms->shadow)
-		for (uint64_t l = 0; l < ms->nlines; l++)
-			if (!ms->line_idx[l] && memcmp(ms->mem + (l << ms->shift), ms->shadow + (l << ms->shift), ms->ls))
-				return err_internal(e, "line 0x%llx: memory differs from the last stores",
-						    (unsigned long long)(l << ms->shift));
+	/* Lines never accessed: memory as the image left it. A line written
+	 * has an entry, so the shadow's pages and memory's hold every other
+	 * line that is not zero. */
+	const struct sp_mem *img[2] = { &ms->shadow, &ms->mem };
+	for (int k = 0; ms->has_shadow && k < 2; k++)
+		for (size_t i = 0; i < img[k]->pages.cap; i++) {
+			if (!img[k]->pages.keys[i])
+				continue;
+			uint64_t page = (img[k]->pages.keys[i] - 1) << SP_PAGE_SHIFT;
+			for (uint64_t l = page >> ms->shift; l < (page + SP_PAGE_SIZE) >> ms->shift; l++) {
+				uint8_t mem[256];
+				ms_mem_get(ms, l, mem);
+				if (!line_find(ms, l) && differs(&ms->shadow, l << ms->shift, mem, ms->ls))
+					return err_internal(e, "line 0x%llx: memory differs from the last stores",
+							    (unsigned long long)(l << ms->shift));
+			}
+		}
 	return 0;
 }
 
@@ -117,37 +138,51 @@ void ms_check_access(struct memsys *ms, int core, uint64_t addr, unsigned size,
 		     enum ms_acc kind, const uint64_t *val)
 {
 	struct err *e = &ms->check_err;
-	if (kind == MS_ACC_STORE)
-		memcpy(ms->shadow + addr, val, size);
+	if (kind == MS_ACC_STORE) {
+		uint8_t *p = sp_mem_at(&ms->shadow, addr);
+		if (!p) {
+			err_internal(e, "memsys: out of memory for the checker's shadow image");
+			return;
+		}
+		memcpy(p, val, size);
+	}
 	if (err_is_set(e) || check_la(ms, core, addr >> ms->shift, e))
 		return;
-	if (kind == MS_ACC_LOAD && get_val(ms->shadow + addr, size) != *val)
-		err_internal(e, "core %d loaded 0x%llx from 0x%llx; the last store wrote 0x%llx", core,
-			     (unsigned long long)*val, (unsigned long long)addr,
-			     (unsigned long long)get_val(ms->shadow + addr, size));
+	uint8_t last[8];
+	if (kind == MS_ACC_LOAD) {
+		sp_mem_read(&ms->shadow, addr, last, size);
+		if (get_val(last, size) != *val)
+			err_internal(e, "core %d loaded 0x%llx from 0x%llx; the last store wrote 0x%llx", core,
+				     (unsigned long long)*val, (unsigned long long)addr,
+				     (unsigned long long)get_val(last, size));
+	}
 }
 
 void ms_set_checking(struct memsys *ms, int on)
 {
 	ms->fast.checking = (uint8_t)!!on;
-	if (!on) {
-		free(ms->shadow);
-		ms->shadow = NULL;
+	sp_mem_free(&ms->shadow);
+	ms->has_shadow = 0;
+	if (!on)
 		return;
-	}
-	if (!ms->shadow && !(ms->shadow = malloc(ms->nlines << ms->shift))) {
-		err_internal(&ms->check_err, "memsys: out of memory for the checker's shadow image");
-		ms->fast.checking = 0;
-		return;
-	}
 	/* The shadow starts as the coherent image: memory, overridden by dirty copies. */
-	memcpy(ms->shadow, ms->mem, ms->nlines << ms->shift);
-	for (size_t i = 0; i < ms->nentries; i++) {
+	int oom = sp_mem_copy(&ms->shadow, &ms->mem);
+	for (size_t i = 0; !oom && i < ms->nentries; i++) {
 		const struct ms_line *le = entry(ms, i);
 		if (le->owner == MS_NO_CORE)
 			continue;
 		int w = cache_lookup(l1_of(ms, le->owner), le->line);
-		if (w >= 0)
-			memcpy(ms->shadow + (le->line << ms->shift), cache_data(l1_of(ms, le->owner), w), ms->ls);
+		uint8_t *p = w >= 0 ? sp_mem_at(&ms->shadow, le->line << ms->shift) : NULL;
+		if (w >= 0 && !p)
+			oom = 1;
+		else if (p)
+			memcpy(p, cache_data(l1_of(ms, le->owner), w), ms->ls);
 	}
+	if (oom) {
+		sp_mem_free(&ms->shadow);
+		err_internal(&ms->check_err, "memsys: out of memory for the checker's shadow image");
+		ms->fast.checking = 0;
+		return;
+	}
+	ms->has_shadow = 1;
 }

@@ -10,6 +10,8 @@
 static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 {
 	size_t i = ms->nentries;
+	if (i >= UINT32_MAX - 1)
+		return NULL;
 	if ((i >> CHUNK_SHIFT) >= ms->nchunks) {
 		if (ms->nchunks == ms->chunk_cap) {
 			size_t cap = ms->chunk_cap ? 2 * ms->chunk_cap : 16;
@@ -24,13 +26,14 @@ static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 			return NULL;
 		ms->nchunks++;
 	}
-	ms->nentries++;
 	struct ms_line *le = entry(ms, i);
 	memset(le, 0, ms->stride);
 	le->line = line;
 	le->owner = le->last_owner = MS_NO_CORE;
 	le->pin_core = le->first_core = MS_NO_CORE;
-	ms->line_idx[line] = (uint32_t)(i + 1);
+	if (sp_map_put(&ms->line_idx, line, i + 1))
+		return NULL;
+	ms->nentries++;
 	return le;
 }
 
@@ -47,9 +50,8 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 {
 	if (cpu_model_validate(m, e))
 		return NULL;
-	if (!mem_size || mem_size > (1ull << 40))
-		return err_set(e, NULL, 0, 0, "memory size %llu is out of range (1 byte .. 1 TiB)",
-			       (unsigned long long)mem_size), NULL;
+	if (!mem_size)
+		return err_set(e, NULL, 0, 0, "memory size 0 is out of range (at least 1 byte)"), NULL;
 	struct memsys *ms = calloc(1, sizeof *ms);
 	if (!ms)
 		return err_internal(e, "memsys: out of memory"), NULL;
@@ -74,12 +76,8 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	while ((1u << ms->shift) < ms->ls)
 		ms->shift++;
 	ms->mem_size = mem_size;
-	ms->nlines = (mem_size + ms->ls - 1) >> ms->shift;
-	if (ms->nlines >= UINT32_MAX) {
-		free(ms);
-		return err_set(e, NULL, 0, 0, "memory size %llu has too many lines",
-			       (unsigned long long)mem_size), NULL;
-	}
+	/* memory is sparse (sparse.h): its size costs nothing until touched */
+	ms->nlines = (mem_size >> ms->shift) + ((mem_size & (ms->ls - 1)) != 0);
 	ms->fast.shift = ms->shift;
 	ms->fast.lmask = ms->ls - 1;
 	for (int st = 0; st < MS_NSTATES; st++)
@@ -88,15 +86,13 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
-	ms->mem = calloc(ms->nlines, ms->ls);
-	ms->line_idx = calloc(ms->nlines, sizeof *ms->line_idx);
 	ms->fast.pc = aligned_alloc(_Alignof(struct ms_core), (size_t)ms->ncores * sizeof *ms->fast.pc);
 	if (ms->fast.pc)
 		memset(ms->fast.pc, 0, (size_t)ms->ncores * sizeof *ms->fast.pc);
 	ms->scratch = calloc(1, sizeof *ms->scratch);
 	if (m->llc_size)
 		ms->llc = calloc((size_t)ms->n_llc, sizeof *ms->llc);
-	if (!ms->mem || !ms->line_idx || !ms->fast.pc || !ms->scratch ||
+	if (!ms->fast.pc || !ms->scratch ||
 	    (m->llc_size && !ms->llc)) {
 		err_internal(e, "memsys: out of memory for %llu bytes of simulated memory",
 			     (unsigned long long)mem_size);
@@ -135,10 +131,10 @@ void ms_destroy(struct memsys *ms)
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		cache_free(&ms->llc[s]);
 	free(ms->llc);
-	free(ms->mem);
+	sp_mem_free(&ms->mem);
+	sp_mem_free(&ms->shadow);
 	free(ms->home);
-	free(ms->shadow);
-	free(ms->line_idx);
+	sp_map_free(&ms->line_idx);
 	free(ms->place);
 	free(ms->fast.pc);
 	if (ms->scratch)
@@ -147,9 +143,26 @@ void ms_destroy(struct memsys *ms)
 	free(ms);
 }
 
-uint8_t *ms_memory(struct memsys *ms)
+int ms_write_memory(struct memsys *ms, uint64_t addr, const void *src, uint64_t len, struct err *e)
 {
-	return ms->mem;
+	if (addr >= ms->mem_size || len > ms->mem_size - addr)
+		return err_internal(e, "memsys: image of %llu bytes at 0x%llx is outside memory",
+				    (unsigned long long)len, (unsigned long long)addr);
+	if (sp_mem_write(&ms->mem, addr, src, len))
+		return err_internal(e, "memsys: out of memory for the initial image");
+	return 0;
+}
+
+uint8_t ms_memory_byte(const struct memsys *ms, uint64_t addr)
+{
+	const uint8_t *b = sp_mem_peek(&ms->mem, addr);
+	return b ? *b : 0;
+}
+
+uint64_t ms_host_bytes(const struct memsys *ms)
+{
+	return sp_mem_bytes(&ms->mem) + (uint64_t)ms->nchunks * (ms->stride << CHUNK_SHIFT) +
+	       ms->line_idx.cap * 2 * sizeof(uint64_t);
 }
 
 void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket)
@@ -157,6 +170,12 @@ void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket)
 	if (socket < 0 || socket >= ms->sockets || addr >= ms->mem_size || !len)
 		return;
 	if (!ms->home) {
+		/* a byte per line: only the assembler's bounded layouts set homes */
+		if (ms->nlines > (1ull << 32)) {
+			err_internal(&ms->check_err, "memsys: NUMA homes over %llu lines are too many",
+				     (unsigned long long)ms->nlines);
+			return;
+		}
 		ms->home = malloc(ms->nlines);
 		if (!ms->home) {
 			err_internal(&ms->check_err, "memsys: out of memory for NUMA homes");
@@ -237,7 +256,7 @@ void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
  * is one the lookaside may cover. */
 static inline void la_fill(struct memsys *ms, int core, uint64_t line, int w, struct ms_line *le)
 {
-	if (le->contended || ((line + 1) << ms->shift) > ms->mem_size)
+	if (le->contended || !ms_line_whole(ms, line))
 		return;
 	struct cache *c = l1_of(ms, core);
 	uint64_t want = line + 1;
@@ -273,7 +292,7 @@ void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
 	enum ms_state s = c->state[w];
 	COUNT(ms, core, le, evictions, 1);
 	if (ms->p->state[s].evict_writeback) {
-		memcpy(ms->mem + (line << ms->shift), cache_data(c, w), ms->ls);
+		ms_mem_put(ms, line, cache_data(c, w));
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
 			cache_insert(ms_llc_of(ms, core), line);
@@ -447,7 +466,12 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 		if (w >= 0)
 			return get_val(cache_data(c, w) + (addr & (ms->ls - 1)), size);
 	}
-	return get_val(ms->mem + addr, size);
+	uint8_t buf[8];
+	for (unsigned k = 0; k < size; k++) {  /* bytewise: the span may cross a page */
+		const uint8_t *b = sp_mem_peek(&ms->mem, addr + k);
+		buf[k] = b ? *b : 0;
+	}
+	return get_val(buf, size);
 }
 
 const struct ms_stats *ms_core_stats(const struct memsys *ms, int core)

@@ -98,12 +98,19 @@ struct ms_line_info {
 struct memsys;
 
 /* Create the memory system for m->cores cores over simulated addresses
- * [0, mem_size). Lines default to home socket (line index % sockets). */
+ * [0, mem_size), any size up to 2^64 - 1: memory is sparse and costs
+ * host memory only where it is written. Lines default to home socket (line index % sockets). */
 struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e);
 void ms_destroy(struct memsys *ms);
 
 /* Before the run: initial memory contents and NUMA homes. */
-uint8_t *ms_memory(struct memsys *ms);  /* backing image, mem_size bytes */
+/* Copy an initial image into memory at addr; all-zero pages allocate nothing.
+ * -1 with e set (ERR_INTERNAL) outside memory or out of host memory. */
+int ms_write_memory(struct memsys *ms, uint64_t addr, const void *src, uint64_t len, struct err *e);
+/* A byte of the backing memory (not of any cache: ms_peek is the coherent view). */
+uint8_t ms_memory_byte(const struct memsys *ms, uint64_t addr);
+/* Host bytes the simulated memory and the directory entries take now. */
+uint64_t ms_host_bytes(const struct memsys *ms);
 void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket);
 
 /* Accesses by core `core` at cycle `now`. size is 1, 2, 4 or 8 and the access

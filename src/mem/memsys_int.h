@@ -7,6 +7,7 @@
 #include "mem/memsys.h"
 #include "mem/cache.h"
 #include "mem/coherence.h"
+#include "mem/sparse.h"
 #include "base/event_queue.h"
 
 #include <string.h>
@@ -15,8 +16,8 @@
  * iff core c's L1 holds the line valid, `nsharers` is their number, and
  * `owner` is the one holder in an owner state (or MS_NO_CORE). Entries are
  * allocated on a line's first access, so memory grows with the lines
- * touched, not with mem_size x cores: the flat array indexed by line number
- * holds only a 4-byte entry index. */
+ * touched, not with mem_size x cores: a hash map (sparse.h) from line
+ * number to entry index finds them, whatever the address. */
 #define CHUNK_SHIFT 10
 #define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
 
@@ -79,8 +80,11 @@ struct memsys {
 	struct topo_place *place;        /* ncores: where each core sits */
 	uint32_t ls, shift;
 	uint64_t mem_size, nlines;
-	uint8_t *mem, *home, *shadow;
-	uint32_t *line_idx;              /* nlines; 0 = no entry, else entry index + 1 */
+	struct sp_mem mem;               /* backing memory, pages allocated when written */
+	struct sp_mem shadow;            /* the checker's image of the last stores */
+	uint8_t has_shadow;
+	uint8_t *home;                   /* nlines, only once a home is set */
+	struct sp_map line_idx;          /* line number -> entry index + 1 */
 	uint8_t **chunks;
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
@@ -114,8 +118,8 @@ static inline struct ms_line *entry(const struct memsys *ms, size_t i)
 
 static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
 {
-	uint32_t i = ms->line_idx[line];
-	return i ? entry(ms, i - 1) : NULL;
+	uint64_t i = sp_map_get(&ms->line_idx, line);
+	return i ? entry(ms, (size_t)i - 1) : NULL;
 }
 
 /* The lookaside permission bits of a way in state s (memsys.h). */
@@ -129,6 +133,28 @@ static inline uint64_t get_val(const uint8_t *p, unsigned size)
 	uint64_t v = 0;
 	memcpy(&v, p, size);   /* little-endian host, as the x86 we model */
 	return v;
+}
+
+/* A line of the backing memory: read into out (ls bytes), or written from
+ * data (-1, recorded, when out of memory). */
+static inline void ms_mem_get(const struct memsys *ms, uint64_t line, uint8_t *out)
+{
+	sp_mem_read(&ms->mem, line << ms->shift, out, ms->ls);
+}
+
+static inline int ms_mem_put(struct memsys *ms, uint64_t line, const uint8_t *data)
+{
+	uint8_t *p = sp_mem_at(&ms->mem, line << ms->shift);
+	if (!p)
+		return err_internal(&ms->check_err, "memsys: out of memory for simulated memory");
+	memcpy(p, data, ms->ls);
+	return 0;
+}
+
+/* Whether line lies wholly inside simulated memory (the lookaside covers only those). */
+static inline int ms_line_whole(const struct memsys *ms, uint64_t line)
+{
+	return line < (ms->mem_size >> ms->shift);
 }
 
 /* The checker (invariants.c). */

@@ -1,0 +1,130 @@
+/* Sparse structures of the memory system (sparse.h): the hash map and the
+ * paged simulated memory built on it. */
+#include "config.h"
+#include "mem/sparse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int grow(struct sp_map *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 64;
+	unsigned shift = 64;
+	for (size_t c = cap; c > 1; c >>= 1)
+		shift--;
+	struct sp_map n = { calloc(cap, sizeof *n.keys), malloc(cap * sizeof *n.vals), cap, m->n, shift };
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = sp_map_slot(&n, m->keys[i] - 1);
+		while (n.keys[j])
+			j = (j + 1) & (cap - 1);
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	*m = n;
+	return 0;
+}
+
+int sp_map_put(struct sp_map *m, uint64_t key, uint64_t val)
+{
+	/* at most half full: probes stay short */
+	if (2 * (m->n + 1) > m->cap && grow(m))
+		return -1;
+	size_t i = sp_map_slot(m, key);
+	while (m->keys[i] && m->keys[i] != key + 1)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->keys[i])
+		m->n++;
+	m->keys[i] = key + 1;
+	m->vals[i] = val;
+	return 0;
+}
+
+void sp_map_free(struct sp_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof *m);
+}
+
+uint8_t *sp_mem_at(struct sp_mem *s, uint64_t addr)
+{
+	uint8_t *p = sp_mem_peek(s, addr);
+	if (p)
+		return p;
+	uint8_t *page = calloc(1, SP_PAGE_SIZE);
+	if (!page || sp_map_put(&s->pages, addr >> SP_PAGE_SHIFT, (uint64_t)(uintptr_t)page)) {
+		free(page);
+		return NULL;
+	}
+	return page + (addr & (SP_PAGE_SIZE - 1));
+}
+
+void sp_mem_read(const struct sp_mem *s, uint64_t addr, void *out, size_t len)
+{
+	const uint8_t *p = sp_mem_peek(s, addr);
+	if (p)
+		memcpy(out, p, len);
+	else
+		memset(out, 0, len);
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len)
+{
+	const uint8_t *from = src;
+	while (len) {
+		size_t room = SP_PAGE_SIZE - (size_t)(addr & (SP_PAGE_SIZE - 1));
+		size_t n = len < room ? (size_t)len : room;
+		uint8_t *p = sp_mem_peek(s, addr);
+		if (!p && !all_zero(from, n) && !(p = sp_mem_at(s, addr)))
+			return -1;
+		if (p)
+			memcpy(p, from, n);
+		addr += n;
+		from += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src)
+{
+	for (size_t i = 0; i < src->pages.cap; i++) {
+		if (!src->pages.keys[i])
+			continue;
+		uint8_t *p = sp_mem_at(dst, (src->pages.keys[i] - 1) << SP_PAGE_SHIFT);
+		if (!p)
+			return -1;
+		memcpy(p, (const uint8_t *)(uintptr_t)src->pages.vals[i], SP_PAGE_SIZE);
+	}
+	return 0;
+}
+
+uint64_t sp_mem_bytes(const struct sp_mem *s)
+{
+	return (uint64_t)s->pages.n * SP_PAGE_SIZE + s->pages.cap * 2 * sizeof(uint64_t);
+}
+
+void sp_mem_free(struct sp_mem *s)
+{
+	for (size_t i = 0; i < s->pages.cap; i++)
+		if (s->pages.keys[i])
+			free((void *)(uintptr_t)s->pages.vals[i]);
+	sp_map_free(&s->pages);
+}

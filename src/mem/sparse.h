@@ -1,0 +1,71 @@
+/* Sparse structures of the memory system: a hash map from 64-bit keys (line
+ * or page numbers) to non-zero 64-bit values, and simulated memory as 4 KiB
+ * pages allocated on their first write. Host memory follows what a run
+ * touches, not the size of the simulated address space, so any 32- or
+ * 64-bit address can be simulated (a replayed trace, a 1 GiB .space). */
+#ifndef BOUNCE_SPARSE_H
+#define BOUNCE_SPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Open addressing with linear probing; a slot's key is stored plus one, so
+ * 0 marks an empty slot (keys here are line or page numbers, < 2^60). */
+struct sp_map {
+	uint64_t *keys, *vals;
+	size_t cap, n;      /* cap a power of two, or 0 */
+	unsigned shift;     /* 64 - log2(cap) */
+};
+
+static inline size_t sp_map_slot(const struct sp_map *m, uint64_t key)
+{
+	return (size_t)(((key + 1) * 0x9E3779B97F4A7C15ull) >> m->shift);
+}
+
+/* The value stored for key, or 0 when there is none. */
+static inline uint64_t sp_map_get(const struct sp_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	for (size_t i = sp_map_slot(m, key);; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key + 1)
+			return m->vals[i];
+		if (!m->keys[i])
+			return 0;
+	}
+}
+
+/* Store a non-zero value for key (replacing any); -1 when out of memory. */
+int sp_map_put(struct sp_map *m, uint64_t key, uint64_t val);
+void sp_map_free(struct sp_map *m);
+
+#define SP_PAGE_SHIFT 12
+#define SP_PAGE_SIZE (1u << SP_PAGE_SHIFT)
+
+/* Simulated memory: page number -> page (uintptr_t). A page never written
+ * reads as zeros. Every line lies inside one page (line size <= 256). */
+struct sp_mem {
+	struct sp_map pages;
+};
+
+/* The byte at addr, or NULL when its page was never written (zeros). */
+static inline uint8_t *sp_mem_peek(const struct sp_mem *s, uint64_t addr)
+{
+	uint8_t *p = (uint8_t *)(uintptr_t)sp_map_get(&s->pages, addr >> SP_PAGE_SHIFT);
+	return p ? p + (addr & (SP_PAGE_SIZE - 1)) : NULL;
+}
+
+/* The byte at addr, its page allocated (zeroed) if needed; NULL when out of memory. */
+uint8_t *sp_mem_at(struct sp_mem *s, uint64_t addr);
+/* Copy len bytes that lie inside one page out of memory. */
+void sp_mem_read(const struct sp_mem *s, uint64_t addr, void *out, size_t len);
+/* Copy len bytes into memory at addr (any span); all-zero parts of pages
+ * never written allocate nothing. -1 when out of memory. */
+int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len);
+/* dst becomes a copy of src (dst empty before); -1 when out of memory. */
+int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src);
+/* Bytes of host memory the pages take. */
+uint64_t sp_mem_bytes(const struct sp_mem *s);
+void sp_mem_free(struct sp_mem *s);
+
+#endif
