@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 {
 	const char *cmd = "run";
 	int first = 1;
-	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list", "calibrate", "validate"};
+	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list", "calibrate", "validate", "replay"};
 	if (argc > 1)
 		for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 			if (strcmp(argv[1], cmds[i]) == 0) {
@@ -64,11 +64,13 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	/* These two measure the host and have options of their own. */
+	/* These three have options of their own: two measure the host, one replays traces. */
 	if (strcmp(cmd, "calibrate") == 0)
 		return cli_calibrate(argc - 1, argv + 1);
 	if (strcmp(cmd, "validate") == 0)
 		return cli_validate(argc - 1, argv + 1);
+	if (strcmp(cmd, "replay") == 0)
+		return cli_replay(argc - 1, argv + 1);
 
 	struct cli_opts o;
 	struct err e = {0};

@@ -1,11 +1,11 @@
 #!/bin/sh
 # The layering rule, checked on every #include: src/ is stacked
-#   base < mem < cpu < asm < load < report < host < cli
+#   base < mem < cpu < asm < load < replay < report < host < cli
 # and a file may include only headers of its own layer or one below. cJSON is
 # for load/ and above; SDL is for ui/ alone; ui/ reaches the engine only
 # through ui/ui_engine.h; only src/main.c sees both cli/ and ui/. host/ (this
 # machine, measured) reaches the engine only through base/ and load/: it
-# never simulates.
+# never simulates. zlib and libzip (compressed traces) are for replay/ alone.
 # Usage: layers.sh [TREE] (default: the source tree). Prints each violation
 # as file:line: what is wrong, and exits 1 when there is one.
 set -eu
@@ -14,7 +14,7 @@ cd "$tree"
 status=0
 awk '
 BEGIN {
-	n = split("base mem cpu asm load report host cli", L, " ")
+	n = split("base mem cpu asm load replay report host cli", L, " ")
 	for (i = 1; i <= n; i++) rank[L[i]] = i
 	bad = 0
 }
@@ -30,6 +30,8 @@ function say(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; bad = 1 }
 	if (match(line, /[<"][^>"]*[>"]/)) inc = substr(line, RSTART + 1, RLENGTH - 2); else next
 	if (inc ~ /^cjson\// && (me == "" ? !inui && FILENAME !~ /^src\/main\.c$/ : rank[me] < rank["load"]))
 		say("cJSON included below the load layer: " inc)
+	if ((inc == "zlib.h" || inc == "zip.h") && me != "replay")
+		say("zlib and libzip are included only in replay/: " inc)
 	if (inc ~ /^SDL2?\/|^SDL[._]/ && !inui)
 		say("SDL included outside ui/: " inc)
 	if (inc ~ /ui\//) {

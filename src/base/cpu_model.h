@@ -62,6 +62,11 @@ struct cpu_model {
 	uint32_t lat_pause;         /* cycles one `pause` takes */
 	uint32_t lat_bus;           /* bus fabric: cycles one broadcast holds the bus */
 	uint32_t cpi;               /* cycles per simple instruction (>= 1) */
+	/* What the teaching simulators model (docs/replay.md); 0 keeps the
+	 * topology's timing and MESI's memory supply. */
+	uint32_t lat_writeback;     /* a dirty line written back delays its writer this much */
+	uint32_t lat_store_shared;  /* an UPGRADE (store to a Shared line) costs this from issue */
+	uint32_t c2c_clean;         /* 1: clean lines are supplied cache to cache (Illinois MESI) */
 
 	uint32_t sb_entries;        /* x86-TSO store buffer depth */
 
@@ -106,6 +111,9 @@ struct cpu_model {
 	X(lat_pause,        LAT,      ALWAYS,   0, 100000)        \
 	X(lat_bus,          LAT,      IF_BUS,   0, 100000)        \
 	X(cpi,              U32,      OPTIONAL, 1, 1000)          \
+	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000)        \
+	X(lat_store_shared, LAT,      OPTIONAL, 0, 100000)        \
+	X(c2c_clean,        U32,      OPTIONAL, 0, 1)             \
 	X(sb_entries,       U32,      ALWAYS,   1, 256)           \
 	X(fabric,           FABRIC,   ALWAYS,   0, 0)             \
 	X(protocol,         PROTOCOL, ALWAYS,   0, 0)

@@ -78,6 +78,7 @@ int cli_view(const struct cli_opts *o, cli_viewer_fn viewer);
 /* Commands with their own options (getopt_long): argv[0] is the command. */
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
+int cli_replay(int argc, char **argv);
 struct host_topo;
 struct host_model;
 /* This host's topology and calibrated model, with progress on stderr

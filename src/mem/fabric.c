@@ -258,6 +258,17 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
 		r->targets[w] = b;
 		n += __builtin_popcountll(b);
 	}
+	/* Clean lines supplied cache to cache (c2c_clean, Illinois MESI): with
+	 * no owner to ask, the lowest-numbered other holder supplies. */
+	for (size_t w = 0; !n && ms->m.c2c_clean && ms->p->req[r->req].fetch && w < ms->words; w++) {
+		uint64_t b = le->sharers[w];
+		if ((size_t)r->core / 64 == w)
+			b &= ~(1ull << (r->core & 63));
+		if (b) {
+			r->targets[w] = b & -b;
+			n = 1;
+		}
+	}
 	return n;
 }
 
@@ -284,6 +295,16 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 		lat = r->remote ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
 	}
 	return r->served + (lat > to_agent ? lat - to_agent : 1);
+}
+
+/* lat_store_shared: an UPGRADE completes that long after its issue, or
+ * when its invalidations have reached the holders if that is later. */
+static uint64_t upgrade_at(const struct memsys *ms, const struct ms_rec *r, uint64_t t)
+{
+	if (r->req != MS_UPGRADE || !ms->m.lat_store_shared)
+		return t;
+	uint64_t at = r->issued + ms->m.lat_store_shared;
+	return at > r->served ? at : r->served;
 }
 
 static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now)
@@ -326,7 +347,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		push(ms, latest, i, EV_SNOOP);
 		return;
 	}
-	r->data_at = own_data_at(ms, r, ms->p->req[r->req].fetch);
+	r->data_at = upgrade_at(ms, r, own_data_at(ms, r, ms->p->req[r->req].fetch));
 	push(ms, r->data_at, i, EV_FILL);
 }
 
@@ -373,9 +394,14 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		 * the lock it waited for ended. */
 		uint64_t sent = r->deferred ? now : r->served + leg(ms, &r->agent, h);
 		uint64_t reply = sent + topo_leg(&ms->topo, &ms->place[h], &ms->place[r->core]);
+		/* lat_writeback: a holder writes a dirty line back before it answers */
+		if (cell.actions & COH_WRITEBACK)
+			reply += ms->m.lat_writeback;
 		if (reply > ready)
 			ready = reply;
-		if ((cell.actions & COH_SUPPLY) && r->supplier == MS_NO_CORE) {
+		int supply = (cell.actions & COH_SUPPLY) ||
+			     (ms->m.c2c_clean && p->req[r->req].fetch);
+		if (supply && r->supplier == MS_NO_CORE) {
 			r->supplier = h;
 			r->supplier_state = (uint8_t)hs;
 			r->supplied = 1;
@@ -419,6 +445,8 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		if (own > ready)
 			ready = own;
 	}
+	if (r->req == MS_UPGRADE && ms->m.lat_store_shared)
+		ready = upgrade_at(ms, r, now);
 	r->data_at = ready > now ? ready : now;
 	if (ms->fast.checking && !err_is_set(&ms->check_err))
 		ms_check_line(ms, r->line, &ms->check_err);
@@ -432,6 +460,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	struct ms_line *le = line_find(ms, r->line);
 	const struct coh_protocol *p = ms->p;
 	int core = r->core;
+	uint64_t ready = now;   /* when the requester may go on */
 	for (int k = 0; k < 2; k++)
 		if (ms->fast.pc[core].open_rec[k] == i + 1)
 			ms->fast.pc[core].open_rec[k] = 0;
@@ -441,8 +470,12 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		const struct coh_req_col *rq = &p->req[r->req];
 		if (w < 0) {
 			w = cache_victim(c, r->line);
-			if (cache_valid(c, w))
+			if (cache_valid(c, w)) {
+				/* lat_writeback: the requester writes its dirty victim back first */
+				if (p->state[c->state[w]].evict_writeback)
+					ready += ms->m.lat_writeback;
 				ms_evict(ms, core, c, w);
+			}
 			/* An UPGRADE whose S copy was evicted meanwhile still needs
 			 * the data: memory is up to date, since no copy is dirty. */
 			if (!r->supplied && rq->fetch) {
@@ -471,7 +504,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		if (p->state[fc->next].owner)
 			le->owner = core;
 		struct ms_txn t = {
-			.issued = r->issued, .start = r->served, .done = now,
+			.issued = r->issued, .start = r->served, .done = ready,
 			.line = r->line << ms->shift, .core = core, .supplier = r->supplier,
 			.req = (enum ms_req)r->req, .from = (enum ms_state)r->from,
 			.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
@@ -485,13 +518,16 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		COUNT(ms, core, le, transactions, 1);
 		COUNT(ms, core, le, l1_misses, 1);
 		COUNT(ms, core, le, upgrades, r->req == MS_UPGRADE);
+		COUNT(ms, core, le, gets, r->req == MS_GETS);
+		COUNT(ms, core, le, getm, r->req == MS_GETM);
+		COUNT(ms, core, le, load_misses, r->kind == MS_ACC_LOAD);
 		COUNT(ms, core, le, bounces, t.bounce);
 		COUNT(ms, core, le, c2c_transfers, r->supplied);
 		COUNT(ms, core, le, hitm, r->hitm);
 		COUNT(ms, core, le, hitm_remote, r->hitm && r->hitm_remote);
 		COUNT(ms, core, le, invalidations, r->invalidated);
 		COUNT(ms, core, le, writebacks, r->writeback);
-		COUNT(ms, core, le, stall_cycles, now - r->issued);
+		COUNT(ms, core, le, stall_cycles, ready - r->issued);
 		if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
 			le->contended = 1;
 			ms_la_forget(ms, r->line);
@@ -506,7 +542,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 			ms->obs(ms->obs_ctx, &t);
 	}
 	if (ms->waker)
-		ms->waker(ms->waker_ctx, core, r->waiters, now);
+		ms->waker(ms->waker_ctx, core, r->waiters, ready);
 	/* The requester's unblock frees the line at its agent. */
 	push(ms, now + leg(ms, &r->agent, core), i, EV_FREE);
 }

@@ -453,6 +453,14 @@ int ms_can_write(const struct memsys *ms, int core, uint64_t addr)
 	return s != MS_I && ms->p->state[s].access[COH_STORE].hit;
 }
 
+int ms_others_hold(const struct memsys *ms, int core, uint64_t addr)
+{
+	const struct ms_line *le = line_find(ms, addr >> ms->shift);
+	if (!le)
+		return 0;
+	return le->nsharers > ((le->sharers[core >> 6] >> (core & 63)) & 1);
+}
+
 uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 {
 	if (addr >= ms->mem_size || size > 8 || size > ms->mem_size - addr)

@@ -75,6 +75,8 @@ struct ms_stats {
 	uint64_t evictions;
 	uint64_t stall_cycles;          /* sum over transactions of (done - issued) */
 	uint64_t transactions;          /* coherence transactions issued (misses and upgrades) */
+	uint64_t gets, getm;            /* transactions by kind (the third kind: upgrades) */
+	uint64_t load_misses;           /* l1_misses of loads; the rest are of stores and RMWs */
 };
 
 /* Per-offset detail of a line that bounced, for the shared-line table
@@ -313,6 +315,9 @@ static inline int ms_crosses_line(uint64_t addr, unsigned size, uint32_t line_si
 {
 	return ((addr & (line_size - 1)) + size) > line_size;
 }
+
+/* Whether a core other than `core` holds a valid copy of addr's line now. */
+int ms_others_hold(const struct memsys *ms, int core, uint64_t addr);
 
 /* The value in coherent memory now (the dirty owner's copy if there is one). */
 uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size);

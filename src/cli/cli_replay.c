@@ -1,0 +1,100 @@
+/* `bounce replay [--cpu MODEL] [--json F] [--csv F] [-q] TRACE...`: trace i
+ * drives core i of a machine of as many cores (a zip's NAME_N.data members
+ * count one each), with blocking cores (src/replay/). Outputs are written
+ * whole or not at all; a bad record stops the replay with exit status 2. */
+#include "config.h"
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/outfile.h"
+#include "replay/replay_run.h"
+
+static const char replay_usage[] =
+	"usage: bounce replay [--cpu MODEL] [--json FILE] [--csv FILE] [--quiet] TRACE...\n"
+	"  Replay per-core memory traces (plain, gzip or zip; the teaching simulators'\n"
+	"  `LABEL HEX` lines or Valgrind lackey's --trace-mem output) with blocking cores:\n"
+	"  trace i drives core i; a zip's NAME_0.data, NAME_1.data, ... are one trace each.\n"
+	"  --cpu MODEL   a cpus/ name or a CPU model file (default teaching-4core)\n"
+	"  --json FILE   the report as JSON (- for stdout)\n"
+	"  --csv FILE    one row per core and a total row\n"
+	"  -q, --quiet   no summary on stdout\n"
+	"  See docs/replay.md.\n";
+
+typedef int (*write_fn)(const struct replay *r, FILE *f, struct err *e);
+
+static int write_csv(const struct replay *r, FILE *f, struct err *e)
+{
+	if (replay_write_csv(r, f))
+		return err_internal(e, "cannot write the CSV");
+	return 0;
+}
+
+static int write_out(const char *path, write_fn fn, const struct replay *r, struct err *e)
+{
+	struct outfile *o = outfile_open(path, e);
+	if (!o)
+		return -1;
+	if (fn(r, outfile_stream(o), e)) {
+		outfile_abort(o);
+		return -1;
+	}
+	return outfile_commit(o, e);
+}
+
+int cli_replay(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"cpu", required_argument, NULL, 'c'},
+		{"json", required_argument, NULL, 'j'},
+		{"csv", required_argument, NULL, 'v'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *cpu = "teaching-4core", *json = NULL, *csv = NULL;
+	int quiet = 0, c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cpu = optarg; break;
+		case 'j': json = optarg; break;
+		case 'v': csv = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
+		case ':':
+			fprintf(stderr, "bounce: replay: %s needs a value (see bounce replay --help)\n", argv[optind - 1]);
+			return EXIT_INPUT;
+		default:
+			fprintf(stderr, "bounce: replay: unknown option '%s' (see bounce replay --help)\n", argv[optind - 1]);
+			return EXIT_INPUT;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "bounce: replay: no trace given (see bounce replay --help)\n");
+		return EXIT_INPUT;
+	}
+	struct err e = {0};
+	struct cpu_model m;
+	if (scen_load_cpu(cpu, &m, &e))
+		return cli_fail(&e);
+	struct rt_stream *streams[CPU_MAX_CORES];
+	int n = rt_open(argv + optind, (size_t)(argc - optind), streams, CPU_MAX_CORES, &e);
+	if (n < 0)
+		return cli_fail(&e);
+	struct replay r;
+	if (replay_create(&r, &m, streams, n, &e))
+		return cli_fail(&e);
+	int rc = replay_run(&r, &e);
+	if (!rc && json)
+		rc = write_out(json, replay_write_json, &r, &e);
+	if (!rc && csv)
+		rc = write_out(csv, write_csv, &r, &e);
+	if (!rc && !quiet && !(json && !strcmp(json, "-")))
+		replay_write_summary(&r, stdout);
+	replay_free(&r);
+	return rc ? cli_fail(&e) : EXIT_OK;
+}

@@ -1,0 +1,48 @@
+/* Replaying traces on the memory system with blocking cores: trace i drives
+ * core i; a hit costs the model's L1 hit latency, a computation record its
+ * cycles, a miss stalls its core until the line is there; no store buffer.
+ * The memory system (src/mem) times and counts every transaction as it does
+ * for the x86 cores. docs/replay.md states the model and every counter. */
+#ifndef BOUNCE_REPLAY_RUN_H
+#define BOUNCE_REPLAY_RUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "base/cpu_model.h"
+#include "base/error.h"
+#include "mem/memsys.h"
+#include "replay/replay_trace.h"
+
+/* What a core's driver counts beside the memory system's statistics. */
+struct replay_core_stats {
+	uint64_t records;           /* records read, a lackey M counting twice */
+	uint64_t compute_cycles;    /* cycles of computation records */
+	uint64_t idle_cycles;       /* cycles stalled waiting for a line */
+	uint64_t cycles;            /* when its last record completed */
+	uint64_t private_accesses;  /* no other cache held the line when it was accessed */
+	uint64_t shared_accesses;   /* another cache held it */
+};
+
+struct replay {
+	struct cpu_model m;         /* cores = the number of traces */
+	struct memsys *ms;
+	int ncores;
+	struct rt_stream **streams;
+	struct replay_core_stats *stats;
+	void *run;                  /* the driver's per-core state (replay_run.c) */
+};
+
+/* Build a machine of model m with one core per stream (the streams move
+ * into the replay). -1 with e set. */
+int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream **streams,
+		  int n, struct err *e);
+/* Run every trace to its end; -1 with e set at a bad record. */
+int replay_run(struct replay *r, struct err *e);
+void replay_free(struct replay *r);
+
+/* The outputs (replay_report.c): JSON (cJSON), CSV, and the summary. */
+int replay_write_json(const struct replay *r, FILE *f, struct err *e);
+int replay_write_csv(const struct replay *r, FILE *f);
+void replay_write_summary(const struct replay *r, FILE *f);
+
+#endif

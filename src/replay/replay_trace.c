@@ -1,0 +1,432 @@
+/* Trace streams: bytes from zlib (plain or gzip files alike), libzip (an
+ * archive's members) or memory, cut into lines in a fixed buffer, and each
+ * line parsed as a teaching-format or lackey record. A stream's format is
+ * decided by its first record and then held. */
+#include "config.h"
+#include "replay/replay_trace.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zip.h>
+#include <zlib.h>
+
+#define RT_BUF (256u << 10)
+#define RT_MAX_LINE 4096
+
+/* An archive shared by its members' streams: freed with the last one. */
+struct rt_zip {
+	zip_t *z;
+	int refs;
+};
+
+struct rt_stream {
+	char name[512];
+	gzFile gz;
+	struct rt_zip *zip;
+	zip_file_t *zf;
+	const char *mem;            /* rt_open_buffer: the whole input */
+	size_t mem_len;
+	char *buf;
+	size_t len, pos;            /* bytes in buf, next unread */
+	int eof;
+	uint64_t line;
+	enum rt_format fmt;
+	int has_pending;            /* lackey M: the store after its load */
+	struct rt_rec pending;
+};
+
+static struct rt_stream *stream_new(const char *name, struct err *e)
+{
+	struct rt_stream *s = calloc(1, sizeof *s);
+	if (s && !(s->buf = malloc(RT_BUF + 1))) {  /* + 1: a last line's NUL */
+		free(s);
+		s = NULL;
+	}
+	if (!s) {
+		err_internal(e, "replay: out of memory");
+		return NULL;
+	}
+	snprintf(s->name, sizeof s->name, "%s", name);
+	return s;
+}
+
+void rt_close(struct rt_stream *s)
+{
+	if (!s)
+		return;
+	if (s->gz)
+		gzclose(s->gz);
+	if (s->zf)
+		zip_fclose(s->zf);
+	if (s->zip && --s->zip->refs == 0) {
+		zip_discard(s->zip->z);
+		free(s->zip);
+	}
+	free(s->buf);
+	free(s);
+}
+
+struct rt_stream *rt_open_buffer(const char *name, const char *data, size_t len, struct err *e)
+{
+	struct rt_stream *s = stream_new(name, e);
+	if (s) {
+		s->mem = data;
+		s->mem_len = len;
+	}
+	return s;
+}
+
+const char *rt_name(const struct rt_stream *s)
+{
+	return s->name;
+}
+
+int rt_line(const struct rt_stream *s)
+{
+	return (int)s->line;
+}
+
+enum rt_format rt_format_of(const struct rt_stream *s)
+{
+	return s->fmt;
+}
+
+const char *rt_format_name(enum rt_format f)
+{
+	return f == RT_TEACHING ? "teaching" : f == RT_LACKEY ? "lackey" : "unknown";
+}
+
+/* ---- opening ---- */
+
+static int is_zip(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char m[4] = {0};
+	int zip = f && fread(m, 1, 4, f) == 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4;
+	if (f)
+		fclose(f);
+	return zip;
+}
+
+/* The core number of a member named ..._N.data, or -1. */
+static long member_core(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 7 || strcmp(name + n - 5, ".data"))
+		return -1;
+	size_t end = n - 5, i = end;
+	while (i > 0 && isdigit((unsigned char)name[i - 1]))
+		i--;
+	if (i == end || i == 0 || name[i - 1] != '_' || end - i > 4)
+		return -1;
+	return strtol(name + i, NULL, 10);
+}
+
+static int open_zip(const char *path, struct rt_stream **out, int room, struct err *e)
+{
+	int zerr = 0;
+	zip_t *z = zip_open(path, ZIP_RDONLY, &zerr);
+	if (!z) {
+		zip_error_t ze;
+		zip_error_init_with_code(&ze, zerr);
+		err_set(e, path, 0, 0, "cannot open the zip archive: %s", zip_error_strerror(&ze));
+		zip_error_fini(&ze);
+		return -1;
+	}
+	struct rt_zip *shared = calloc(1, sizeof *shared);
+	if (!shared) {
+		zip_discard(z);
+		return err_internal(e, "replay: out of memory");
+	}
+	shared->z = z;
+	shared->refs = 1;  /* ours until the members hold it */
+	zip_int64_t n = zip_get_num_entries(z, 0);
+	int count = 0, rc = 0;
+	/* members NAME_0.data, NAME_1.data, ...: find each index in turn */
+	for (long want = 0; !rc; want++) {
+		zip_int64_t found = -1;
+		for (zip_int64_t i = 0; i < n; i++) {
+			const char *nm = zip_get_name(z, (zip_uint64_t)i, 0);
+			if (nm && member_core(nm) == want) {
+				found = i;
+				break;
+			}
+		}
+		if (found < 0)
+			break;
+		if (count == room) {
+			rc = err_set(e, path, 0, 0, "the archive holds more per-core traces than the %d cores left",
+				     room);
+			break;
+		}
+		char name[512];
+		snprintf(name, sizeof name, "%s:%s", path, zip_get_name(z, (zip_uint64_t)found, 0));
+		struct rt_stream *s = stream_new(name, e);
+		if (!s) {
+			rc = -1;
+			break;
+		}
+		if (!(s->zf = zip_fopen_index(z, (zip_uint64_t)found, 0))) {
+			rc = err_set(e, path, 0, 0, "cannot read member %s: %s",
+				     zip_get_name(z, (zip_uint64_t)found, 0), zip_strerror(z));
+			rt_close(s);
+			break;
+		}
+		s->zip = shared;
+		shared->refs++;
+		out[count++] = s;
+	}
+	if (!rc && !count)
+		rc = err_set(e, path, 0, 0, "the archive holds no member named NAME_0.data");
+	if (rc)
+		for (int i = 0; i < count; i++) {
+			rt_close(out[i]);
+			out[i] = NULL;
+		}
+	if (--shared->refs == 0) {
+		zip_discard(z);
+		free(shared);
+	}
+	return rc ? -1 : count;
+}
+
+int rt_open(char *const *paths, size_t n_paths, struct rt_stream **out, int max_streams,
+	    struct err *e)
+{
+	int n = 0;
+	for (size_t i = 0; i < n_paths; i++) {
+		if (is_zip(paths[i])) {
+			int k = open_zip(paths[i], out + n, max_streams - n, e);
+			if (k < 0)
+				goto fail;
+			n += k;
+			continue;
+		}
+		if (n == max_streams) {
+			err_set(e, paths[i], 0, 0, "more traces than the model's %d cores", max_streams);
+			goto fail;
+		}
+		struct rt_stream *s = stream_new(paths[i], e);
+		if (!s)
+			goto fail;
+		/* zlib reads a file that is not gzip as it is */
+		if (!(s->gz = gzopen(paths[i], "rb"))) {
+			err_set(e, paths[i], 0, 0, "cannot open the trace");
+			rt_close(s);
+			goto fail;
+		}
+		gzbuffer(s->gz, 128u << 10);
+		out[n++] = s;
+	}
+	return n;
+fail:
+	while (n > 0)
+		rt_close(out[--n]);
+	return -1;
+}
+
+/* ---- lines ---- */
+
+static int refill(struct rt_stream *s, struct err *e)
+{
+	memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+	s->len -= s->pos;
+	s->pos = 0;
+	size_t room = RT_BUF - s->len;
+	long got;
+	if (s->gz) {
+		int errnum;
+		got = gzread(s->gz, s->buf + s->len, (unsigned)room);
+		if (got < 0)
+			return err_set(e, s->name, 0, 0, "cannot read the trace: %s", gzerror(s->gz, &errnum));
+	} else if (s->zf) {
+		got = (long)zip_fread(s->zf, s->buf + s->len, room);
+		if (got < 0)
+			return err_set(e, s->name, 0, 0, "cannot read the archive member: %s",
+				       zip_file_strerror(s->zf));
+	} else {
+		got = (long)(s->mem_len < room ? s->mem_len : room);
+		memcpy(s->buf + s->len, s->mem, (size_t)got);
+		s->mem += got;
+		s->mem_len -= (size_t)got;
+	}
+	if (got == 0)
+		s->eof = 1;
+	s->len += (size_t)got;
+	return 0;
+}
+
+/* The next line, NUL-terminated in place (without its newline); 0 at the end. */
+static int next_line(struct rt_stream *s, char **line, struct err *e)
+{
+	for (;;) {
+		char *start = s->buf + s->pos;
+		char *nl = memchr(start, '\n', s->len - s->pos);
+		if (nl) {
+			*nl = 0;
+			s->pos = (size_t)(nl - s->buf) + 1;
+			s->line++;
+			*line = start;
+			return 1;
+		}
+		if (s->len - s->pos > RT_MAX_LINE)
+			return err_set(e, s->name, (int)(s->line + 1), 0, "line longer than %d bytes", RT_MAX_LINE);
+		if (s->eof) {
+			if (s->pos == s->len)
+				return 0;
+			/* a last line without its newline */
+			s->buf[s->len] = 0;
+			*line = s->buf + s->pos;
+			s->pos = s->len;
+			s->line++;
+			return 1;
+		}
+		if (refill(s, e))
+			return -1;
+	}
+}
+
+/* ---- records ---- */
+
+static const signed char hexval[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* Hex digits at *p into *v: 0, or -1 when there are none or more than 64 bits. */
+static int parse_hex(const char **p, uint64_t *v)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+	int n = 0;
+	while (q[0] == '0' && q[1] == '0')  /* leading zeros do not count against 64 bits */
+		q++;
+	for (; hexval[(unsigned char)*q]; q++, n++) {
+		if (n == 16)
+			return -1;
+		x = x << 4 | (uint64_t)(hexval[(unsigned char)*q] - 1);
+	}
+	if (!n)
+		return -1;
+	*v = x;
+	*p = q;
+	return 0;
+}
+
+static const char *skip_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static int only_blank(const char *p)
+{
+	p = skip_blank(p);
+	return !*p || (*p == '\r' && !p[1]);
+}
+
+/* `<label> <hex value>`: 0 load, 1 store, 2 cycles of computation. */
+static int parse_teaching(struct rt_stream *s, const char *p, struct rt_rec *r, struct err *e)
+{
+	const char *start = p;
+	p = skip_blank(p);
+	if (*p < '0' || *p > '2' || (p[1] != ' ' && p[1] != '\t'))
+		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1,
+			       "expected a label 0 (load), 1 (store) or 2 (computation)");
+	char label = *p;
+	p = skip_blank(p + 1);
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	const char *at = p;
+	uint64_t v;
+	if (parse_hex(&p, &v))
+		return err_set(e, s->name, (int)s->line, (int)(at - start) + 1,
+			       "expected a hexadecimal value of at most 64 bits");
+	if (!only_blank(p))
+		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1, "unexpected text after the value");
+	r->kind = label == '0' ? RT_LOAD : label == '1' ? RT_STORE : RT_COMPUTE;
+	r->addr = v;
+	r->size = 1;
+	r->cycles = label == '2' ? v : 0;
+	return 0;
+}
+
+/* `I  ADDR,SIZE`, ` L ADDR,SIZE`, ` S ...`, ` M ...`. */
+static int parse_lackey(struct rt_stream *s, const char *p, struct rt_rec *r, struct err *e)
+{
+	const char *start = p;
+	char op;
+	if (p[0] == 'I' && p[1] == ' ')
+		op = 'I';
+	else if (p[0] == ' ' && (p[1] == 'L' || p[1] == 'S' || p[1] == 'M') && p[2] == ' ')
+		op = p[1];
+	else
+		return err_set(e, s->name, (int)s->line, 1,
+			       "expected a lackey record (\"I  ADDR,SIZE\" or \" L|S|M ADDR,SIZE\")");
+	p = skip_blank(p + (op == 'I' ? 1 : 2));
+	const char *at = p;
+	uint64_t addr, size;
+	if (parse_hex(&p, &addr))
+		return err_set(e, s->name, (int)s->line, (int)(at - start) + 1,
+			       "expected a hexadecimal address of at most 64 bits");
+	if (*p != ',')
+		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1, "expected ',' and a size");
+	at = ++p;
+	for (size = 0; *p >= '0' && *p <= '9' && size <= RT_MAX_SIZE; p++)
+		size = size * 10 + (uint64_t)(*p - '0');
+	if (p == at || size < 1 || size > RT_MAX_SIZE)
+		return err_set(e, s->name, (int)s->line, (int)(at - start) + 1,
+			       "expected a size of 1 to %d bytes", RT_MAX_SIZE);
+	if (!only_blank(p))
+		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1, "unexpected text after the size");
+	r->addr = addr;
+	r->size = (uint32_t)size;
+	r->cycles = 0;
+	if (op == 'I') {
+		/* an instruction executed: one cycle of computation (its fetch is not simulated) */
+		r->kind = RT_COMPUTE;
+		r->cycles = 1;
+	} else {
+		r->kind = op == 'S' ? RT_STORE : RT_LOAD;
+		if (op == 'M') {
+			s->pending = *r;
+			s->pending.kind = RT_STORE;
+			s->has_pending = 1;
+		}
+	}
+	return 0;
+}
+
+int rt_next(struct rt_stream *s, struct rt_rec *r, struct err *e)
+{
+	if (s->has_pending) {
+		s->has_pending = 0;
+		*r = s->pending;
+		return 1;
+	}
+	for (;;) {
+		char *line = NULL;
+		int got = next_line(s, &line, e);
+		if (got <= 0)
+			return got;
+		/* Valgrind's own messages, and blank lines, are not records */
+		if ((line[0] == '=' && line[1] == '=') || only_blank(line))
+			continue;
+		if (s->fmt == RT_UNKNOWN) {
+			const char *p = skip_blank(line);
+			if (line[0] == 'I' || (line[0] == ' ' && (p[0] == 'L' || p[0] == 'S' || p[0] == 'M')))
+				s->fmt = RT_LACKEY;
+			else if (*p >= '0' && *p <= '9')
+				s->fmt = RT_TEACHING;
+			else
+				return err_set(e, s->name, (int)s->line, 1,
+					       "not a trace record (expected \"LABEL HEX\" or a lackey record)");
+		}
+		if (s->fmt == RT_TEACHING ? parse_teaching(s, line, r, e) : parse_lackey(s, line, r, e))
+			return -1;
+		return 1;
+	}
+}

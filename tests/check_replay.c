@@ -1,0 +1,259 @@
+/* Replay on the shipped teaching-4core model (1-cycle hits, 100 cycles to
+ * memory, 100 per dirty writeback, fabric legs of 5 cycles, clean lines
+ * supplied cache to cache): small traces whose every count and cycle is
+ * derived by hand in the comments, with the coherence checker on. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "load/cpu_json.h"
+#include "replay/replay_run.h"
+
+static struct cpu_model teaching(void)
+{
+	struct cpu_model m;
+	struct err e = {0};
+	ck_assert_msg(cpu_json_load(BOUNCE_DATADIR "/cpus/teaching-4core.json", &m, &e) == 0, "%s", e.msg);
+	return m;
+}
+
+/* Replay the traces (one string per core) to their end, checking every access. */
+static void replay_strings(struct replay *r, const char *const *traces, int n)
+{
+	struct cpu_model m = teaching();
+	struct rt_stream *s[8];
+	struct err e = {0};
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "core%d", i);
+		s[i] = rt_open_buffer(name, traces[i], strlen(traces[i]), &e);
+		ck_assert_ptr_nonnull(s[i]);
+	}
+	ck_assert_msg(replay_create(r, &m, s, n, &e) == 0, "%s", e.msg);
+	ms_set_checking(r->ms, 1);
+	ck_assert_msg(replay_run(r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ms_check_all(r->ms, &e) == 0, "%s", e.msg);
+}
+
+static const struct ms_stats *cs(const struct replay *r, int c)
+{
+	return ms_core_stats(r->ms, c);
+}
+
+/* I->E->M in core 0; M->S (dirty supply with writeback) and S->M by UPGRADE
+ * in core 1, which invalidates core 0's S copy. */
+START_TEST(mesi_dirty_line)
+{
+	static const char *const t[] = {
+		"0 0x1000\n1 0x1000\n",             /* GETS from memory 0->100 (E), store hits: E->M at 101 */
+		"2 0xc8\n0 0x1000\n1 1000\n",       /* 200 computing; GETS at 200, UPGRADE at 315 */
+	};
+	struct replay r;
+	replay_strings(&r, t, 2);
+	ck_assert_uint_eq(r.stats[0].cycles, 101);
+	ck_assert_uint_eq(r.stats[0].idle_cycles, 100);
+	ck_assert_uint_eq(cs(&r, 0)->gets, 1);
+	ck_assert_uint_eq(cs(&r, 0)->mem_reads, 1);
+	ck_assert_uint_eq(cs(&r, 0)->l1_hits, 1);
+	ck_assert_uint_eq(r.stats[0].private_accesses, 2);
+	/* core 1's GETS: at the agent 205, snoop reaches core 0 at 210, which
+	 * writes back (100) and replies one leg later: 210 + 100 + 5 = 315.
+	 * Its UPGRADE at 315: at the agent 320 (after its unblock), snoop at
+	 * 325, ack at 330. */
+	ck_assert_uint_eq(r.stats[1].cycles, 330);
+	ck_assert_uint_eq(r.stats[1].compute_cycles, 200);
+	ck_assert_uint_eq(r.stats[1].idle_cycles, 115 + 15);
+	const struct ms_stats *s1 = cs(&r, 1);
+	ck_assert_uint_eq(s1->gets, 1);
+	ck_assert_uint_eq(s1->upgrades, 1);
+	ck_assert_uint_eq(s1->getm, 0);
+	ck_assert_uint_eq(s1->c2c_transfers, 1);
+	ck_assert_uint_eq(s1->writebacks, 1);
+	ck_assert_uint_eq(s1->hitm, 1);
+	ck_assert_uint_eq(s1->invalidations, 1);
+	ck_assert_uint_eq(s1->bounces, 1);
+	ck_assert_uint_eq(s1->load_misses, 1);
+	ck_assert_uint_eq(s1->l1_misses, 2);
+	ck_assert_uint_eq(r.stats[1].shared_accesses, 2);
+	ck_assert_uint_eq(ms_state_of(r.ms, 0, 0x1000), MS_I);
+	ck_assert_uint_eq(ms_state_of(r.ms, 1, 0x1000), MS_M);
+	replay_free(&r);
+}
+END_TEST
+
+/* Clean cache-to-cache supply: E->S supplying core 1, S->I for two
+ * holders when core 2 writes (GETM, data from core 0), then M->S. */
+START_TEST(mesi_clean_supply)
+{
+	static const char *const t[] = {
+		"0 2000\n2 1f4\n0 2000\n",  /* E at 100; 500 computing; at 600 a miss again (I) */
+		"2 96\n0 2000\n",           /* at 150: GETS, core 0's E supplies: 155, 160, 165 */
+		"2 12c\n1 2000\n0 2000\n",  /* at 300: GETM, invalidates 0 and 1: 305, 310, 315; hit 316 */
+	};
+	struct replay r;
+	replay_strings(&r, t, 3);
+	ck_assert_uint_eq(r.stats[1].cycles, 165);
+	ck_assert_uint_eq(cs(&r, 1)->c2c_transfers, 1);
+	ck_assert_uint_eq(cs(&r, 1)->mem_reads, 0);
+	ck_assert_uint_eq(cs(&r, 1)->hitm, 0);
+	ck_assert_uint_eq(cs(&r, 1)->writebacks, 0);
+	ck_assert_uint_eq(r.stats[2].cycles, 316);
+	ck_assert_uint_eq(cs(&r, 2)->getm, 1);
+	ck_assert_uint_eq(cs(&r, 2)->invalidations, 2);
+	ck_assert_uint_eq(cs(&r, 2)->c2c_transfers, 1);
+	ck_assert_uint_eq(cs(&r, 2)->bounces, 1);  /* core 0 owned it (E) */
+	ck_assert_uint_eq(cs(&r, 2)->l1_hits, 1);
+	/* core 0 at 600: GETS, core 2's M supplies and writes back:
+	 * 605, snoop 610, reply 610 + 100 + 5 = 715 */
+	ck_assert_uint_eq(r.stats[0].cycles, 715);
+	ck_assert_uint_eq(cs(&r, 0)->gets, 2);
+	ck_assert_uint_eq(cs(&r, 0)->hitm, 1);
+	ck_assert_uint_eq(cs(&r, 0)->writebacks, 1);
+	ck_assert_uint_eq(ms_state_of(r.ms, 0, 0x2000), MS_S);
+	ck_assert_uint_eq(ms_state_of(r.ms, 2, 0x2000), MS_S);
+	ck_assert_uint_eq(ms_state_of(r.ms, 1, 0x2000), MS_I);
+	replay_free(&r);
+}
+END_TEST
+
+/* A 2-way set under pressure: lines 0x0, 0x800, 0x1000 share set 0 (64
+ * sets of 32 bytes). The dirty victim costs its writeback. */
+START_TEST(two_way_set_evictions)
+{
+	static const char *const t[] = {
+		"1 0\n"      /* GETM, I->M: 0 -> 100 */
+		"0 800\n"    /* GETS, E: 100 -> 200 */
+		"0 1000\n"   /* evicts 0x0 (LRU, M): 200 -> 300 + 100 writeback = 400 */
+		"0 0\n"      /* evicts 0x800 (E, clean): 400 -> 500 */
+		"0 1000\n"   /* hit: 501 */
+		"0 800\n",   /* evicts 0x0 (LRU, E): 501 -> 601 */
+	};
+	struct replay r;
+	replay_strings(&r, t, 1);
+	const struct ms_stats *s = cs(&r, 0);
+	ck_assert_uint_eq(r.stats[0].cycles, 601);
+	ck_assert_uint_eq(r.stats[0].idle_cycles, 600);
+	ck_assert_uint_eq(s->l1_misses, 5);
+	ck_assert_uint_eq(s->load_misses, 4);
+	ck_assert_uint_eq(s->l1_hits, 1);
+	ck_assert_uint_eq(s->evictions, 3);
+	ck_assert_uint_eq(s->writebacks, 1);
+	ck_assert_uint_eq(s->mem_reads, 5);
+	ck_assert_uint_eq(s->getm, 1);
+	ck_assert_uint_eq(s->gets, 4);
+	ck_assert_uint_eq(s->stall_cycles, 600);
+	replay_free(&r);
+}
+END_TEST
+
+/* Lackey: header lines skipped, I is a cycle, an access across a line is
+ * one access per line, M a load then a store, 64-bit addresses. */
+START_TEST(lackey_records)
+{
+	static const char *const t[] = {
+		"==123== Lackey, an example Valgrind tool\n"
+		"I  04000000,3\n"          /* 1 cycle */
+		" L 0000101e,4\n"          /* 0x1000 and 0x1020: misses 1 -> 101 -> 201 */
+		" M 00001000,8\n"          /* load hit 202, store E->M 203 */
+		" S 7fffffff0000,8\n"      /* GETM 203 -> 303 */
+		"==123== done\n",
+	};
+	struct replay r;
+	replay_strings(&r, t, 1);
+	const struct ms_stats *s = cs(&r, 0);
+	ck_assert_int_eq(rt_format_of(r.streams[0]), RT_LACKEY);
+	ck_assert_uint_eq(r.stats[0].records, 5);
+	ck_assert_uint_eq(r.stats[0].cycles, 303);
+	ck_assert_uint_eq(r.stats[0].compute_cycles, 1);
+	ck_assert_uint_eq(s->loads, 3);
+	ck_assert_uint_eq(s->stores, 2);
+	ck_assert_uint_eq(s->l1_hits, 2);
+	ck_assert_uint_eq(s->l1_misses, 3);
+	ck_assert_uint_eq(ms_state_of(r.ms, 0, 0x7fffffff0000ull), MS_M);
+	replay_free(&r);
+}
+END_TEST
+
+/* Each bad line stops the replay at file:line:col with what is wrong. */
+START_TEST(bad_records)
+{
+	static const struct { const char *text; int line, col; const char *msg; } cases[] = {
+		{"0 10\n3 10\n", 2, 1, "expected a label"},
+		{"0 10\n1 xyz\n", 2, 3, "hexadecimal value"},
+		{"0 10\n1 10 junk\n", 2, 5, "unexpected text"},
+		{"0 11112222333344445\n", 1, 3, "at most 64 bits"},
+		{"I  0400,3\n L 1000\n", 2, 8, "expected ','"},
+		{"I  0400,3\n S 1000,0\n", 2, 9, "size of 1"},
+		{"I  0400,3\n0 10\n", 2, 1, "lackey record"},
+		{"hello\n", 1, 1, "not a trace record"},
+		{"2 4000000000000000\n2 4000000000000000\n", 2, 0, "past 2^62 cycles"},
+		{" L ffffffffffffffff,8\n", 1, 0, "past the last simulated byte"},
+	};
+	struct cpu_model m = teaching();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct err e = {0};
+		struct rt_stream *s = rt_open_buffer("bad.trace", cases[i].text, strlen(cases[i].text), &e);
+		struct replay r;
+		ck_assert_int_eq(replay_create(&r, &m, &s, 1, &e), 0);
+		ck_assert_int_eq(replay_run(&r, &e), -1);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_str_eq(e.file, "bad.trace");
+		ck_assert_int_eq(e.line, cases[i].line);
+		ck_assert_int_eq(e.col, cases[i].col);
+		ck_assert_msg(strstr(e.msg, cases[i].msg), "case %zu: %s", i, e.msg);
+		replay_free(&r);
+	}
+}
+END_TEST
+
+/* The keys left at 0 keep the fabric's timing: a dirty victim costs nothing
+ * more, a store to Shared costs its legs, and clean lines come from memory. */
+START_TEST(model_keys_off)
+{
+	static const char *const t[] = {
+		"0 2000\n",
+		"2 96\n0 2000\n1 2000\n",   /* GETS at 150: memory, 150 -> 250; UPGRADE 250: 255, 260, 265 */
+	};
+	struct cpu_model m = teaching();
+	m.c2c_clean = 0;
+	m.lat_writeback = 0;
+	struct rt_stream *s[2];
+	struct err e = {0};
+	for (int i = 0; i < 2; i++)
+		s[i] = rt_open_buffer("t", t[i], strlen(t[i]), &e);
+	struct replay r;
+	ck_assert_int_eq(replay_create(&r, &m, s, 2, &e), 0);
+	ms_set_checking(r.ms, 1);
+	ck_assert_msg(replay_run(&r, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(cs(&r, 1)->c2c_transfers, 0);
+	ck_assert_uint_eq(cs(&r, 1)->mem_reads, 1);
+	ck_assert_uint_eq(r.stats[1].cycles, 265);
+	replay_free(&r);
+	/* lat_store_shared: the UPGRADE at 250 then costs 40 from issue */
+	m.lat_store_shared = 40;
+	for (int i = 0; i < 2; i++)
+		s[i] = rt_open_buffer("t", t[i], strlen(t[i]), &e);
+	ck_assert_int_eq(replay_create(&r, &m, s, 2, &e), 0);
+	ck_assert_msg(replay_run(&r, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(r.stats[1].cycles, 290);
+	replay_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *t = tcase_create("replay");
+	tcase_add_test(t, mesi_dirty_line);
+	tcase_add_test(t, mesi_clean_supply);
+	tcase_add_test(t, two_way_set_evictions);
+	tcase_add_test(t, lackey_records);
+	tcase_add_test(t, bad_records);
+	tcase_add_test(t, model_keys_off);
+	suite_add_tcase(s, t);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
