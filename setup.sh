@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 
 pkgs="autoconf automake libtool pkg-config make gcc libsdl2-dev libcjson-dev check
       libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core fontconfig xvfb xdotool parallel valgrind
-      cppcheck clang-tidy libhwloc-dev zlib1g-dev libzip-dev"
+      cppcheck clang-tidy libhwloc-dev zlib1g-dev libzip-dev time"
 # The fuzz build (CONFIGURE_FLAGS=--enable-fuzzing) needs clang and libFuzzer;
 # the normal build stays gcc-only.
 case " ${CONFIGURE_FLAGS:-} " in *" --enable-fuzzing "*) pkgs="$pkgs clang libclang-rt-dev" ;; esac

@@ -32,9 +32,14 @@ scen "$T/stop_ok.json" 8 good.s ',
  "stop": {"cycles": 1000000000000, "halt": true}'
 expect_status "a 10^12-cycle stop is allowed" 0 "$BOUNCE" check "$T/stop_ok.json" --quiet
 
-printf '.data\nbuf: .space 1073741824\n.text\nworker:\n    hlt\n' >"$T/space.s"
+# Memory is sparse: a 1 GiB .space of zeros is allowed, 4 GiB or 64 MiB
+# filled with a non-zero value are not.
+printf '.data\nbuf: .space 4294967296\n.text\nworker:\n    hlt\n' >"$T/space.s"
 scen "$T/space.json" 8 space.s
-refuse "a 1 GiB .space" 'space.s:2:[0-9]*: .data larger than' check "$T/space.json"
+refuse "a 4 GiB .space" 'space.s:2:[0-9]*: .data larger than' check "$T/space.json"
+printf '.data\nbuf: .space 100000000, 1\n.text\nworker:\n    hlt\n' >"$T/fill.s"
+scen "$T/fill.json" 8 fill.s
+refuse "a 100 MB non-zero .space" 'fill.s:2:[0-9]*: .space fills more than' check "$T/fill.json"
 
 # Small per CPU, too much times 1024 CPUs: refused, not an out-of-memory.
 printf '.percpu\nbuf: .space 1048576\n.text\nworker:\n    hlt\n' >"$T/percpu.s"

@@ -33,21 +33,25 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 	uint64_t *size = section == SEC_DATA ? &st->data_size : &st->percpu_size;
 	uint64_t *cap = section == SEC_DATA ? &st->data_cap : &st->percpu_cap;
 	if (n > PROG_MAX_DATA || *size + n > PROG_MAX_DATA)
-		return asm_error(st, col, "%s larger than %u bytes",
-				 section == SEC_DATA ? ".data" : ".percpu", PROG_MAX_DATA);
+		return asm_error(st, col, "%s larger than %llu bytes",
+				 section == SEC_DATA ? ".data" : ".percpu", (unsigned long long)PROG_MAX_DATA);
 	/* Every CPU gets a copy of .percpu: bound the copies, not just one. */
-	if (section == SEC_PERCPU && (*size + n) * (uint64_t)st->nr_cpus > PROG_MAX_MEMORY)
-		return asm_error(st, col, ".percpu of %" PRIu64 " bytes times %d CPUs exceeds the %u MiB "
-				 "of simulated memory", *size + n, st->nr_cpus,
-				 PROG_MAX_MEMORY >> 20);
+	if (section == SEC_PERCPU && (*size + n) * (uint64_t)st->nr_cpus > PROG_MAX_PERCPU)
+		return asm_error(st, col, ".percpu of %" PRIu64 " bytes times %d CPUs exceeds the %llu MiB "
+				 "of per-CPU memory", *size + n, st->nr_cpus,
+				 (unsigned long long)(PROG_MAX_PERCPU >> 20));
 	if (*size + n > *cap) {
 		uint64_t c = *cap ? *cap : 256;
 		while (c < *size + n)
 			c *= 2;
-		uint8_t *p = realloc(*img, c);
+		/* calloc, not realloc and memset: a large zero .space stays
+		 * untouched pages of the host, like the sparse memory it becomes */
+		uint8_t *p = calloc(1, c);
 		if (!p)
 			return asm_oom(st);
-		memset(p + *cap, 0, c - *cap);
+		if (*size)
+			memcpy(p, *img, *size);
+		free(*img);
 		*img = p;
 		*cap = c;
 	}
@@ -127,10 +131,14 @@ static int dir_space(struct asm_state *st, uint32_t pos)
 		return -1;
 	if (n < 0)
 		return asm_error(st, t->col, ".space %" PRId64 " is negative", n);
+	/* zeros are free (sparse memory); bytes written are bounded */
+	if (fill && (st->filled += (uint64_t)n) > PROG_MAX_FILLED)
+		return asm_error(st, t->col, ".space fills more than %llu bytes with a non-zero value",
+				 (unsigned long long)PROG_MAX_FILLED);
 	if (asm_section_bytes(st, st->section, (uint64_t)n, t->col, &at))
 		return -1;
 	/* `.space 0` in a still empty section: there is no image to point into. */
-	if (n)
+	if (n && fill)
 		memset((st->section == SEC_DATA ? st->data : st->percpu) + at, (int)(uint8_t)fill,
 	       (size_t)n);
 	return 0;

@@ -104,6 +104,7 @@ struct asm_state {
 	uint64_t data_size, data_cap, data_align;
 	uint8_t *percpu;
 	uint64_t percpu_size, percpu_cap, percpu_align;
+	uint64_t filled;       /* bytes .space filled with a non-zero value (PROG_MAX_FILLED) */
 
 	struct asm_fixup *fix;
 	uint32_t n_fix, cap_fix;

@@ -40,9 +40,10 @@ static int layout(struct asm_state *st, struct program *p)
 	if (p->mem_size > PROG_MAX_MEMORY)
 		return err_set(st->e, st->n_files ? st->files[0] : NULL, 0, 0,
 			       "simulated memory of %llu bytes (.data, %d per-CPU areas of %llu bytes, "
-			       "stacks) exceeds the limit of %u MiB",
+			       "stacks) exceeds the limit of %llu MiB",
 			       (unsigned long long)p->mem_size, st->nr_cpus,
-			       (unsigned long long)p->percpu_stride, PROG_MAX_MEMORY >> 20);
+			       (unsigned long long)p->percpu_stride,
+			       (unsigned long long)(PROG_MAX_MEMORY >> 20));
 	for (int c = 0; c < st->nr_cpus; c++) {
 		uint64_t off = program_percpu_offset(p, c);
 		for (int i = 0; i < 8; i++)

@@ -162,7 +162,7 @@ uint8_t ms_memory_byte(const struct memsys *ms, uint64_t addr)
 uint64_t ms_host_bytes(const struct memsys *ms)
 {
 	return sp_mem_bytes(&ms->mem) + (uint64_t)ms->nchunks * (ms->stride << CHUNK_SHIFT) +
-	       ms->line_idx.cap * 2 * sizeof(uint64_t);
+	       ms->line_idx.cap * sizeof(struct sp_slot);
 }
 
 void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket)

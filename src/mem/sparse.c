@@ -12,23 +12,18 @@ static int grow(struct sp_map *m)
 	unsigned shift = 64;
 	for (size_t c = cap; c > 1; c >>= 1)
 		shift--;
-	struct sp_map n = { calloc(cap, sizeof *n.keys), malloc(cap * sizeof *n.vals), cap, m->n, shift };
-	if (!n.keys || !n.vals) {
-		free(n.keys);
-		free(n.vals);
+	struct sp_map n = { calloc(cap, sizeof *n.slots), cap, m->n, shift };
+	if (!n.slots)
 		return -1;
-	}
 	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
+		if (!m->slots[i].key)
 			continue;
-		size_t j = sp_map_slot(&n, m->keys[i] - 1);
-		while (n.keys[j])
+		size_t j = sp_map_slot(&n, m->slots[i].key - 1);
+		while (n.slots[j].key)
 			j = (j + 1) & (cap - 1);
-		n.keys[j] = m->keys[i];
-		n.vals[j] = m->vals[i];
+		n.slots[j] = m->slots[i];
 	}
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	*m = n;
 	return 0;
 }
@@ -39,19 +34,18 @@ int sp_map_put(struct sp_map *m, uint64_t key, uint64_t val)
 	if (2 * (m->n + 1) > m->cap && grow(m))
 		return -1;
 	size_t i = sp_map_slot(m, key);
-	while (m->keys[i] && m->keys[i] != key + 1)
+	while (m->slots[i].key && m->slots[i].key != key + 1)
 		i = (i + 1) & (m->cap - 1);
-	if (!m->keys[i])
+	if (!m->slots[i].key)
 		m->n++;
-	m->keys[i] = key + 1;
-	m->vals[i] = val;
+	m->slots[i].key = key + 1;
+	m->slots[i].val = val;
 	return 0;
 }
 
 void sp_map_free(struct sp_map *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	memset(m, 0, sizeof *m);
 }
 
@@ -79,10 +73,8 @@ void sp_mem_read(const struct sp_mem *s, uint64_t addr, void *out, size_t len)
 
 static int all_zero(const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
+	static const uint8_t zeros[SP_PAGE_SIZE];
+	return !memcmp(p, zeros, n);   /* n <= one page */
 }
 
 int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len)
@@ -106,25 +98,26 @@ int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len)
 int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src)
 {
 	for (size_t i = 0; i < src->pages.cap; i++) {
-		if (!src->pages.keys[i])
+		const struct sp_slot *sl = &src->pages.slots[i];
+		if (!sl->key)
 			continue;
-		uint8_t *p = sp_mem_at(dst, (src->pages.keys[i] - 1) << SP_PAGE_SHIFT);
+		uint8_t *p = sp_mem_at(dst, (sl->key - 1) << SP_PAGE_SHIFT);
 		if (!p)
 			return -1;
-		memcpy(p, (const uint8_t *)(uintptr_t)src->pages.vals[i], SP_PAGE_SIZE);
+		memcpy(p, (const uint8_t *)(uintptr_t)sl->val, SP_PAGE_SIZE);
 	}
 	return 0;
 }
 
 uint64_t sp_mem_bytes(const struct sp_mem *s)
 {
-	return (uint64_t)s->pages.n * SP_PAGE_SIZE + s->pages.cap * 2 * sizeof(uint64_t);
+	return (uint64_t)s->pages.n * SP_PAGE_SIZE + s->pages.cap * sizeof(struct sp_slot);
 }
 
 void sp_mem_free(struct sp_mem *s)
 {
 	for (size_t i = 0; i < s->pages.cap; i++)
-		if (s->pages.keys[i])
-			free((void *)(uintptr_t)s->pages.vals[i]);
+		if (s->pages.slots[i].key)
+			free((void *)(uintptr_t)s->pages.slots[i].val);
 	sp_map_free(&s->pages);
 }

@@ -11,8 +11,12 @@
 
 /* Open addressing with linear probing; a slot's key is stored plus one, so
  * 0 marks an empty slot (keys here are line or page numbers, < 2^60). */
+struct sp_slot {
+	uint64_t key, val;  /* key + 1 (0: empty), and its value: one host cache line holds both */
+};
+
 struct sp_map {
-	uint64_t *keys, *vals;
+	struct sp_slot *slots;
 	size_t cap, n;      /* cap a power of two, or 0 */
 	unsigned shift;     /* 64 - log2(cap) */
 };
@@ -28,9 +32,9 @@ static inline uint64_t sp_map_get(const struct sp_map *m, uint64_t key)
 	if (!m->cap)
 		return 0;
 	for (size_t i = sp_map_slot(m, key);; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == key + 1)
-			return m->vals[i];
-		if (!m->keys[i])
+		if (m->slots[i].key == key + 1)
+			return m->slots[i].val;
+		if (!m->slots[i].key)
 			return 0;
 	}
 }
