@@ -1,0 +1,45 @@
+#!/bin/sh
+# `bounce replay` end to end: the same two traces as plain files, gzip and a
+# zip archive give the same counts (the hand-derived ones of check_replay's
+# mesi_dirty_line); a bad record is file:line:col, exit 2, no output file.
+. "$top_srcdir/tests/lib.sh"
+F=$top_srcdir/tests/fixtures/replay
+
+expect_status "plain traces" 0 "$BOUNCE" replay --json "$T/plain.json" --csv "$T/plain.csv" \
+	"$F/pair_0.data" "$F/pair_1.data"
+expect_eq "cpu by default" teaching-4core "$(jget "$T/plain.json" replay.cpu)"
+expect_eq "format" teaching "$(jget "$T/plain.json" replay.traces.1.format)"
+expect_eq "core 0 cycles" 101 "$(jget "$T/plain.json" cores.0.cycles)"
+expect_eq "core 1 cycles" 330 "$(jget "$T/plain.json" cores.1.cycles)"
+expect_eq "machine cycles" 330 "$(jget "$T/plain.json" totals.cycles)"
+expect_eq "GETS" 2 "$(jget "$T/plain.json" totals.gets)"
+expect_eq "UPGRADE" 1 "$(jget "$T/plain.json" totals.upgrades)"
+expect_eq "bus broadcasts" 3 "$(jget "$T/plain.json" totals.bus_broadcasts)"
+expect_eq "bytes from memory" 32 "$(jget "$T/plain.json" totals.bytes_memory)"
+expect_eq "bytes cache to cache" 32 "$(jget "$T/plain.json" totals.bytes_c2c)"
+expect_eq "bytes written back" 32 "$(jget "$T/plain.json" totals.bytes_writeback)"
+expect_eq "shared accesses" 2 "$(jget "$T/plain.json" totals.shared_accesses)"
+expect_eq "store misses" 1 "$(jget "$T/plain.json" cores.1.store_misses)"
+expect_eq "CSV rows" 4 "$(wc -l <"$T/plain.csv")"
+expect_grep "CSV total row" '^total,5,330,200,230,' "$T/plain.csv"
+expect_grep "summary" '^upgrades ' "$T/out"
+
+gzip -c "$F/pair_0.data" >"$T/pair_0.data.gz"
+gzip -c "$F/pair_1.data" >"$T/pair_1.data.gz"
+expect_status "gzip traces" 0 "$BOUNCE" replay --quiet --csv "$T/gz.csv" "$T/pair_0.data.gz" "$T/pair_1.data.gz"
+expect_eq "gzip = plain" "$(cat "$T/plain.csv")" "$(cat "$T/gz.csv")"
+expect_status "zip archive" 0 "$BOUNCE" replay --quiet --csv "$T/zip.csv" "$F/pair.zip"
+expect_eq "zip (members out of order) = plain" "$(cat "$T/plain.csv")" "$(cat "$T/zip.csv")"
+
+printf '0 0x1000\n7 0x1000\n' | gzip -c >"$T/bad.data.gz"
+expect_status "bad record" 2 "$BOUNCE" replay --json "$T/bad.json" "$T/bad.data.gz"
+expect_grep "bad record: where and what" "bad.data.gz:2:1: expected a label 0 (load), 1 (store) or 2" "$T/err"
+expect_eq "bad record: no output" no "$([ -e "$T/bad.json" ] && echo yes || echo no)"
+expect_status "missing trace" 2 "$BOUNCE" replay "$T/none.data"
+expect_grep "missing trace: message" "none.data: cannot open the trace" "$T/err"
+expect_status "no trace" 2 "$BOUNCE" replay
+expect_status "unknown model" 2 "$BOUNCE" replay --cpu no-such-model "$F/pair_0.data"
+printf 'PK\003\004junk' >"$T/broken.zip"
+expect_status "broken zip" 2 "$BOUNCE" replay "$T/broken.zip"
+expect_grep "broken zip: message" "broken.zip: cannot open the zip archive" "$T/err"
+finish
