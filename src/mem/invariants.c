@@ -111,10 +111,10 @@ int ms_check_all(const struct memsys *ms, struct err *e)
 	 * line that is not zero. */
 	const struct sp_mem *img[2] = { &ms->shadow, &ms->mem };
 	for (int k = 0; ms->has_shadow && k < 2; k++)
-		for (size_t i = 0; i < img[k]->pages.cap; i++) {
-			if (!img[k]->pages.slots[i].key)
+		for (size_t i = 0; i < img[k]->index.cap; i++) {
+			if (!img[k]->index.slots[i].key)
 				continue;
-			uint64_t page = (img[k]->pages.slots[i].key - 1) << SP_PAGE_SHIFT;
+			uint64_t page = (img[k]->index.slots[i].key - 1) << SP_PAGE_SHIFT;
 			for (uint64_t l = page >> ms->shift; l < (page + SP_PAGE_SIZE) >> ms->shift; l++) {
 				uint8_t mem[256];
 				ms_mem_get(ms, l, mem);

@@ -474,7 +474,7 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 		if (w >= 0)
 			return get_val(cache_data(c, w) + (addr & (ms->ls - 1)), size);
 	}
-	uint8_t buf[8];
+	uint8_t buf[8] = {0};
 	for (unsigned k = 0; k < size; k++) {  /* bytewise: the span may cross a page */
 		const uint8_t *b = sp_mem_peek(&ms->mem, addr + k);
 		buf[k] = b ? *b : 0;

@@ -54,11 +54,20 @@ uint8_t *sp_mem_at(struct sp_mem *s, uint64_t addr)
 	uint8_t *p = sp_mem_peek(s, addr);
 	if (p)
 		return p;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		uint8_t **pages = realloc(s->pages, cap * sizeof *pages);
+		if (!pages)
+			return NULL;
+		s->pages = pages;
+		s->cap = cap;
+	}
 	uint8_t *page = calloc(1, SP_PAGE_SIZE);
-	if (!page || sp_map_put(&s->pages, addr >> SP_PAGE_SHIFT, (uint64_t)(uintptr_t)page)) {
+	if (!page || sp_map_put(&s->index, addr >> SP_PAGE_SHIFT, s->n + 1)) {
 		free(page);
 		return NULL;
 	}
+	s->pages[s->n++] = page;
 	return page + (addr & (SP_PAGE_SIZE - 1));
 }
 
@@ -97,27 +106,29 @@ int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len)
 
 int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src)
 {
-	for (size_t i = 0; i < src->pages.cap; i++) {
-		const struct sp_slot *sl = &src->pages.slots[i];
+	for (size_t i = 0; i < src->index.cap; i++) {
+		const struct sp_slot *sl = &src->index.slots[i];
 		if (!sl->key)
 			continue;
 		uint8_t *p = sp_mem_at(dst, (sl->key - 1) << SP_PAGE_SHIFT);
 		if (!p)
 			return -1;
-		memcpy(p, (const uint8_t *)(uintptr_t)sl->val, SP_PAGE_SIZE);
+		memcpy(p, src->pages[sl->val - 1], SP_PAGE_SIZE);
 	}
 	return 0;
 }
 
 uint64_t sp_mem_bytes(const struct sp_mem *s)
 {
-	return (uint64_t)s->pages.n * SP_PAGE_SIZE + s->pages.cap * sizeof(struct sp_slot);
+	return (uint64_t)s->n * SP_PAGE_SIZE + s->index.cap * sizeof(struct sp_slot) +
+	       s->cap * sizeof *s->pages;
 }
 
 void sp_mem_free(struct sp_mem *s)
 {
-	for (size_t i = 0; i < s->pages.cap; i++)
-		if (s->pages.slots[i].key)
-			free((void *)(uintptr_t)s->pages.slots[i].val);
-	sp_map_free(&s->pages);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->pages[i]);
+	free(s->pages);
+	sp_map_free(&s->index);
+	memset(s, 0, sizeof *s);
 }

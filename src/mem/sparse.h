@@ -46,17 +46,19 @@ void sp_map_free(struct sp_map *m);
 #define SP_PAGE_SHIFT 12
 #define SP_PAGE_SIZE (1u << SP_PAGE_SHIFT)
 
-/* Simulated memory: page number -> page (uintptr_t). A page never written
- * reads as zeros. Every line lies inside one page (line size <= 256). */
+/* Simulated memory: page number -> index of its page. A page never
+ * written reads as zeros. Every line lies inside one page (line size <= 256). */
 struct sp_mem {
-	struct sp_map pages;
+	struct sp_map index;        /* page number -> index in pages + 1 */
+	uint8_t **pages;
+	size_t n, cap;
 };
 
 /* The byte at addr, or NULL when its page was never written (zeros). */
 static inline uint8_t *sp_mem_peek(const struct sp_mem *s, uint64_t addr)
 {
-	uint8_t *p = (uint8_t *)(uintptr_t)sp_map_get(&s->pages, addr >> SP_PAGE_SHIFT);
-	return p ? p + (addr & (SP_PAGE_SIZE - 1)) : NULL;
+	uint64_t i = sp_map_get(&s->index, addr >> SP_PAGE_SHIFT);
+	return i ? s->pages[i - 1] + (addr & (SP_PAGE_SIZE - 1)) : NULL;
 }
 
 /* The byte at addr, its page allocated (zeroed) if needed; NULL when out of memory. */

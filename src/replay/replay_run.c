@@ -50,19 +50,22 @@ int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream 
 		  int n, struct err *e)
 {
 	memset(r, 0, sizeof *r);
+	if (n < 1 || n > CPU_MAX_CORES) {
+		for (int i = 0; i < n; i++)
+			rt_close(streams[i]);
+		return err_set(e, NULL, 0, 0, "%d traces: a replay takes 1 to %d", n, CPU_MAX_CORES);
+	}
 	r->m = *m;
 	r->m.cores = n;
 	r->ncores = n;
-	r->streams = calloc((size_t)n, sizeof *r->streams);
+	for (int i = 0; i < n; i++)
+		r->streams[i] = streams[i];
 	r->stats = calloc((size_t)n, sizeof *r->stats);
 	r->run = calloc((size_t)n, sizeof(struct rcore));
-	if (!r->streams || !r->stats || !r->run) {
-		for (int i = 0; i < n; i++)
-			rt_close(streams[i]);
+	if (!r->stats || !r->run) {
 		replay_free(r);
 		return err_internal(e, "replay: out of memory");
 	}
-	memcpy(r->streams, streams, (size_t)n * sizeof *streams);
 	if (!(r->ms = ms_create(&r->m, REPLAY_MEM_SIZE, e))) {
 		replay_free(r);
 		return -1;
@@ -73,9 +76,8 @@ int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream 
 
 void replay_free(struct replay *r)
 {
-	for (int i = 0; r->streams && i < r->ncores; i++)
+	for (int i = 0; i < r->ncores; i++)
 		rt_close(r->streams[i]);
-	free(r->streams);
 	free(r->stats);
 	free(r->run);
 	ms_destroy(r->ms);

@@ -27,7 +27,7 @@ struct replay {
 	struct cpu_model m;         /* cores = the number of traces */
 	struct memsys *ms;
 	int ncores;
-	struct rt_stream **streams;
+	struct rt_stream *streams[CPU_MAX_CORES];
 	struct replay_core_stats *stats;
 	void *run;                  /* the driver's per-core state (replay_run.c) */
 };

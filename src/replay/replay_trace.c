@@ -14,16 +14,10 @@
 #define RT_BUF (256u << 10)
 #define RT_MAX_LINE 4096
 
-/* An archive shared by its members' streams: freed with the last one. */
-struct rt_zip {
-	zip_t *z;
-	int refs;
-};
-
 struct rt_stream {
 	char name[512];
 	gzFile gz;
-	struct rt_zip *zip;
+	zip_t *zip;                 /* a member's own handle on its archive */
 	zip_file_t *zf;
 	const char *mem;            /* rt_open_buffer: the whole input */
 	size_t mem_len;
@@ -59,10 +53,8 @@ void rt_close(struct rt_stream *s)
 		gzclose(s->gz);
 	if (s->zf)
 		zip_fclose(s->zf);
-	if (s->zip && --s->zip->refs == 0) {
-		zip_discard(s->zip->z);
-		free(s->zip);
-	}
+	if (s->zip)
+		zip_discard(s->zip);
 	free(s->buf);
 	free(s);
 }
@@ -123,7 +115,7 @@ static long member_core(const char *name)
 	return strtol(name + i, NULL, 10);
 }
 
-static int open_zip(const char *path, struct rt_stream **out, int room, struct err *e)
+static zip_t *zip_open_or_say(const char *path, struct err *e)
 {
 	int zerr = 0;
 	zip_t *z = zip_open(path, ZIP_RDONLY, &zerr);
@@ -132,51 +124,59 @@ static int open_zip(const char *path, struct rt_stream **out, int room, struct e
 		zip_error_init_with_code(&ze, zerr);
 		err_set(e, path, 0, 0, "cannot open the zip archive: %s", zip_error_strerror(&ze));
 		zip_error_fini(&ze);
-		return -1;
 	}
-	struct rt_zip *shared = calloc(1, sizeof *shared);
-	if (!shared) {
+	return z;
+}
+
+/* The stream of member `index` of archive `path`, with its own handle on
+ * the archive (so that no handle is shared between streams). */
+static struct rt_stream *open_member(const char *path, zip_uint64_t index, struct err *e)
+{
+	zip_t *z = zip_open_or_say(path, e);
+	if (!z)
+		return NULL;
+	char name[512];
+	snprintf(name, sizeof name, "%s:%s", path, zip_get_name(z, index, 0));
+	struct rt_stream *s = stream_new(name, e);
+	if (!s) {
 		zip_discard(z);
-		return err_internal(e, "replay: out of memory");
+		return NULL;
 	}
-	shared->z = z;
-	shared->refs = 1;  /* ours until the members hold it */
+	s->zip = z;
+	if (!(s->zf = zip_fopen_index(z, index, 0))) {
+		err_set(e, path, 0, 0, "cannot read member %s: %s", zip_get_name(z, index, 0), zip_strerror(z));
+		rt_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int open_zip(const char *path, struct rt_stream **out, int room, struct err *e)
+{
+	zip_t *z = zip_open_or_say(path, e);
+	if (!z)
+		return -1;
 	zip_int64_t n = zip_get_num_entries(z, 0);
 	int count = 0, rc = 0;
-	/* members NAME_0.data, NAME_1.data, ...: find each index in turn */
+	/* members NAME_0.data, NAME_1.data, ...: find each number in turn */
 	for (long want = 0; !rc; want++) {
 		zip_int64_t found = -1;
-		for (zip_int64_t i = 0; i < n; i++) {
+		for (zip_int64_t i = 0; i < n && found < 0; i++) {
 			const char *nm = zip_get_name(z, (zip_uint64_t)i, 0);
-			if (nm && member_core(nm) == want) {
+			if (nm && member_core(nm) == want)
 				found = i;
-				break;
-			}
 		}
 		if (found < 0)
 			break;
-		if (count == room) {
+		if (count == room)
 			rc = err_set(e, path, 0, 0, "the archive holds more per-core traces than the %d cores left",
 				     room);
-			break;
-		}
-		char name[512];
-		snprintf(name, sizeof name, "%s:%s", path, zip_get_name(z, (zip_uint64_t)found, 0));
-		struct rt_stream *s = stream_new(name, e);
-		if (!s) {
+		else if (!(out[count] = open_member(path, (zip_uint64_t)found, e)))
 			rc = -1;
-			break;
-		}
-		if (!(s->zf = zip_fopen_index(z, (zip_uint64_t)found, 0))) {
-			rc = err_set(e, path, 0, 0, "cannot read member %s: %s",
-				     zip_get_name(z, (zip_uint64_t)found, 0), zip_strerror(z));
-			rt_close(s);
-			break;
-		}
-		s->zip = shared;
-		shared->refs++;
-		out[count++] = s;
+		else
+			count++;
 	}
+	zip_discard(z);
 	if (!rc && !count)
 		rc = err_set(e, path, 0, 0, "the archive holds no member named NAME_0.data");
 	if (rc)
@@ -184,10 +184,6 @@ static int open_zip(const char *path, struct rt_stream **out, int room, struct e
 			rt_close(out[i]);
 			out[i] = NULL;
 		}
-	if (--shared->refs == 0) {
-		zip_discard(z);
-		free(shared);
-	}
 	return rc ? -1 : count;
 }
 
@@ -254,6 +250,7 @@ static int refill(struct rt_stream *s, struct err *e)
 	if (got == 0)
 		s->eof = 1;
 	s->len += (size_t)got;
+	s->buf[s->len] = 0;  /* a sentinel: scanning stops at the end */
 	return 0;
 }
 
@@ -289,7 +286,7 @@ static int next_line(struct rt_stream *s, char **line, struct err *e)
 
 /* ---- records ---- */
 
-static const signed char hexval[256] = {
+static const uint8_t hexval[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
 	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
 	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
@@ -400,8 +397,39 @@ static int parse_lackey(struct rt_stream *s, const char *p, struct rt_rec *r, st
 	return 0;
 }
 
+/* The common teaching-format line, `L 0xHEX\n` well inside the buffer, in
+ * one pass; 0 (nothing consumed) for anything else, which the general
+ * path reads, refilling and explaining errors. */
+static inline int fast_teaching(struct rt_stream *s, struct rt_rec *r)
+{
+	if (s->len - s->pos < 64)
+		return 0;
+	const char *p = s->buf + s->pos;
+	unsigned label = (unsigned)(p[0] - '0');
+	if (label > 2 || p[1] != ' ')
+		return 0;
+	p += 2;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	const char *digits = p;
+	uint64_t v = 0;
+	for (int d; (d = hexval[(unsigned char)*p]); p++)
+		v = v << 4 | (uint64_t)(d - 1);
+	if (p == digits || p - digits > 16 || *p != '\n')
+		return 0;
+	r->kind = label == 0 ? RT_LOAD : label == 1 ? RT_STORE : RT_COMPUTE;
+	r->addr = v;
+	r->size = 1;
+	r->cycles = label == 2 ? v : 0;
+	s->pos = (size_t)(p - s->buf) + 1;
+	s->line++;
+	return 1;
+}
+
 int rt_next(struct rt_stream *s, struct rt_rec *r, struct err *e)
 {
+	if (s->fmt == RT_TEACHING && fast_teaching(s, r))
+		return 1;
 	if (s->has_pending) {
 		s->has_pending = 0;
 		*r = s->pending;

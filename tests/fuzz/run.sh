@@ -31,7 +31,11 @@ check)
 				>"$corpus/seed-$b.inline"
 		fi
 	done ;;
-*) echo "run.sh: unknown target $target (scenario, asm, check)" >&2; exit 2 ;;
+trace)
+	for f in "$src"/tests/fixtures/replay/*.data "$src"/tests/fuzz/regress/trace/*; do
+		seed "$(basename "$f")" "$f"
+	done ;;
+*) echo "run.sh: unknown target $target (scenario, asm, check, trace)" >&2; exit 2 ;;
 esac
 
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that needs
