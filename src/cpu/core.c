@@ -570,16 +570,18 @@ static void irq_enter(struct core_env *env, struct core *c, int src)
 	c->in_handler = 1;
 	c->call_depth = 0;
 	c->pc = s->handler;
+	/* Delivery itself takes time before the handler's first instruction. */
+	acct(env, c, CORE_ACT_IRQ, env->m->lat_irq_entry);
 	if (s->kind == IRQ_HARD)
 		c->st.irqs_hard++;
 	else
 		c->st.irqs_soft++;
-	if (c->act != CORE_ACT_IRQ)
-		note_act(env, c, CORE_ACT_IRQ);
 }
 
-static void irq_exit(struct core *c)
+static void irq_exit(struct core_env *env, struct core *c)
 {
+	/* The return is still handler time: account it before leaving. */
+	acct(env, c, CORE_ACT_IRQ, env->m->lat_irq_exit);
 	memcpy(c->r, c->saved.r, sizeof c->r);
 	c->pc = c->saved.pc;
 	c->call_depth = c->saved.call_depth;
@@ -808,7 +810,7 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		if (c->call_depth == 0) {
 			if (!c->in_handler)
 				return fault(env, c, "ret with no caller");
-			irq_exit(c);
+			irq_exit(env, c);
 			c->stop_at = c->clock; /* a pending interrupt may be taken now */
 			return ST_JUMP;
 		}
