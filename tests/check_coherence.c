@@ -759,6 +759,34 @@ START_TEST(timing_topology_levels)
 }
 END_TEST
 
+/* Core 0 evicts A (dirty or clean) by loading the rest of its set; core 1,
+ * on the same socket as A's home, then reads A: the cycles its miss took. */
+static uint64_t read_after_eviction(int dirty)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	ms_set_home(ms, A, 64, 0);
+	uint64_t t = 0, v = 0;
+	t = dirty ? ms_store(ms, 0, t, A, 8, 5) : ms_load(ms, 0, t, A, 8, &v);
+	for (int k = 1; k <= 8; k++)
+		t = ms_load(ms, 0, t, A + (uint64_t)k * 4096, 8, &v);
+	ck_assert_int_eq(ms_state_of(ms, 0, A), MS_I);
+	uint64_t done_at = ms_load(ms, 1, t, A, 8, &v);
+	ck_assert_uint_eq(v, dirty ? 5 : 0);
+	done(ms);
+	return done_at - t;
+}
+
+START_TEST(timing_writeback_delays_memory_reads)
+{
+	/* Test model: memory 200 cycles, socket legs 60 / 3 = 20. A clean
+	 * eviction is silent: the read costs memory's 200. The dirty data
+	 * lands at memory 200 - 20 = 180 cycles after the eviction, and the
+	 * read, waiting at the home for it, goes on from there: 180 + 180. */
+	ck_assert_uint_eq(read_after_eviction(0), 200);
+	ck_assert_uint_eq(read_after_eviction(1), 360);
+}
+END_TEST
+
 START_TEST(timing_upgrade_and_llc)
 {
 	struct cpu_model m;
@@ -1196,6 +1224,7 @@ int main(void)
 	tcase_add_test(t, timing_bus_serializes_everything);
 	tcase_add_test(t, timing_locked_rmw_holds_the_line);
 	tcase_add_test(t, timing_upgrade_and_llc);
+	tcase_add_test(t, timing_writeback_delays_memory_reads);
 	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 

@@ -266,15 +266,39 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
 		for (uint64_t b_ = (r)->targets[wi_]; b_ && ((h) = (int)(wi_ * 64 +     \
 			(size_t)__builtin_ctzll(b_)), 1); b_ &= b_ - 1)
 
+/* A writeback is the data half of a miss the other way: it reaches the
+ * home's memory (or the socket's LLC) the model's latency minus the request
+ * leg after it leaves. An eviction's holds the bus as any transaction does;
+ * a snoop's rides on the reply the memory controller also reads (a front-
+ * side bus's implicit writeback). The core does not wait for it (x86 parts
+ * drain evictions through a writeback buffer); a request that needs
+ * memory's copy meanwhile does. */
+void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_t now, int own_txn)
+{
+	int home = ms_home_of(ms, le->line);
+	struct topo_place agent = {home, -1, -1, -1};
+	uint32_t to_agent = leg(ms, &agent, core);
+	uint32_t lat = ms->llc ? ms->m.lat_llc_hit
+			       : home != ms_sock_of(ms, core) ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
+	uint64_t at = now + (lat > to_agent ? lat - to_agent : 1);
+	if (at > le->wb_at)
+		le->wb_at = at;
+	if (own_txn && ms->m.fabric == FABRIC_BUS)
+		ms->bus_free = (ms->bus_free > now ? ms->bus_free : now) + ms->m.lat_bus;
+}
+
 /* When the data (or the permission) of a request with no supplier arrives:
  * from the LLC or memory an uncontended miss costs exactly the model's
- * figure from issue, a grant one leg from the agent. */
+ * figure from issue, a grant one leg from the agent. A fetch behind a
+ * writeback of the line starts when the written-back data has landed. */
 static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 {
 	int rsock = ms_sock_of(ms, r->core);
 	uint32_t to_agent = leg(ms, &r->agent, r->core);
 	if (!fetch)
 		return r->served + to_agent;
+	const struct ms_line *le = line_find(ms, r->line);
+	uint64_t from = le->wb_at > r->served ? le->wb_at : r->served;
 	uint32_t lat;
 	if (ms->llc && cache_probe(ms_llc_of(ms, r->core), r->line)) {
 		r->llc_hit = 1;
@@ -283,7 +307,7 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 		r->remote = ms_home_of(ms, r->line) != rsock;
 		lat = r->remote ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
 	}
-	return r->served + (lat > to_agent ? lat - to_agent : 1);
+	return from + (lat > to_agent ? lat - to_agent : 1);
 }
 
 static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now)
@@ -394,6 +418,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			r->writeback++;
 			if (ms->llc)
 				cache_insert(ms_llc_of(ms, h), r->line);
+			ms_writeback_start(ms, le, h, now, 0);
 		}
 		if (cell.actions & COH_HITM) {
 			r->hitm = 1;
@@ -442,7 +467,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		if (w < 0) {
 			w = cache_victim(c, r->line);
 			if (cache_valid(c, w))
-				ms_evict(ms, core, c, w);
+				ms_evict(ms, core, c, w, now);
 			/* An UPGRADE whose S copy was evicted meanwhile still needs
 			 * the data: memory is up to date, since no copy is dirty. */
 			const uint8_t *src = r->supplied ? r->data : ms->mem + (r->line << ms->shift);

@@ -266,7 +266,7 @@ void ms_la_forget(struct memsys *ms, uint64_t line)
 
 /* ---- transactions ---- */
 
-void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
+void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now)
 {
 	uint64_t line = cache_line_of(c, w);
 	struct ms_line *le = line_find(ms, line);
@@ -277,6 +277,7 @@ void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
 			cache_insert(ms_llc_of(ms, core), line);
+		ms_writeback_start(ms, le, core, now, 1);
 	}
 	le->sharers[core >> 6] &= ~(1ull << (core & 63));
 	le->nsharers--;

@@ -37,6 +37,9 @@ struct ms_line {
 	int32_t first_core;
 	uint8_t first_hitm, first_hitm_remote;
 	uint8_t dirty_in_flight; /* a fill carries the only up-to-date copy */
+	/* A dirty copy written back at an eviction or a snoop reaches memory
+	 * (or the LLC) at wb_at: a request that needs memory's copy waits. */
+	uint64_t wb_at;
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
@@ -152,7 +155,10 @@ static inline int ms_home_of(const struct memsys *ms, uint64_t line)
 }
 
 /* Shared by memsys.c and fabric.c. */
-void ms_evict(struct memsys *ms, int core, struct cache *c, int w);
+void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now);
+/* Core's dirty copy of le leaves for memory at now (fabric.c): as a
+ * transaction of its own (an eviction), or riding on a snoop's reply. */
+void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_t now, int own_txn);
 void ms_la_drop(struct memsys *ms, int core, uint64_t line);
 void ms_la_forget(struct memsys *ms, uint64_t line);
 void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off, unsigned size,
