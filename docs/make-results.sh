@@ -68,5 +68,6 @@ END {
 		for (i = 1; i <= nv; i++) printf " %.3g%s |", ops[c, order[i]], lim[c, order[i]]; print "" }
 	print ""
 }' "$tmp/scaling.csv" >>"$out"
+BOUNCE="$BOUNCE" "$top/docs/seed-gain.sh" >>"$out"
 mv "$out" "$top/docs/results.md"
 echo "wrote $top/docs/results.md"
