@@ -759,6 +759,60 @@ START_TEST(timing_topology_levels)
 }
 END_TEST
 
+/* Fill times of a driven fabric, by core. */
+static uint64_t woken_at[16];
+static void record_wake(void *ctx, int core, int what, uint64_t t)
+{
+	(void)ctx;
+	(void)what;
+	woken_at[core] = t;
+}
+
+START_TEST(timing_agent_follows_a_line_in_flight)
+{
+	/* SMT siblings 0 and 8 (c2c 6: legs of 2), socket legs of 30. Core 8
+	 * takes A from core 0 at 1000: served 1002, snoop at core 0 1004,
+	 * data at core 8 1006, its unblock frees the line at 1008. Core 0
+	 * wants A back at 1005, while it is on its way to core 8: no core
+	 * holds it, but it stays inside the core, and so does core 0's
+	 * request: at the agent 1007, served 1008, snoop at core 8 1010,
+	 * data 1012. Ordered at the home socket instead, it would arrive at
+	 * 1035 and take until 1067. */
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.fabric = FABRIC_DIRECTORY;
+	m.cores = 16;
+	m.topology.sockets = 2;
+	m.topology.cores_per_socket = 4;
+	m.topology.cores_per_cluster = 2;
+	m.topology.threads_per_core = 2;
+	m.topology.c2c[TOPO_SMT] = 6;
+	m.topology.c2c[TOPO_CLUSTER] = 30;
+	m.topology.c2c[TOPO_SOCKET] = 90;
+	m.topology.hops[0][1] = m.topology.hops[1][0] = 1;
+	m.topology.c2c_hop[1] = 300;
+	struct err e = {0};
+	struct memsys *ms = ms_create(&m, MEM, &e);
+	ck_assert_msg(ms != NULL, "%s", e.msg);
+	ms_set_checking(ms, 1);
+	ms_set_home(ms, A, 64, 0);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
+	while (ms_next_event(ms) != UINT64_MAX)    /* its unblock */
+		ck_assert_int_eq(ms_step(ms), 1);
+	ms_set_waker(ms, record_wake, NULL);
+	memset(woken_at, 0, sizeof woken_at);
+	ck_assert_uint_eq(ms_store(ms, 8, 1000, A, 8, 2), MS_PENDING);
+	while (ms_next_event(ms) < 1005)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(ms_store(ms, 0, 1005, A, 8, 3), MS_PENDING);
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(woken_at[8], 1006);
+	ck_assert_uint_eq(woken_at[0], 1012);
+	done(ms);
+}
+END_TEST
+
 /* Core 0 evicts A (dirty or clean) by loading the rest of its set; core 1,
  * on the same socket as A's home, then reads A: the cycles its miss took. */
 static uint64_t read_after_eviction(int dirty)
@@ -1225,6 +1279,7 @@ int main(void)
 	tcase_add_test(t, timing_locked_rmw_holds_the_line);
 	tcase_add_test(t, timing_upgrade_and_llc);
 	tcase_add_test(t, timing_writeback_delays_memory_reads);
+	tcase_add_test(t, timing_agent_follows_a_line_in_flight);
 	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 

@@ -143,7 +143,18 @@ void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx)
 
 /* The innermost domain that holds the requester and every current copy:
  * its own core for SMT siblings, its cluster, its socket; with copies on
- * other sockets, or none (memory), the line's home socket. */
+ * other sockets, or none (memory), the line's home socket. A line in flight
+ * to the requester of the line's active request counts as held there: when
+ * two siblings pass a line back and forth, each asks for it while it is on
+ * its way to the other, and the request is still answered inside the core. */
+static enum topo_level level_to(const struct memsys *ms, const struct topo_place *r, int h)
+{
+	enum topo_level l = topo_level_between(r, &ms->place[h]);
+	if (l == TOPO_CLUSTER && ms->topo.cores_per_cluster == ms->topo.cores_per_socket)
+		l = TOPO_SOCKET;
+	return l;
+}
+
 static struct topo_place choose_agent(const struct memsys *ms, const struct ms_line *le, int core)
 {
 	const struct topo_place *r = &ms->place[core];
@@ -155,12 +166,16 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 			if (h == core)
 				continue;
 			any = 1;
-			enum topo_level l = topo_level_between(r, &ms->place[h]);
-			if (l == TOPO_CLUSTER && ms->topo.cores_per_cluster == ms->topo.cores_per_socket)
-				l = TOPO_SOCKET;
+			enum topo_level l = level_to(ms, r, h);
 			if (l > far)
 				far = l;
 		}
+	if (le && le->active && ms->recs[le->active - 1].core != core) {
+		enum topo_level l = level_to(ms, r, ms->recs[le->active - 1].core);
+		any = 1;
+		if (l > far)
+			far = l;
+	}
 	struct topo_place a = {r->socket, -1, -1, -1};
 	if (!any || far == TOPO_REMOTE)
 		a.socket = le ? ms_home_of(ms, le->line) : r->socket;
