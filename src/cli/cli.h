@@ -29,6 +29,7 @@ struct cli_opts {
 	size_t n_sets;
 	const char *json, *csv, *junit, *trace, *markdown;
 	bool check, quiet;
+	long long trace_limit;  /* --trace-limit, -1: the default */
 	/* sweep */
 	int jobs, shard_k, shard_n;
 	/* view */
