@@ -15,7 +15,7 @@
 static const char usage[] =
 	"usage: bounce [run] [SCENARIO.json] [--cpu M] [--cores N] [--seed S] [--variant V]\n"
 	"              [--set NAME=VALUE]... [--json F] [--csv F] [--junit F] [--trace F]\n"
-	"              [--trace-limit EVENTS] [--markdown F] [--check] [--quiet]\n"
+	"              [--trace-limit EVENTS] [--markdown F] [--check] [--c2c] [--quiet]\n"
 	"       bounce sweep SCENARIO.json --set NAME=V1,V2,... [--jobs J] [--shard K/N] [--csv F]\n"
 	"       bounce merge PART.csv... [--csv F]\n"
 	"       bounce view [SCENARIO.json] [--speed CYCLES_PER_S] [--screenshot F.png --frames N]\n"
@@ -107,6 +107,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 				return -1;
 		}
 		else if (strcmp(a, "--check") == 0) o->check = true;
+		else if (strcmp(a, "--c2c") == 0) o->c2c = true;
 		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
 		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
 			NEED_VALUE();

@@ -11,6 +11,7 @@
 #include "cli/outfile.h"
 #include "report/report.h"
 #include "report/runner.h"
+#include "report/report_source.h"
 #include "report/trace.h"
 
 #define PROGRESS_CHUNK 2000000ull /* cycles simulated between progress checks */
@@ -148,9 +149,12 @@ int cli_run(const struct cli_opts *o)
 			runner_free(&r);
 			goto fail;
 		}
-		if (r.status == SIM_LIMIT && !r.run.stop.cycles && !o->quiet)
+		if (r.status == SIM_LIMIT && (!r.run.stop.cycles || r.run.stop.halt) && !o->quiet) {
 			fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64
-				" cycles) before every thread halted\n", r.run.variant, sim_limit(r.sim));
+				" cycles) before every thread halted; where each unfinished core is:\n",
+				r.run.variant, sim_limit(r.sim));
+			rep_print_unfinished(&r, stderr);
+		}
 		int bad = rep_add_variant(rep, &r, &e);
 		runner_free(&r);
 		if (bad)
@@ -179,6 +183,8 @@ int cli_run(const struct cli_opts *o)
 		goto fail;
 	if (!o->quiet)
 		rep_print_summary(rep, stdout);
+	if (o->c2c)
+		rep_print_c2c(rep, stdout);
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:
