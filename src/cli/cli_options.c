@@ -207,8 +207,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 		} else {
 			if (parse_int(opt, val, INT64_MIN, INT64_MAX, &n, e))
 				return -1;
-			c->defs[ov->n_defines].name = name;
-			c->defs[ov->n_defines].value = n;
+			c->defs[ov->n_defines] = (struct asm_define){ .name = name, .value = n, .file = "--set" };
 			ov->n_defines++;
 		}
 	}
