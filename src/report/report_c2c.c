@@ -22,9 +22,14 @@ static const char *str(const cJSON *o, const char *k)
 	return s ? s : "";
 }
 
+/* A line of the table, for sorting. */
+struct line_ref {
+	const cJSON *l;
+};
+
 static int by_hitm(const void *a, const void *b)
 {
-	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	const cJSON *x = ((const struct line_ref *)a)->l, *y = ((const struct line_ref *)b)->l;
 	double hx = num(x, "hitm"), hy = num(y, "hitm");
 	if (hx != hy)
 		return hx > hy ? -1 : 1;
@@ -117,17 +122,20 @@ void rep_print_c2c(const cJSON *rep, FILE *f)
 			fprintf(f, "\n");
 			continue;
 		}
-		fprintf(f, ", by HITM%s\n", n > C2C_LINES ? " (the busiest 10)" : "");
-		const cJSON **sorted = malloc((size_t)n * sizeof *sorted);
+		if (n > C2C_LINES)
+			fprintf(f, ", by HITM (the busiest %d)\n", C2C_LINES);
+		else
+			fprintf(f, ", by HITM\n");
+		struct line_ref *sorted = malloc((size_t)n * sizeof *sorted);
 		if (!sorted)
 			return;
 		int k = 0;
 		const cJSON *l;
 		cJSON_ArrayForEach(l, lines)
-			sorted[k++] = l;
+			sorted[k++].l = l;
 		qsort(sorted, (size_t)n, sizeof *sorted, by_hitm);
 		for (int i = 0; i < n && i < C2C_LINES; i++)
-			print_line(sorted[i], i + 1, f);
+			print_line(sorted[i].l, i + 1, f);
 		free(sorted);
 	}
 }
