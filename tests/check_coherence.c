@@ -539,6 +539,47 @@ START_TEST(litmus_ping_pong_load_store)
 }
 END_TEST
 
+/* The same ping-pong with the instructions noted: every HITM is the load's
+ * (its GETS finds the other's M), every bounce the store's (its UPGRADE
+ * takes the line), and the line's per-instruction counts add up to its own.
+ * A request made without a note is MS_NO_PC's. */
+START_TEST(litmus_hitm_per_instruction)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	const uint64_t K = 100;
+	for (uint64_t r = 0; r < 2 * K; r++) {
+		int c = (int)(r & 1);
+		ms_note_pc(ms, c, MS_WAKE_EXEC, 10);
+		uint64_t v = ld(ms, c, A);
+		ms_note_pc(ms, c, MS_WAKE_DRAIN, 11);
+		st(ms, c, A, v + 1);
+	}
+	ld(ms, 0, A);  /* no note: a HITM of nobody's instruction */
+	struct ms_line_info li;
+	ck_assert_int_eq(ms_line_info(ms, A, &li), 1);
+	ck_assert_uint_eq(li.n_pcs, 3);
+	uint64_t hitm = 0, bounces = 0;
+	for (uint32_t i = 0; i < li.n_pcs; i++) {
+		const struct ms_pc_stats *p = &li.pcs[i];
+		hitm += p->hitm;
+		bounces += p->bounces;
+		if (p->pc == 10) {
+			ck_assert_uint_eq(p->hitm, 2 * K - 1);
+			ck_assert_uint_eq(p->bounces, 0);
+		} else if (p->pc == 11) {
+			ck_assert_uint_eq(p->hitm, 0);
+			ck_assert_uint_eq(p->bounces, 2 * K - 1);
+		} else {
+			ck_assert_uint_eq(p->pc, MS_NO_PC);
+			ck_assert_uint_eq(p->hitm, 1);
+		}
+	}
+	ck_assert_uint_eq(hitm, li.stats.hitm);
+	ck_assert_uint_eq(bounces, li.stats.bounces);
+	done(ms);
+}
+END_TEST
+
 /* Different words of one line bounce exactly like one variable, and the
  * shared-line detail shows one writer per offset (false sharing). */
 START_TEST(litmus_false_sharing)
@@ -1268,6 +1309,7 @@ int main(void)
 	t = tcase_create("litmus");
 	tcase_add_test(t, litmus_ping_pong_stores);
 	tcase_add_test(t, litmus_ping_pong_load_store);
+	tcase_add_test(t, litmus_hitm_per_instruction);
 	tcase_add_test(t, litmus_false_sharing);
 	tcase_add_test(t, litmus_locked_rmw_offsets);
 	tcase_add_test(t, litmus_different_lines_never_bounce);

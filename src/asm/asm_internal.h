@@ -144,6 +144,12 @@ void asm_tok_text(const struct asm_tok *t, char *buf, size_t n);
 int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx);
 int asm_sym_define(struct asm_state *st, const struct asm_tok *t, int section, int64_t value);
 int asm_reserved_name(const char *name, size_t len);
+/* " (did you mean 'x'?)" naming the defined symbol closest to `name` in
+ * `section` (-1: any), or "" when none is close; buf holds the text. */
+const char *asm_did_you_mean(const struct asm_state *st, const char *name, int section, char *buf,
+			     size_t n);
+/* The same among the register names. */
+const char *asm_reg_did_you_mean(const char *name, char *buf, size_t n);
 
 /* asm_expr.c: parse from toks[*pos]; stop at the first token that is not
  * part of the expression (the caller checks what follows). */

@@ -15,10 +15,21 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static int check_defines(struct asm_state *st)
 {
-	for (size_t i = 0; i < st->in->n_defines; i++)
-		if (!st->define_used[i])
-			return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program",
-				       st->in->defines[i].name ? st->in->defines[i].name : "");
+	for (size_t i = 0; i < st->in->n_defines; i++) {
+		if (st->define_used[i])
+			continue;
+		const struct asm_define *d = &st->in->defines[i];
+		const char *name = d->name ? d->name : "";
+		char hint[160];
+		asm_did_you_mean(st, name, SEC_ABS, hint, sizeof hint);
+		if (d->file && d->line > 0)
+			return err_set(st->e, d->file, d->line, d->col,
+				       "define '%s' names no .equ in the program%s", name, hint);
+		if (d->file)
+			return err_set(st->e, NULL, 0, 0, "%s %s=%lld: names no .equ in the program%s",
+				       d->file, name, (long long)d->value, hint);
+		return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program%s", name, hint);
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "cli/outfile.h"
 #include "report/report.h"
 #include "report/runner.h"
+#include "report/report_source.h"
 #include "report/trace.h"
 
 #define PROGRESS_CHUNK 2000000ull /* cycles simulated between progress checks */
@@ -37,6 +38,34 @@ static enum sim_status run_variant(struct runner *r, int progress, struct err *e
 	if (progress)
 		fprintf(stderr, "\r%60s\r", "");
 	return st;
+}
+
+/* One variant's line in the trace's metadata, and the warning on the
+ * terminal when the limit cut it short. */
+static int trace_note(cJSON *meta, const char *variant, int pid, uint64_t limit,
+		      const struct trace_summary *ts)
+{
+	cJSON *vs = cJSON_GetObjectItem(meta, "variants");
+	if (!vs) {
+		cJSON_AddNumberToObject(meta, "trace_limit", (double)limit);
+		vs = cJSON_AddArrayToObject(meta, "variants");
+	}
+	cJSON *v = cJSON_CreateObject();
+	if (!vs || !v || !cJSON_AddItemToArray(vs, v))
+		return -1;
+	cJSON_AddStringToObject(v, "variant", variant);
+	cJSON_AddNumberToObject(v, "pid", pid);
+	cJSON_AddNumberToObject(v, "events", (double)ts->events);
+	cJSON_AddNumberToObject(v, "cycles", (double)ts->cycles);
+	cJSON_AddBoolToObject(v, "truncated", ts->truncated);
+	if (ts->truncated) {
+		cJSON_AddNumberToObject(v, "truncated_at_cycle", (double)ts->truncated_at);
+		fprintf(stderr, "bounce: warning: trace of variant '%s' truncated at %" PRIu64
+			" events: it covers cycles 0-%" PRIu64 " of %" PRIu64
+			" (--trace-limit N raises the limit, 0 removes it)\n",
+			variant, limit, ts->truncated_at, ts->cycles);
+	}
+	return 0;
 }
 
 static int write_output(const char *path, const cJSON *rep, int kind, struct err *e)
@@ -72,6 +101,7 @@ int cli_run(const struct cli_opts *o)
 	struct cli_ov ov;
 	cJSON *rep = NULL;
 	struct outfile *trace_out = NULL;
+	cJSON *trace_meta = NULL;
 	int rc = EXIT_OK, pid = 0;
 	int progress = !o->quiet && isatty(2);
 
@@ -79,6 +109,10 @@ int cli_run(const struct cli_opts *o)
 		goto fail;
 	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
 		goto fail;
+	if (trace_out && !(trace_meta = cJSON_CreateObject())) {
+		err_internal(&e, "out of memory for the trace");
+		goto fail;
+	}
 	for (size_t v = 0; v < s.n_variants; v++) {
 		if (!selected(o, &s, v))
 			continue;
@@ -87,10 +121,22 @@ int cli_run(const struct cli_opts *o)
 			goto fail;
 		if (!rep)
 			rep = rep_new(&s, &r);
-		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0) : NULL;
+		uint64_t limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
+		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0, limit) : NULL;
+		if (trace_out && !t) {
+			runner_free(&r);
+			err_internal(&e, "out of memory for the trace");
+			goto fail;
+		}
 		pid++;
 		r.status = run_variant(&r, progress, &e);
-		trace_finish(t);
+		struct trace_summary ts;
+		trace_finish(t, &ts);
+		if (t && trace_note(trace_meta, r.run.variant, pid - 1, limit, &ts)) {
+			runner_free(&r);
+			err_internal(&e, "out of memory for the trace");
+			goto fail;
+		}
 		if (cli_interrupted) {
 			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64
 				" of %" PRIu64 "; no report written\n", r.run.variant, sim_cycles(r.sim),
@@ -103,9 +149,12 @@ int cli_run(const struct cli_opts *o)
 			runner_free(&r);
 			goto fail;
 		}
-		if (r.status == SIM_LIMIT && !r.run.stop.cycles && !o->quiet)
+		if (r.status == SIM_LIMIT && (!r.run.stop.cycles || r.run.stop.halt) && !o->quiet) {
 			fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64
-				" cycles) before every thread halted\n", r.run.variant, sim_limit(r.sim));
+				" cycles) before every thread halted; where each unfinished core is:\n",
+				r.run.variant, sim_limit(r.sim));
+			rep_print_unfinished(&r, stderr);
+		}
 		int bad = rep_add_variant(rep, &r, &e);
 		runner_free(&r);
 		if (bad)
@@ -113,7 +162,15 @@ int cli_run(const struct cli_opts *o)
 	}
 	int failed = rep_check_expectations(rep, &s);
 	if (trace_out) {
-		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", outfile_stream(trace_out));
+		/* What the trace covers, for whoever opens it: a truncated one
+		 * says so here and in its process labels, never only silently. */
+		char *meta = cJSON_PrintUnformatted(trace_meta);
+		if (!meta) {
+			err_internal(&e, "out of memory for the trace");
+			goto fail;
+		}
+		fprintf(outfile_stream(trace_out), "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", meta);
+		free(meta);
 		int bad = outfile_commit(trace_out, &e);
 		trace_out = NULL;
 		if (bad)
@@ -126,12 +183,15 @@ int cli_run(const struct cli_opts *o)
 		goto fail;
 	if (!o->quiet)
 		rep_print_summary(rep, stdout);
+	if (o->c2c)
+		rep_print_c2c(rep, stdout);
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:
 	rc = cli_fail(&e);
 out:
 	outfile_abort(trace_out);
+	cJSON_Delete(trace_meta);
 	cJSON_Delete(rep);
 	scen_free(&s);
 	return rc;

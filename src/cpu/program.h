@@ -71,6 +71,11 @@ struct program {
 struct asm_define {
 	const char *name;
 	int64_t value;
+	/* Where it was set, for the message when it names no .equ: a
+	 * scenario's key at file:line:col, or with line 0 what the file
+	 * field names ("--set"). NULL: not said. */
+	const char *file;
+	int line, col;
 };
 
 struct asm_input {

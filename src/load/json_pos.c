@@ -4,6 +4,7 @@
  * them, with the offsets of its key and value in the text. */
 #include "config.h"
 #include "load/json_pos.h"
+#include "base/suggest.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -837,42 +838,13 @@ int jpos_array(const struct jpos_doc *d, const cJSON *n, struct err *e)
 	return 0;
 }
 
-/* Optimal string alignment distance: a swapped pair of letters, the
- * commonest typo, counts as one edit. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 40 || lb > 40)
-		return SIZE_MAX;
-	size_t m[41][41];
-	for (size_t i = 0; i <= la; i++)
-		m[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		m[0][j] = j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (m[i - 1][j] + 1 < best) best = m[i - 1][j] + 1;
-			if (m[i][j - 1] + 1 < best) best = m[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && m[i - 2][j - 2] + 1 < best)
-				best = m[i - 2][j - 2] + 1;
-			m[i][j] = best;
-		}
-	return m[la][lb];
-}
-
 const char *jpos_suggest(const char *s, const char *const *cands)
 {
-	const char *best = NULL;
-	size_t bd = SIZE_MAX, limit = strlen(s) <= 4 ? 1 : 2;
-	for (; *cands; cands++) {
-		size_t dist = edit_distance(s, *cands);
-		if (dist <= limit && dist < bd) {
-			bd = dist;
-			best = *cands;
-		}
-	}
-	return best;
+	struct suggest g;
+	suggest_init(&g, s);
+	for (; *cands; cands++)
+		suggest_offer(&g, *cands);
+	return suggest_best(&g);
 }
 
 int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *const *allowed,

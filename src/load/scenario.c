@@ -364,7 +364,9 @@ static int parse_defines(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		char *name = dup_or_fail(c, ch->string);
 		if (!name)
 			return -1;
-		su->defines[su->n_defines++] = (struct asm_define){ name, v };
+		struct asm_define d = { .name = name, .value = v, .file = c->s->file };
+		jpos_key_where(c->d, ch, &d.line, &d.col);
+		su->defines[su->n_defines++] = d;
 	}
 	return 0;
 }
@@ -1064,7 +1066,8 @@ static int merge_define(struct scen_run *r, const struct asm_define *d, size_t c
 		 * analyzer pairs a zero `cap` with a non-zero count. */
 		// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
 		if (!strcmp(r->defines[i].name, d->name)) {
-			r->defines[i].value = d->value;
+			/* the later setting wins, and is where a message points */
+			r->defines[i] = *d;
 			return 0;
 		}
 	if (r->n_defines == cap)

@@ -221,6 +221,9 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	r->offset = (uint16_t)(addr & (ms->ls - 1));
 	r->size = (uint16_t)size;
 	r->supplier = MS_NO_CORE;
+	r->by = wake;
+	r->pc = ms->fast.pc[core].next_pc[wake - 1];
+	ms->fast.pc[core].next_pc[wake - 1] = MS_NO_PC;
 	r->agent = choose_agent(ms, le, core);
 	open[wake - 1] = (uint32_t)i + 1;
 	if (push(ms, now + leg(ms, &r->agent, core), (uint32_t)i, EV_ARRIVE))
@@ -515,6 +518,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 			.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
 			.invalidated = r->invalidated, .hitm = r->hitm, .remote = r->remote,
 			.llc_hit = r->llc_hit, .writeback = r->writeback != 0,
+			.by = r->by, .pc = r->pc,
 		};
 		if (fc->owns) {
 			t.bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
@@ -530,6 +534,8 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		COUNT(ms, core, le, invalidations, r->invalidated);
 		COUNT(ms, core, le, writebacks, r->writeback);
 		COUNT(ms, core, le, stall_cycles, now - r->issued);
+		if (r->hitm || t.bounce)
+			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, t.bounce);
 		if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
 			le->contended = 1;
 			ms_la_forget(ms, r->line);

@@ -45,6 +45,8 @@ struct ms_line {
 	uint32_t n_offsets, cap_offsets;
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
+	uint32_t n_pcs, cap_pcs;
+	struct ms_pc_stats *pcs;
 	uint64_t sharers[];   /* ms->words words */
 };
 
@@ -60,6 +62,8 @@ struct ms_rec {
 	uint8_t supplier_state, from;
 	uint32_t invalidated;
 	uint16_t offset, size;  /* of the access that missed, for per-offset HITM */
+	uint8_t by;             /* the requester's slot that issued it (MS_WAKE_*) */
+	uint32_t pc;            /* the instruction that missed, MS_NO_PC */
 	uint64_t line, issued, served, data_at;
 	struct topo_place agent;
 	uint8_t *data;          /* line_size bytes: what the supplier sent */
@@ -164,6 +168,7 @@ void ms_la_forget(struct memsys *ms, uint64_t line);
 void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off, unsigned size,
 		    int is_write, int hitm, int hitm_remote);
 struct ms_line *ms_line_get(struct memsys *ms, uint64_t line);
+void ms_pc_note(struct memsys *ms, struct ms_line *le, uint32_t pc, int hitm, int hitm_remote, int bounce);
 /* fabric.c */
 int ms_fabric_init(struct memsys *ms, struct err *e);
 void ms_fabric_free(struct memsys *ms);

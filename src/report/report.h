@@ -22,6 +22,9 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s);
 const cJSON *rep_lookup(const cJSON *rep, const char *path);
 
 void rep_print_summary(const cJSON *rep, FILE *f);
+/* The shared lines of each variant by HITM, with per-offset readers and
+ * writers and the instructions behind the HITMs (perf c2c report). */
+void rep_print_c2c(const cJSON *rep, FILE *f);
 void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params);
 /* One row per variant; param values are prepended (sweeps). */
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);
