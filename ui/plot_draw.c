@@ -56,13 +56,15 @@ static double nice_step(double span, int want)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-static void axis_linear(struct axis *a, double lo, double hi, int from_zero)
+static void axis_linear(struct axis *a, double lo, double hi, int from_zero, double min_step)
 {
 	if (from_zero && lo > 0)
 		lo = 0;
 	if (hi <= lo)
 		hi = lo + (lo ? fabs(lo) : 1);
 	double step = nice_step(hi - lo, 6);
+	if (step < min_step)
+		step = min_step;
 	a->lo = floor(lo / step) * step;
 	a->hi = ceil(hi / step) * step;
 	a->log = 0;
@@ -90,6 +92,19 @@ static void axis_log(struct axis *a, double lo, double hi, int base)
 			a->tick[a->nticks++] = 2 * pow(base, k);
 			a->tick[a->nticks++] = 5 * pow(base, k);
 		}
+	}
+	/* With 2 and 5 in between, end the axis at the ticks around the data
+	 * rather than at whole decades. */
+	if (base == 10 && h - l <= 3) {
+		int first = 0, last = a->nticks - 1;
+		while (first + 1 < a->nticks && a->tick[first + 1] <= lo * (1 + 1e-9))
+			first++;
+		while (last - 1 > first && a->tick[last - 1] >= hi * (1 - 1e-9))
+			last--;
+		memmove(a->tick, a->tick + first, (size_t)(last - first + 1) * sizeof *a->tick);
+		a->nticks = last - first + 1;
+		a->lo = a->tick[0];
+		a->hi = a->tick[a->nticks - 1];
 	}
 }
 
@@ -282,12 +297,18 @@ static int make_axes(const struct plot_data *d, const struct plot_style *st, str
 			}
 		axis_log(ax, xlo, xhi, pow2 ? 2 : 10);
 	} else {
-		axis_linear(ax, xlo, xhi, 0);
+		/* Thread and core counts are whole: no tick at 1.5 threads. */
+		int whole = 1;
+		for (size_t i = 0; i < d->ns && whole; i++)
+			for (size_t k = 0; k < d->s[i].n; k++)
+				if (d->s[i].x[k] != floor(d->s[i].x[k]))
+					whole = 0;
+		axis_linear(ax, xlo, xhi, 0, whole ? 1 : 0);
 	}
 	if (st->log_y)
 		axis_log(ay, ylo, yhi, 10);
 	else
-		axis_linear(ay, ylo, yhi * 1.04, ylo >= 0);
+		axis_linear(ay, ylo, yhi * 1.04, ylo >= 0, 0);
 	return 0;
 }
 

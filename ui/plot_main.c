@@ -1,5 +1,5 @@
 /* `bounce plot CSV -o F.png [--metric M] [--x COLUMN] [--series COLUMN]
- * [--title T] [--log-x|--lin-x] [--log-y] [--size WxH]`: its options
+ * [--title T] [--subtitle S] [--log-x|--lin-x] [--log-y] [--size WxH]`: its options
  * (getopt_long), then read (plot_csv.c) and draw (plot_draw.c). */
 #include "config.h"
 #include "plot.h"
@@ -14,7 +14,7 @@
 
 static const char plot_usage[] =
 	"usage: bounce plot CSV -o F.png [--metric M] [--x COLUMN] [--series COLUMN]\n"
-	"                   [--title T] [--log-x | --lin-x] [--log-y] [--size WxH]\n"
+	"                   [--title T] [--subtitle S] [--log-x | --lin-x] [--log-y] [--size WxH]\n"
 	"  Draw a CSV with a header row (a sweep's or merge's --csv, or any table)\n"
 	"  as a line chart: the metric against x, one line per series.\n"
 	"  -o, --output F.png  the PNG to write (whole or not at all)\n"
@@ -23,6 +23,7 @@ static const char plot_usage[] =
 	"  --series COLUMN     one line per value of COLUMN (default: the \"series\"\n"
 	"                      column, else \"variant\" plus each sweep --set that varies)\n"
 	"  --title T           the chart's title (default \"M by X\")\n"
+	"  --subtitle S        the small line under it (default: the CSV's path)\n"
 	"  --log-x, --lin-x    x axis scale (default: log when the largest x is 16 or\n"
 	"                      more times the smallest, powers of 2 when every x is one)\n"
 	"  --log-y             logarithmic y axis\n"
@@ -30,11 +31,12 @@ static const char plot_usage[] =
 
 int ui_plot_cmd(int argc, char **argv, struct err *e)
 {
-	enum { O_METRIC = 256, O_X, O_SERIES, O_TITLE, O_LOGX, O_LINX, O_LOGY, O_SIZE };
+	enum { O_METRIC = 256, O_X, O_SERIES, O_TITLE, O_SUBTITLE, O_LOGX, O_LINX, O_LOGY, O_SIZE };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'}, {"metric", required_argument, NULL, O_METRIC},
 		{"x", required_argument, NULL, O_X}, {"series", required_argument, NULL, O_SERIES},
-		{"title", required_argument, NULL, O_TITLE}, {"log-x", no_argument, NULL, O_LOGX},
+		{"title", required_argument, NULL, O_TITLE}, {"subtitle", required_argument, NULL, O_SUBTITLE},
+		{"log-x", no_argument, NULL, O_LOGX},
 		{"lin-x", no_argument, NULL, O_LINX}, {"log-y", no_argument, NULL, O_LOGY},
 		{"size", required_argument, NULL, O_SIZE}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -52,6 +54,7 @@ int ui_plot_cmd(int argc, char **argv, struct err *e)
 		case O_X: spec.x = optarg; break;
 		case O_SERIES: spec.series = optarg; break;
 		case O_TITLE: st.title = optarg; break;
+		case O_SUBTITLE: st.subtitle = optarg; break;
 		case O_LOGX: st.log_x = 1; break;
 		case O_LINX: st.log_x = 0; break;
 		case O_LOGY: st.log_y = true; break;
@@ -77,7 +80,8 @@ int ui_plot_cmd(int argc, char **argv, struct err *e)
 	if (!out)
 		return err_set(e, NULL, 0, 0, "plot: -o F.png is required\n%s", plot_usage);
 	spec.csv = argv[optind];
-	st.subtitle = spec.csv;
+	if (!st.subtitle)
+		st.subtitle = spec.csv;
 	st.font = getenv("BOUNCE_FONT") ? getenv("BOUNCE_FONT") : UI_FONT_PATH;
 
 	struct plot_data d;
