@@ -108,10 +108,14 @@ static void axis_log(struct axis *a, double lo, double hi, int base)
 	}
 }
 
-/* 1.5M, 200k, 12, 0.25: short labels with SI prefixes. */
+/* 1.5M, 20k, 1024, 0.25: short labels, SI prefixes from 10^4. */
 static void fmt_value(char *buf, size_t n, double v)
 {
 	static const struct { double f; const char *p; } si[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+	if (fabs(v) < 1e4 && v == floor(v)) { /* 1024 cores, not 1.02k */
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
 	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++)
 		if (fabs(v) >= si[i].f) {
 			snprintf(buf, n, "%.3g%s", v / si[i].f, si[i].p);

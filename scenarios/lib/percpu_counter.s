@@ -13,9 +13,10 @@
 ; Two forms of percpu_counter_add_batch, for two ranges of kernels:
 ; - percpu_counter_add_batch: preempt_disable, then one `add gs:[..]`
 ;   (this_cpu_add), the lock (irqsave) only on the fold. Kernels until Manfred
-;   Spraul's "make percpu_counter_add_batch() irq safe" (2022), which made the
-;   whole routine local_irq_save/restore (that form is not modelled); today
-;   still the form of architectures without CONFIG_HAVE_CMPXCHG_LOCAL.
+;   Spraul's "lib/percpu_counter: percpu_counter_add_batch() overflow/underflow"
+;   (posted December 2022), which wraps the whole routine in
+;   local_irq_save/restore instead (that form is not modelled here; it stays
+;   the form of architectures without CONFIG_HAVE_CMPXCHG_LOCAL).
 ; - percpu_counter_add_batch_cmpxchg: a loop of this_cpu_try_cmpxchg (an
 ;   unlocked `cmpxchg gs:[..]`: a local cmpxchg, no lock prefix, safe against
 ;   interrupts because it is one instruction), the lock only on the fold, with
