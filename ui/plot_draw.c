@@ -69,8 +69,11 @@ static void axis_linear(struct axis *a, double lo, double hi, int from_zero, dou
 	a->hi = ceil(hi / step) * step;
 	a->log = 0;
 	a->nticks = 0;
-	for (double t = a->lo; t <= a->hi + step / 2 && a->nticks < MAX_TICKS; t += step)
+	int steps = (int)lround((a->hi - a->lo) / step);
+	for (int i = 0; i <= steps && a->nticks < MAX_TICKS; i++) {
+		double t = a->lo + i * step;
 		a->tick[a->nticks++] = fabs(t) < step / 1e6 ? 0 : t;
+	}
 }
 
 /* Ticks at every power of base inside the range, thinned to at most 12. */
@@ -84,7 +87,7 @@ static void axis_log(struct axis *a, double lo, double hi, int base)
 	a->log = base;
 	int every = (int)ceil((h - l + 1) / 12.0);
 	a->nticks = 0;
-	for (double k = l; k <= h && a->nticks < MAX_TICKS; k += every) {
+	for (int k = (int)l; k <= (int)h && a->nticks < MAX_TICKS; k += every) {
 		a->tick[a->nticks++] = pow(base, k);
 		/* A decimal axis over three decades or fewer reads better with
 		 * 2 and 5 between the powers. */
@@ -95,7 +98,7 @@ static void axis_log(struct axis *a, double lo, double hi, int base)
 	}
 	/* With 2 and 5 in between, end the axis at the ticks around the data
 	 * rather than at whole decades. */
-	if (base == 10 && h - l <= 3) {
+	if (base == 10 && h - l <= 3 && a->nticks > 0) {
 		int first = 0, last = a->nticks - 1;
 		while (first + 1 < a->nticks && a->tick[first + 1] <= lo * (1 + 1e-9))
 			first++;
