@@ -82,9 +82,18 @@ comparison() { # MODEL X-NAME CHART-TITLE SUBTITLE, rows on stdin: the table and
 		else
 			echo "| $class | $pair | $pub | $sim | $(err_pct "$sim" "$pub") |"
 			echo "published,$k,$pub" >>"$tmp/$model.csv"
+			echo "$sim $pub $class: $pair" >>"$tmp/$model.err"
 		fi
 		echo "simulated,$k,$sim" >>"$tmp/$model.csv"
 	done
+	# The worst point and how many are within 25%, from the rows above.
+	if [ -s "$tmp/$model.err" ]; then
+		echo
+		awk '{ e = ($1 - $2) / $2 * 100; a = e < 0 ? -e : e; n++; if (a <= 25) ok++
+			if (a > worst) { worst = a; we = e; $1 = $2 = ""; where = substr($0, 3) } }
+			END { printf "Within 25%%: %d of %d points. Largest error: %+.0f%% (%s).\n", ok, n, we, where }' \
+			"$tmp/$model.err"
+	fi
 	"$BOUNCE" plot "$tmp/$model.csv" -o "$png/$model.png" --x "$xname" --metric ns --log-y --lin-x \
 		--title "$3" --subtitle "$4" --size 800x460
 }
@@ -127,7 +136,10 @@ host_desc() {
 	echo "table's CPU 0 view does not name the peer CPU; the simulated peer is the"
 	echo "first CPU of each class under the model's numbering: 224 is CPU 0's SMT"
 	echo "sibling, 1 another core of socket 0, 28 the first core of socket 1 (1 UPI hop"
-	echo "in the model's wiring), 56 the first core of socket 2 (2 hops)."
+	echo "in the model's wiring), 56 the first core of socket 2 (2 hops). The same-CPU"
+	echo "row is simulated as one thread's \`lock xadd\` loop (validate.json's"
+	echo "\`contended\` at 1 core), per iteration: the locked op plus the loop's own"
+	echo "three instructions."
 	echo
 	printf '%s\n' "same CPU (CAS)|same|7.0" "on-core (SMT sibling) blind CAS|224|7.2" \
 		"off-core blind CAS|1|47.5" "off-socket blind CAS (1 hop)|28|148.8" \
