@@ -305,6 +305,57 @@ START_TEST(test_longadder_table_grows_to_cpus)
 }
 END_TEST
 
+/* The cmpxchg form under softirqs that add to the same counter: an add that
+ * lands between this_cpu_read and the cmpxchg makes the cmpxchg fail and
+ * retry, so nothing is lost, and every CPU's copy stays inside (-batch,
+ * batch). Batch 4 so that folds are frequent too. */
+static const char cmpxchg_softirq_text[] =
+	".include \"lib/spinlock.s\"\n"
+	".include \"lib/percpu_counter.s\"\n"
+	".equ K, 3000\n"
+	".data\n"
+	".align 64\n"
+	"fbc: .long 0\n .long 0\n .quad 0\n .quad fbc_pcpu\n"
+	".percpu\n"
+	".align 64\n"
+	"fbc_pcpu: .long 0\n"
+	".align 64\n"
+	"nr_softirq: .quad 0\n"
+	".text\n"
+	"worker:\n"
+	"	mov r12, K\n"
+	"worker_loop:\n"
+	"	mov rdi, offset fbc\n"
+	"	mov rsi, 1\n"
+	"	call percpu_counter_add_cmpxchg\n"
+	"	dec r12\n"
+	"	jnz worker_loop\n"
+	"	hlt\n"
+	"net_rx:\n"
+	"	inc qword ptr gs:[nr_softirq]\n"
+	"	mov rdi, offset fbc\n"
+	"	mov rsi, 1\n"
+	"	call percpu_counter_add_cmpxchg\n"
+	"	ret\n";
+
+START_TEST(test_percpu_counter_cmpxchg_softirq)
+{
+	struct asm_define d[] = { { "PERCPU_COUNTER_BATCH", 4 } };
+	struct run r;
+	run_prog(&r, 4, NULL, 0, cmpxchg_softirq_text, d, 1, "worker", "net_rx", 300);
+	int64_t irqs = percpu_sum64(&r, "nr_softirq");
+	ck_assert_int_gt(irqs, 0);
+	int64_t total = (int64_t)sim_peek(r.sim, sym(&r, "fbc") + 8, 8);
+	for (int c = 0; c < r.cores; c++) {
+		int32_t v = (int32_t)sim_peek(r.sim, program_percpu_offset(&r.prog, c) + sym(&r, "fbc_pcpu"), 4);
+		ck_assert_int_lt(v < 0 ? -v : v, 4);
+		total += v;
+	}
+	ck_assert_int_eq(total, 4 * 3000 + irqs);
+	run_free(&r);
+}
+END_TEST
+
 static const char lost_update_text[] =
 	".equ K, 2000\n"
 	".data\n"
@@ -374,6 +425,7 @@ static Suite *counters_suite(void)
 	tcase_add_test(tc, test_bounce_order);
 	tcase_add_test(tc, test_percpu_counter_forms_fold_alike);
 	tcase_add_test(tc, test_longadder_table_grows_to_cpus);
+	tcase_add_test(tc, test_percpu_counter_cmpxchg_softirq);
 	tcase_add_test(tc, test_plain_add_loses_lock_add_does_not);
 	tcase_add_test(tc, test_mod_bh);
 	suite_add_tcase(s, tc);
