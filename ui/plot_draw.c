@@ -254,7 +254,7 @@ static void draw_chart(SDL_Renderer *r, struct ui_text *t, const struct plot_dat
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", log scale");
 	ui_text_draw(t, UI_FONT_NORMAL, ink, 8, top - nh - 8, UI_LEFT, buf);
 
-	SDL_Rect clip = {left, top - 6, right - left + 7, bottom - top + 12};
+	SDL_Rect clip = {left - 6, top - 6, right - left + 13, bottom - top + 12}; /* whole markers at the ends */
 	SDL_RenderSetClipRect(r, &clip);
 	for (size_t i = 0; i < d->ns; i++) {
 		const struct plot_series *s = &d->s[i];
