@@ -342,7 +342,8 @@ START_TEST(test_percpu_counter_cmpxchg_softirq)
 {
 	struct asm_define d[] = { { "PERCPU_COUNTER_BATCH", 4 } };
 	struct run r;
-	run_prog(&r, 4, NULL, 0, cmpxchg_softirq_text, d, 1, "worker", "net_rx", 300);
+	/* softirqs every ~1200 cycles: above interrupt entry and exit */
+	run_prog(&r, 4, NULL, 0, cmpxchg_softirq_text, d, 1, "worker", "net_rx", 1200);
 	int64_t irqs = percpu_sum64(&r, "nr_softirq");
 	ck_assert_int_gt(irqs, 0);
 	int64_t total = (int64_t)sim_peek(r.sim, sym(&r, "fbc") + 8, 8);
