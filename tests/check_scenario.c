@@ -503,6 +503,31 @@ START_TEST(json_positions)
 	ck_assert_int_eq(jpos_int(d, cJSON_GetArrayItem(jpos_root(d), 1), 0, INT64_MAX, &v, &e), -1);
 	ck_assert_str_eq(msg(&e), "i.json:1:20: $[1]: 9223372036854775808 is out of range (expected 0..9223372036854775807)");
 	jpos_free(d);
+
+	/* Exponents and fractions are combined in decimal, not through a double. */
+	const char *forms = "[9.007199254740993e15, -9223372036854775808, 120e-1, 1e19, 12e-1, 0.5e1, 1e-99999]";
+	static const struct { int ok; int64_t v; const char *msg; } want[] = {
+		{1, 9007199254740993LL, NULL},
+		{1, INT64_MIN, NULL},
+		{1, 12, NULL},
+		{0, 0, "f.json:1:54: $[3]: 1e19 is out of range (expected -9223372036854775808..9223372036854775807)"},
+		{0, 0, "f.json:1:60: $[4]: 12e-1 is not a whole number (expected an integer in -9223372036854775808..9223372036854775807)"},
+		{1, 5, NULL},
+		{0, 0, "f.json:1:74: $[6]: 1e-99999 is not a whole number (expected an integer in -9223372036854775808..9223372036854775807)"},
+	};
+	d = jpos_parse("f.json", forms, strlen(forms), &e);
+	ck_assert_ptr_nonnull(d);
+	for (int i = 0; i < (int)(sizeof want / sizeof want[0]); i++) {
+		err_clear(&e);
+		v = 0;
+		int r = jpos_int(d, cJSON_GetArrayItem(jpos_root(d), i), INT64_MIN, INT64_MAX, &v, &e);
+		ck_assert_int_eq(r, want[i].ok ? 0 : -1);
+		if (want[i].ok)
+			ck_assert_int_eq(v, want[i].v);
+		else
+			ck_assert_str_eq(msg(&e), want[i].msg);
+	}
+	jpos_free(d);
 }
 END_TEST
 

@@ -752,36 +752,112 @@ static int value_off(const struct jpos_doc *d, const cJSON *n, size_t *off)
 	return 0;
 }
 
+/* The text of number node n (at most `max` bytes shown), for messages. */
+static int number_text(const struct jpos_doc *d, const cJSON *n, const char **t)
+{
+	size_t off;
+	if (value_off(d, n, &off))
+		return 0;
+	*t = d->text + off;
+	return (int)strspn(*t, "-+0123456789.eE");
+}
+
+enum { EXACT_OK, EXACT_FRACTION, EXACT_RANGE };
+
+/* A JSON number's text as an exact integer: digits, fraction and exponent
+ * are combined in decimal, never through a double, so 9007199254740993 and
+ * 9.007199254740993e15 are that integer and 1e19 is out of int64's range. */
+static int exact_int(const char *t, size_t len, int64_t *out)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (i < len && t[i] == '-')
+		neg = 1, i++;
+	char dig[24];          /* significant digits, leading zeros dropped */
+	size_t nd = 0;
+	long scale = 0;        /* value = dig * 10^scale */
+	int more = 0;          /* a non-zero digit beyond the 19 kept */
+	for (int frac = 0; i < len && (is_digit((unsigned char)t[i]) || (t[i] == '.' && !frac)); i++) {
+		if (t[i] == '.') {
+			frac = 1;
+			continue;
+		}
+		if (frac)
+			scale--;
+		if (nd == 0 && t[i] == '0')
+			continue;
+		if (nd < 20)
+			dig[nd++] = t[i];
+		else {
+			scale++;   /* a dropped digit still counts its place */
+			more |= t[i] != '0';
+		}
+	}
+	if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+		int eneg = 0;
+		long ex = 0;
+		i++;
+		if (i < len && (t[i] == '+' || t[i] == '-'))
+			eneg = t[i++] == '-';
+		for (; i < len && is_digit((unsigned char)t[i]); i++)
+			if (ex < 100000)
+				ex = ex * 10 + (t[i] - '0');
+		scale += eneg ? -ex : ex;
+	}
+	while (nd && dig[nd - 1] == '0' && !more) {
+		nd--;
+		scale++;
+	}
+	if (nd == 0) {
+		*out = 0;
+		return EXACT_OK;
+	}
+	/* nd + scale is the count of integer digits: past 19 no int64 fits;
+	 * below that, digits beyond the ones kept or a negative scale mean a
+	 * fractional part. */
+	if ((long)nd + scale > 19)
+		return EXACT_RANGE;
+	if (scale < 0 || more)
+		return EXACT_FRACTION;
+	uint64_t v = 0;
+	for (size_t k = 0; k < nd; k++)
+		v = v * 10 + (uint64_t)(dig[k] - '0');
+	for (long k = 0; k < scale; k++) {
+		if (v > UINT64_MAX / 10)
+			return EXACT_RANGE;
+		v *= 10;
+	}
+	uint64_t lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	if (v > lim)
+		return EXACT_RANGE;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return EXACT_OK;
+}
+
 int jpos_int(const struct jpos_doc *d, const cJSON *n, int64_t min, int64_t max, int64_t *out,
 	     struct err *e)
 {
 	if (!cJSON_IsNumber(n))
 		return jpos_error(d, n, e, "expected an integer in %lld..%lld, found %s",
 				  (long long)min, (long long)max, jpos_type_name(n));
-	size_t off;
-	int64_t v;
-	const char *t;
-	size_t digits = 0;
-	if (value_off(d, n, &off) == 0) {
-		t = d->text + off;
-		digits = strspn(t, "-0123456789");
-		if (t[digits] == '.' || t[digits] == 'e' || t[digits] == 'E')
-			digits = 0;
-	}
-	if (digits) {
-		errno = 0;
-		long long ll = strtoll(t, NULL, 10);
-		if (errno == ERANGE)
-			return jpos_error(d, n, e, "%.*s is out of range (expected %lld..%lld)",
-					  (int)digits, t, (long long)min, (long long)max);
-		v = ll;
-	} else {
+	const char *t = "";
+	int len = number_text(d, n, &t);
+	int64_t v = 0;
+	int r = len ? exact_int(t, (size_t)len, &v) : EXACT_RANGE;
+	if (!len) {
+		/* A node built in memory, not read from text: its double is all there is. */
 		double x = n->valuedouble;
-		if (!(x == floor(x)) || fabs(x) >= 9.2e18)
-			return jpos_error(d, n, e, "%g is not a whole number (expected an integer in %lld..%lld)",
-					  x, (long long)min, (long long)max);
-		v = (int64_t)x;
+		r = x != floor(x) ? EXACT_FRACTION : !(fabs(x) < 9.2e18) ? EXACT_RANGE : EXACT_OK;
+		v = r == EXACT_OK ? (int64_t)x : 0;
 	}
+	if (len > 40)
+		len = 40;
+	if (r == EXACT_FRACTION)
+		return jpos_error(d, n, e, "%.*s is not a whole number (expected an integer in %lld..%lld)",
+				  len, t, (long long)min, (long long)max);
+	if (r == EXACT_RANGE)
+		return jpos_error(d, n, e, "%.*s%s is out of range (expected %lld..%lld)",
+				  len, t, len == 40 ? "..." : "", (long long)min, (long long)max);
 	if (v < min || v > max)
 		return jpos_error(d, n, e, "%lld is out of range (expected %lld..%lld)",
 				  (long long)v, (long long)min, (long long)max);

@@ -12,8 +12,7 @@
 
 static void add_u64(cJSON *o, const char *k, uint64_t v)
 {
-	/* cJSON stores doubles: exact up to 2^53, far beyond any count here. */
-	cJSON_AddNumberToObject(o, k, (double)v);
+	rep_add_uint(o, k, v); /* exact at any size (report_num.c) */
 }
 
 static void add_hex(cJSON *o, const char *k, uint64_t v)
@@ -265,7 +264,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	}
 	/* A per-CPU symbol's value is the sum of its copies: what a reader
 	 * summing every CPU would get. */
-	cJSON_AddNumberToObject(o, "value", (double)value);
+	rep_add_int(o, "value", value);
 	add_u64(o, "lines", nlines);
 	/* Variants often carry every design's instance; only the ones a run
 	 * touched count towards its footprint in the summaries. */
@@ -278,7 +277,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
-		cJSON_AddNumberToObject(x, "exact", (double)g->exact);
+		rep_add_int(x, "exact", g->exact);
 		add_u64(x, "reads", g->reads);
 		add_u64(x, "max_error", g->max_err);
 		cJSON_AddNumberToObject(x, "mean_error", g->mean_err);
