@@ -122,6 +122,19 @@ static int hexval(unsigned char c)
 	return -1;
 }
 
+/* The four hex digits of a \\u escape at `at`, or -1 (error recorded). */
+static int sc_hex4(struct scan *sc, size_t at)
+{
+	int v = 0;
+	for (size_t k = 0; k < 4; k++) {
+		int h = at + k < sc->n ? hexval(sc->s[at + k]) : -1;
+		if (h < 0)
+			return sc_fail(sc, at + k, "four hex digits after \\u");
+		v = v << 4 | h;
+	}
+	return v;
+}
+
 static int sc_string(struct scan *sc)
 {
 	size_t start = sc->i++;
@@ -146,9 +159,25 @@ static int sc_string(struct scan *sc)
 		if (strchr("\"\\/bfnrt", c) && c) {
 			sc->i += 2;
 		} else if (c == 'u') {
-			for (int k = 0; k < 4; k++)
-				if (sc->i + 2 + k >= sc->n || hexval(sc->s[sc->i + 2 + k]) < 0)
-					return sc_fail(sc, sc->i + 2 + k, "four hex digits after \\u");
+			int cp = sc_hex4(sc, sc->i + 2);
+			if (cp < 0)
+				return -1;
+			if (cp == 0)
+				return errf_at(sc->d, sc->i, sc->e,
+					       "\\u0000 (a NUL character) in a string (expected text: no name or path can hold NUL)");
+			if (cp >= 0xDC00 && cp <= 0xDFFF)
+				return errf_at(sc->d, sc->i, sc->e,
+					       "\\u%04x is the second half of a UTF-16 surrogate pair with no first half (expected \\uD800-\\uDBFF before it)", cp);
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				int lo = sc->i + 7 < sc->n && sc->s[sc->i + 6] == '\\' && sc->s[sc->i + 7] == 'u' ?
+					 sc_hex4(sc, sc->i + 8) : -2;
+				if (lo == -1)
+					return -1;
+				if (lo < 0xDC00 || lo > 0xDFFF)
+					return errf_at(sc->d, sc->i, sc->e,
+						       "\\u%04x is a lone UTF-16 surrogate (expected a \\uDC00-\\uDFFF escape right after it, or the character itself in UTF-8)", cp);
+				sc->i += 6;
+			}
 			sc->i += 6;
 		} else {
 			return errf_at(sc->d, sc->i, sc->e,
@@ -190,6 +219,11 @@ static int sc_number(struct scan *sc)
 		while (sc->i < sc->n && is_digit(sc->s[sc->i]))
 			sc->i++;
 	}
+	/* cJSON reads at most 63 characters of a number; a longer one would be
+	 * cut short and fail later with a message about memory. */
+	if (sc->i - st > JPOS_MAX_NUMBER)
+		return errf_at(sc->d, st, sc->e, "number of %zu characters is too long (expected at most %d)",
+			       sc->i - st, JPOS_MAX_NUMBER);
 	return 0;
 }
 
@@ -871,8 +905,14 @@ int jpos_double(const struct jpos_doc *d, const cJSON *n, double min, double max
 	if (!cJSON_IsNumber(n))
 		return jpos_error(d, n, e, "expected a number in %g..%g, found %s", min, max,
 				  jpos_type_name(n));
-	if (!(n->valuedouble >= min && n->valuedouble <= max))
-		return jpos_error(d, n, e, "%g is out of range (expected %g..%g)", n->valuedouble, min, max);
+	if (!(n->valuedouble >= min && n->valuedouble <= max)) {
+		/* The number as written: 1e400 is not "inf". */
+		const char *t = "";
+		int len = number_text(d, n, &t);
+		if (!len)
+			return jpos_error(d, n, e, "%g is out of range (expected %g..%g)", n->valuedouble, min, max);
+		return jpos_error(d, n, e, "%.*s is out of range (expected %g..%g)", len, t, min, max);
+	}
 	*out = n->valuedouble;
 	return 0;
 }
