@@ -111,4 +111,45 @@ else
 	scen "$T/noreadprog.json" 8 noread.s
 	refuse "unreadable program" 'noread.s.*[Pp]ermission denied' check "$T/noreadprog.json"
 fi
+# ---- output files: never replace a device, a FIFO, a symlink or an input ----
+scen "$T/out.json" 1 good.s
+expect_status "--json /dev/null: written through" 0 "$BOUNCE" run "$T/out.json" --json /dev/null --csv /dev/null --quiet
+[ -c /dev/null ] && ok "/dev/null is still a character device" || bad "/dev/null was replaced"
+mkfifo "$T/fifo.out"
+cat "$T/fifo.out" >"$T/fifo.got" &
+expect_status "--json FIFO: written through" 0 timeout 60 "$BOUNCE" run "$T/out.json" --json "$T/fifo.out" --quiet
+wait
+[ -p "$T/fifo.out" ] && ok "the FIFO is still a FIFO" || bad "the FIFO was replaced"
+expect_eq "the FIFO's reader got the report" t "$(jget "$T/fifo.got" scenario)"
+echo old >"$T/target.out"
+ln -s target.out "$T/link.out"
+expect_status "--json symlink" 0 "$BOUNCE" run "$T/out.json" --json "$T/link.out" --quiet
+[ -L "$T/link.out" ] && ok "the symlink is still a symlink" || bad "the symlink was replaced"
+expect_eq "the symlink's target holds the report" t "$(jget "$T/target.out" scenario)"
+ln -s new.out "$T/dangling.out"
+expect_status "--json dangling symlink: its target created" 0 "$BOUNCE" run "$T/out.json" --json "$T/dangling.out" --quiet
+expect_eq "the dangling symlink's target holds the report" t "$(jget "$T/new.out" scenario)"
+expect_status "--csv /dev/stdout: the process's stdout" 0 "$BOUNCE" run "$T/out.json" --csv /dev/stdout --quiet
+expect_eq "--csv /dev/stdout: header and one row on stdout" 2 "$(wc -l <"$T/out")"
+printf 'x\n' >"$T/keep.out"
+chmod 640 "$T/keep.out"
+"$BOUNCE" run "$T/out.json" --json "$T/keep.out" --quiet
+expect_eq "a replaced file keeps its mode" 640 "$(stat -c %a "$T/keep.out")"
+refuse "--json a directory" 'is a directory' run "$T/out.json" --json "$T"
+cp "$T/out.json" "$T/in.json"
+refuse "--json the scenario itself" "--json names the scenario .*in.json', an input of this run" run "$T/in.json" --json "$T/in.json"
+cmp -s "$T/in.json" "$T/out.json" && ok "the scenario is unchanged" || bad "the scenario was overwritten"
+refuse "--csv the program" "--csv names the program .*good.s', an input" run "$T/out.json" --csv "$T/good.s"
+printf '.include "good.s"\n' >"$T/incl.s"
+scen "$T/incl.json" 1 incl.s
+refuse "--markdown an .include file" "--markdown names the program file .*good.s', an input" run "$T/incl.json" --markdown "$T/good.s"
+printf '{"name": "cpu copy", "cores": 1}\n' >"$T/mycpu.json"
+sed 's|"cpu": "x460-8way"|"cpu": "mycpu.json"|' "$T/out.json" >"$T/usecpu.json"
+"$BOUNCE" check "$T/usecpu.json" >/dev/null 2>&1 &&
+	refuse "--json the CPU model file" "--json names the CPU model .*mycpu.json', an input" run "$T/usecpu.json" --json "$T/mycpu.json"
+refuse "--json and --csv the same file" '--json and --csv name the same file' run "$T/out.json" --json "$T/same.out" --csv "$T/same.out"
+[ -e "$T/same.out" ] && bad "same.out written" || ok "nothing written when two outputs clash"
+ln -s same.out "$T/same.lnk"
+refuse "--json and --trace the same file through a symlink" '--json and --trace name the same file' run "$T/out.json" --json "$T/same.out" --trace "$T/same.lnk"
+
 finish

@@ -237,5 +237,6 @@ int cli_fail(const struct err *e)
 
 int cli_exit_status(const struct err *e)
 {
-	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
+	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL :
+	       e->kind == ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_INPUT;
 }

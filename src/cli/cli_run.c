@@ -39,6 +39,61 @@ static enum sim_status run_variant(struct runner *r, int progress, struct err *e
 	return st;
 }
 
+/* Outputs that would replace an input of the run, or one another, are
+ * refused before anything is simulated or written: the scenario, its CPU
+ * models and programs, and (p not NULL) every file one variant's assembly
+ * read, its .include files among them. */
+static int check_outputs(const struct cli_opts *o, const struct scenario *s,
+			 const struct program *p, struct err *e)
+{
+	const char *outs[5], *opts[5];
+	size_t n = 0;
+#define OUTPUT(field, opt) if (o->field) { outs[n] = o->field; opts[n++] = opt; }
+	OUTPUT(json, "--json") OUTPUT(csv, "--csv") OUTPUT(junit, "--junit")
+	OUTPUT(markdown, "--markdown") OUTPUT(trace, "--trace")
+#undef OUTPUT
+	if (!n)
+		return 0;
+	size_t cap = 2 + s->n_cpu_files + s->base.n_program + o->n_sets + (p ? p->n_files : 0);
+	for (size_t v = 0; v < s->n_variants; v++)
+		cap += s->variants[v].setup.n_program;
+	const char **ins = malloc(cap * sizeof *ins), **kinds = malloc(cap * sizeof *kinds);
+	char **owned = calloc(o->n_sets + 1, sizeof *owned);
+	size_t k = 0, n_owned = 0;
+	int rc = -1;
+	if (!ins || !kinds || !owned) {
+		err_internal(e, "out of memory");
+		goto out;
+	}
+#define INPUT(path, kind) do { ins[k] = (path); kinds[k++] = (kind); } while (0)
+	if (o->scenario)
+		INPUT(o->scenario, "the scenario");
+	for (size_t i = 0; i < s->n_cpu_files; i++)
+		INPUT(s->cpu_files[i], "the CPU model");
+	for (size_t i = 0; i < s->base.n_program; i++)
+		INPUT(s->base.program[i], "the program");
+	for (size_t v = 0; v < s->n_variants; v++)
+		for (size_t i = 0; i < s->variants[v].setup.n_program; i++)
+			INPUT(s->variants[v].setup.program[i], "the program");
+	for (size_t i = 0; p && i < p->n_files; i++)
+		INPUT(p->files[i], "the program file");
+	for (size_t i = 0; i <= o->n_sets; i++) {
+		const char *cpu = i == o->n_sets ? o->cpu :
+				  strcmp(o->sets[i].name, "cpu") == 0 ? o->sets[i].values[0] : NULL;
+		if (cpu && (owned[n_owned] = scen_cpu_file(cpu, ".")))
+			INPUT(owned[n_owned++], "the CPU model");
+	}
+#undef INPUT
+	rc = outfile_check_clash(outs, opts, n, ins, kinds, k, e);
+out:
+	for (size_t i = 0; i < n_owned; i++)
+		free(owned[i]);
+	free(owned);
+	free(ins);
+	free(kinds);
+	return rc;
+}
+
 static int write_output(const char *path, const cJSON *rep, int kind, struct err *e)
 {
 	struct outfile *of = outfile_open(path, e);
@@ -75,7 +130,7 @@ int cli_run(const struct cli_opts *o)
 	int rc = EXIT_OK, pid = 0;
 	int progress = !o->quiet && isatty(2);
 
-	if (cli_setup(o, &s, &ov, &e))
+	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e))
 		goto fail;
 	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
 		goto fail;
@@ -85,6 +140,10 @@ int cli_run(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
+		if (check_outputs(o, &s, &r.prog, &e)) {
+			runner_free(&r);
+			goto fail;
+		}
 		if (!rep)
 			rep = rep_new(&s, &r);
 		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0) : NULL;

@@ -228,19 +228,23 @@ static int list_cpus(char *buf, size_t n)
 	return 0;
 }
 
-static int load_cpu_name(const char *name, const char *dir, struct cpu_model *m, struct err *e,
-			 int *missing)
+char *scen_cpu_file(const char *name, const char *dir)
 {
-	char *path;
 	size_t l = strlen(name);
-	*missing = 0;
 	if (strchr(name, '/') || (l > 5 && !strcmp(name + l - 5, ".json")))
-		path = name[0] == '/' ? strdup(name) : path_join(dir ? dir : ".", name);
-	else {
-		char file[300];
-		snprintf(file, sizeof file, "cpus/%s.json", name);
-		path = path_join(scen_datadir(), file);
-	}
+		return name[0] == '/' ? strdup(name) : path_join(dir ? dir : ".", name);
+	char file[300];
+	snprintf(file, sizeof file, "cpus/%s.json", name);
+	return path_join(scen_datadir(), file);
+}
+
+/* Load the CPU model `name` names; the file read is kept in *read_path
+ * (the caller's to free) when read_path is not NULL. */
+static int load_cpu_name(const char *name, const char *dir, struct cpu_model *m, struct err *e,
+			 int *missing, char **read_path)
+{
+	char *path = scen_cpu_file(name, dir);
+	*missing = 0;
 	if (!path)
 		return err_internal(e, "out of memory");
 	if (file_kind(path) == 0) {
@@ -250,7 +254,10 @@ static int load_cpu_name(const char *name, const char *dir, struct cpu_model *m,
 		return r;
 	}
 	int r = cpu_json_load(path, m, e);
-	free(path);
+	if (read_path && r == 0)
+		*read_path = path;
+	else
+		free(path);
 	return r;
 }
 
@@ -259,7 +266,7 @@ int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e)
 	struct err tmp;
 	int missing;
 	err_clear(&tmp);
-	if (load_cpu_name(name, ".", m, &tmp, &missing) == 0)
+	if (load_cpu_name(name, ".", m, &tmp, &missing, NULL) == 0)
 		return 0;
 	if (missing) {
 		char known[512];
@@ -285,8 +292,17 @@ static int parse_cpu(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	struct err tmp;
 	int missing;
 	err_clear(&tmp);
-	if (load_cpu_name(name, c->s->dir, &su->cpu, &tmp, &missing) == 0)
+	char *path = NULL;
+	if (load_cpu_name(name, c->s->dir, &su->cpu, &tmp, &missing, &path) == 0) {
+		char **in = realloc(c->s->cpu_files, (c->s->n_cpu_files + 1) * sizeof *in);
+		if (!in) {
+			free(path);
+			return err_internal(c->e, "out of memory");
+		}
+		c->s->cpu_files = in;
+		in[c->s->n_cpu_files++] = path;
 		return 0;
+	}
 	if (!missing) {
 		if (c->e && !err_is_set(c->e))
 			*c->e = tmp;
@@ -965,6 +981,9 @@ void scen_free(struct scenario *s)
 		free(s->expect[i].to);
 	}
 	free(s->expect);
+	for (size_t i = 0; i < s->n_cpu_files; i++)
+		free(s->cpu_files[i]);
+	free(s->cpu_files);
 	memset(s, 0, sizeof *s);
 }
 

@@ -146,6 +146,8 @@ struct scenario {
 	size_t n_variants;
 	struct scen_expect *expect;
 	size_t n_expect;
+	char **cpu_files;          /* every CPU model file read (inputs of the run) */
+	size_t n_cpu_files;
 };
 
 /* Where data files are: $BOUNCE_DATADIR, else the compile-time BOUNCE_DATADIR. */
@@ -167,6 +169,9 @@ int scen_find_variant(const struct scenario *s, const char *name); /* index or -
 
 /* Load cpus/NAME.json from the data directory (for --cpu). */
 int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e);
+/* The file a CPU model name refers to: NAME.json or a path with '/' relative
+ * to `dir`, else <datadir>/cpus/NAME.json. Malloc'd; NULL out of memory. */
+char *scen_cpu_file(const char *name, const char *dir);
 
 /* Command-line overrides, applied after the variant's. */
 struct scen_overrides {
