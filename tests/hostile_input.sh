@@ -152,4 +152,37 @@ refuse "--json and --csv the same file" '--json and --csv name the same file' ru
 ln -s same.out "$T/same.lnk"
 refuse "--json and --trace the same file through a symlink" '--json and --trace name the same file' run "$T/out.json" --json "$T/same.out" --trace "$T/same.lnk"
 
+# ---- inputs that would block, signals at every stage ----
+mkfifo "$T/fifo.json" "$T/fifo.s" "$T/fifocpu.json"
+refuse "a FIFO as the scenario" 'fifo.json: is a FIFO (expected a JSON file)' check "$T/fifo.json"
+scen "$T/fifoprog.json" 1 fifo.s
+refuse "a FIFO as the program" '\$.program\[0\]: program "fifo.s" is a FIFO' check "$T/fifoprog.json"
+printf '.include "fifo.s"\n' >"$T/incfifo.s"
+scen "$T/incfifo.json" 1 incfifo.s
+refuse "a FIFO as an .include" "incfifo.s:1:10: .*fifo.s' is not a regular file (it is a FIFO)" check "$T/incfifo.json"
+sed 's|"cpu": "x460-8way"|"cpu": "fifocpu.json"|' "$T/out.json" >"$T/usefifocpu.json"
+refuse "a FIFO as the CPU model" 'fifocpu.json: is a FIFO' check "$T/usefifocpu.json"
+refuse "a character device as the scenario" '/dev/zero: is a character device' check /dev/zero
+
+# send_int NAME STATUS SECONDS CMD...: SIGINT after SECONDS; expect STATUS.
+send_int() {
+	name=$1 want=$2 after=$3
+	shift 3
+	"$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep "$after"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	expect_eq "$name: exit status" "$want" "$?"
+}
+# 300,000 variants on one line (13 MiB): loading is linear (it was
+# quadratic in the nodes of a line) and a signal stops it.
+awk 'BEGIN { printf "{\"name\": \"many\", \"cpu\": \"x460-8way\", \"cores\": 1, \"program\": [\"good.s\"], \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}], \"variants\": [";
+	for (i = 0; i < 300000; i++) printf "%s{\"name\": \"v%d\", \"cores\": 1}", i ? "," : "", i; print "]}" }' >"$T/many.json"
+refuse "300,000 variants on one line load within 60 s" "no variant named 'nope'" run "$T/many.json" --variant nope
+send_int "SIGINT while checking 300,000 variants" 130 1 "$BOUNCE" check "$T/many.json"
+expect_grep "SIGINT while checking: says so" 'interrupted; no output written' "$T/err"
+send_int "SIGINT while waiting for a FIFO output's reader" 130 1 "$BOUNCE" run "$T/out.json" --json "$T/fifo.out" --quiet
+expect_grep "SIGINT at the FIFO: says so" 'interrupted' "$T/err"
+
 finish

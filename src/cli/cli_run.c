@@ -171,6 +171,8 @@ int cli_run(const struct cli_opts *o)
 			goto fail;
 	}
 	int failed = rep_check_expectations(rep, &s);
+	if (err_poll(&e))
+		goto fail;
 	if (trace_out) {
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", outfile_stream(trace_out));
 		int bad = outfile_commit(trace_out, &e);
@@ -178,10 +180,11 @@ int cli_run(const struct cli_opts *o)
 		if (bad)
 			goto fail;
 	}
-	if ((o->json && write_output(o->json, rep, 'j', &e)) ||
-	    (o->csv && write_output(o->csv, rep, 'c', &e)) ||
-	    (o->junit && write_output(o->junit, rep, 'u', &e)) ||
-	    (o->markdown && write_output(o->markdown, rep, 'm', &e)))
+	/* A signal while reports are written stops before the next one. */
+	if ((o->json && (err_poll(&e) || write_output(o->json, rep, 'j', &e))) ||
+	    (o->csv && (err_poll(&e) || write_output(o->csv, rep, 'c', &e))) ||
+	    (o->junit && (err_poll(&e) || write_output(o->junit, rep, 'u', &e))) ||
+	    (o->markdown && (err_poll(&e) || write_output(o->markdown, rep, 'm', &e))))
 		goto fail;
 	if (!o->quiet)
 		rep_print_summary(rep, stdout);

@@ -5,6 +5,8 @@
 #include "config.h"
 #include "load/json_pos.h"
 
+#include "base/input_file.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct node_pos {
 	const cJSON *node;
@@ -28,6 +31,7 @@ struct jpos_doc {
 	cJSON *root;
 	uint32_t *line_start; /* offset of the first byte of each line */
 	size_t n_lines;
+	uint32_t *chunk_chars; /* characters before each JPOS_CHUNK-byte chunk */
 	struct node_pos *nodes; /* document order */
 	size_t n_nodes, cap_nodes;
 	int *hash;            /* open addressing: node pointer -> entry index, -1 empty */
@@ -36,9 +40,24 @@ struct jpos_doc {
 
 /* ---- positions ---- */
 
+/* Characters (UTF-8 sequence starts) in text[0, off): a checkpoint every
+ * JPOS_CHUNK bytes and a scan of at most that many, so a column costs the
+ * same on a line of a million nodes as on a short one. */
+#define JPOS_CHUNK 256
+
+static size_t chars_before(const struct jpos_doc *d, size_t off)
+{
+	size_t c = d->chunk_chars[off / JPOS_CHUNK];
+	for (size_t i = off / JPOS_CHUNK * JPOS_CHUNK; i < off; i++)
+		c += ((unsigned char)d->text[i] & 0xC0) != 0x80;
+	return c;
+}
+
 static void off_to_linecol(const struct jpos_doc *d, size_t off, int *line, int *col)
 {
 	size_t lo = 0, hi = d->n_lines;
+	if (off > d->len)
+		off = d->len;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 		if (d->line_start[mid] <= off)
@@ -46,12 +65,8 @@ static void off_to_linecol(const struct jpos_doc *d, size_t off, int *line, int 
 		else
 			hi = mid;
 	}
-	int c = 1;
-	for (size_t i = d->line_start[lo]; i < off && i < d->len; i++)
-		if (((unsigned char)d->text[i] & 0xC0) != 0x80)
-			c++;
 	*line = (int)lo + 1;
-	*col = c;
+	*col = (int)(chars_before(d, off) - chars_before(d, d->line_start[lo])) + 1;
 }
 
 static int build_lines(struct jpos_doc *d)
@@ -60,13 +75,21 @@ static int build_lines(struct jpos_doc *d)
 	for (size_t i = 0; i < d->len; i++)
 		n += d->text[i] == '\n';
 	d->line_start = malloc(n * sizeof *d->line_start);
-	if (!d->line_start)
+	d->chunk_chars = malloc((d->len / JPOS_CHUNK + 1) * sizeof *d->chunk_chars);
+	if (!d->line_start || !d->chunk_chars)
 		return -1;
 	d->line_start[0] = 0;
 	d->n_lines = 1;
-	for (size_t i = 0; i < d->len; i++)
+	uint32_t chars = 0;
+	for (size_t i = 0; i < d->len; i++) {
+		if (i % JPOS_CHUNK == 0)
+			d->chunk_chars[i / JPOS_CHUNK] = chars;
+		chars += ((unsigned char)d->text[i] & 0xC0) != 0x80;
 		if (d->text[i] == '\n')
 			d->line_start[d->n_lines++] = (uint32_t)(i + 1);
+	}
+	if (d->len % JPOS_CHUNK == 0)
+		d->chunk_chars[d->len / JPOS_CHUNK] = chars;
 	return 0;
 }
 
@@ -254,6 +277,8 @@ static int sc_close(struct scan *sc, unsigned char close)
  * container closed, -1 (error recorded) on anything else. */
 static int sc_next(struct scan *sc, unsigned char close)
 {
+	if (err_poll(sc->e))
+		return -1;  /* a signal: every element is a place to stop */
 	sc_ws(sc);
 	if (sc->i < sc->n && sc->s[sc->i] == ',') {
 		sc->i++;
@@ -505,6 +530,10 @@ static int check_duplicates(struct jpos_doc *d, struct err *e)
 	int ret = 0;
 	for (size_t k = 0; k < d->n_nodes && !ret; k++) {
 		const cJSON *obj = d->nodes[k].node;
+		if (err_poll(e)) {
+			ret = -1;
+			break;
+		}
 		if (!cJSON_IsObject(obj) || !obj->child || !obj->child->next)
 			continue;
 		size_t n = 0;
@@ -553,6 +582,7 @@ void jpos_free(struct jpos_doc *d)
 	free(d->name);
 	free(d->text);
 	free(d->line_start);
+	free(d->chunk_chars);
 	free(d->nodes);
 	free(d->hash);
 	free(d);
@@ -631,21 +661,22 @@ fail:
 struct jpos_doc *jpos_load(const char *path, struct err *e)
 {
 	struct stat st;
-	if (stat(path, &st)) {
-		err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+	int errnum;
+	int fd = input_open(path, &st, &errnum);
+	if (fd < 0) {
+		if (errnum)
+			err_sys(e, path, errnum, "cannot open");
+		else
+			err_set(e, path, 0, 0, "is %s (expected a JSON file)", input_kind(st.st_mode));
 		return NULL;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		err_set(e, path, 0, 0, "is a directory (expected a JSON file)");
-		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
-		err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+		close(fd);
+		err_sys(e, path, errno, "cannot open");
 		return NULL;
 	}
-	/* Read at most one byte past the limit, so a FIFO or /dev/zero cannot
-	 * make us allocate without bound. */
+	/* Read at most one byte past the limit: the file may grow meanwhile. */
 	size_t cap = 65536, len = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -666,7 +697,7 @@ struct jpos_doc *jpos_load(const char *path, struct err *e)
 		if (got == 0)
 			break;
 	}
-	int rerr = ferror(f);
+	int rerr = ferror(f) ? errno : 0;
 	fclose(f);
 	if (!buf) {
 		err_internal(e, "out of memory reading %s", path);
@@ -674,7 +705,7 @@ struct jpos_doc *jpos_load(const char *path, struct err *e)
 	}
 	if (rerr) {
 		free(buf);
-		err_set(e, path, 0, 0, "cannot read: %s", strerror(EIO));
+		err_sys(e, path, rerr, "cannot read");
 		return NULL;
 	}
 	struct jpos_doc *d = jpos_parse(path, buf, len, e);

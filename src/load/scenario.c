@@ -4,6 +4,8 @@
  * count live in scen_check_cores, which load runs once for the defaults. */
 #include "config.h"
 #include "load/scenario.h"
+
+#include "base/input_file.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/totals.h"
@@ -351,6 +353,10 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 			b = NULL;
 		} else if (file_kind(a) == 2) {
 			r = jpos_error(c->d, ch, c->e, "program \"%s\" is a directory (expected a .s file)", rel);
+		} else if (file_kind(a) == 3) {
+			struct stat st;
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is %s (expected a .s file)", rel,
+				       stat(a, &st) ? "not a regular file" : input_kind(st.st_mode));
 		} else if (b) {
 			r = jpos_error(c->d, ch, c->e, "program file \"%s\" not found (expected it next to the scenario or in %s)",
 				       rel, lib);
@@ -597,6 +603,28 @@ static const struct asm_define *find_define(const struct scen_setup *su, const c
 	return NULL;
 }
 
+/* Variants by name: an open-addressing table of indices, so that loading
+ * and every metric's lookup stay linear in a scenario of many variants. */
+static size_t name_hash(const char *s, size_t mask)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h & mask;
+}
+
+static int variant_slot(const struct scenario *s, const char *name, size_t *slot)
+{
+	size_t mask = s->variant_hash_size - 1;
+	for (size_t h = name_hash(name, mask);; h = (h + 1) & mask) {
+		int k = s->variant_hash[h];
+		if (k < 0 || !strcmp(s->variants[k].name, name)) {
+			*slot = h;
+			return k;
+		}
+	}
+}
+
 static int parse_variants(struct ctx *c, const cJSON *n)
 {
 	struct scenario *s = c->s;
@@ -607,6 +635,13 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		return jpos_error(c->d, n, c->e, "no variants (expected at least one, or leave the key out)");
 	if (!(s->variants = alloc_array(c, cnt, sizeof *s->variants)))
 		return -1;
+	size_t size = 16;
+	while (size < 2 * cnt)
+		size *= 2;
+	if (!(s->variant_hash = alloc_array(c, size, sizeof *s->variant_hash)))
+		return -1;
+	memset(s->variant_hash, 0xff, size * sizeof *s->variant_hash);
+	s->variant_hash_size = size;
 	int i = 0;
 	for (const cJSON *o = n->child; o; o = o->next, i++) {
 		struct scen_variant *v = &s->variants[s->n_variants++];
@@ -620,11 +655,15 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		if (!is_variant_name(name))
 			return jpos_error(c->d, k, c->e, "\"%s\" is not a valid variant name (expected letters, digits, '_', '-')",
 					  name);
-		for (size_t j = 0; j + 1 < s->n_variants; j++)
-			if (!strcmp(s->variants[j].name, name))
-				return jpos_error(c->d, k, c->e, "duplicate variant name \"%s\" (first at %s)", name,
-						  s->variants[j].loc.path);
+		size_t slot;
+		int first = variant_slot(s, name, &slot);
+		if (first >= 0)
+			return jpos_error(c->d, k, c->e, "duplicate variant name \"%s\" (first at %s)", name,
+					  s->variants[first].loc.path);
 		if (!(v->name = dup_or_fail(c, name)))
+			return -1;
+		s->variant_hash[slot] = (int)(v - s->variants);
+		if (err_poll(c->e))
 			return -1;
 		const char *desc = "";
 		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) && jpos_string(c->d, k, 0, &desc, c->e))
@@ -762,6 +801,8 @@ static int parse_expect(struct ctx *c, const cJSON *n)
 	if (!(s->expect = alloc_array(c, cnt, sizeof *s->expect)))
 		return -1;
 	for (const cJSON *o = n->child; o; o = o->next) {
+		if (err_poll(c->e))
+			return -1;
 		struct scen_expect *x = &s->expect[s->n_expect++];
 		const cJSON *k, *r;
 		const char *m, *to;
@@ -976,6 +1017,7 @@ void scen_free(struct scenario *s)
 		setup_free(&s->variants[i].setup);
 	}
 	free(s->variants);
+	free(s->variant_hash);
 	for (size_t i = 0; i < s->n_expect; i++) {
 		free(s->expect[i].metric);
 		free(s->expect[i].to);
@@ -989,10 +1031,14 @@ void scen_free(struct scenario *s)
 
 int scen_find_variant(const struct scenario *s, const char *name)
 {
-	for (size_t i = 0; i < s->n_variants; i++)
-		if (!strcmp(s->variants[i].name, name))
-			return (int)i;
-	return -1;
+	size_t slot;
+	if (!s->variant_hash) {
+		for (size_t i = 0; i < s->n_variants; i++)
+			if (!strcmp(s->variants[i].name, name))
+				return (int)i;
+		return -1;
+	}
+	return variant_slot(s, name, &slot);
 }
 
 /* ---- resolution ---- */

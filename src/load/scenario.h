@@ -144,6 +144,8 @@ struct scenario {
 	size_t n_report;
 	struct scen_variant *variants; /* n_variants >= 1: without "variants" one named "default" */
 	size_t n_variants;
+	int *variant_hash;         /* names to indices (scen_find_variant); NULL: search */
+	size_t variant_hash_size;
 	struct scen_expect *expect;
 	size_t n_expect;
 	char **cpu_files;          /* every CPU model file read (inputs of the run) */
