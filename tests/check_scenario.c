@@ -585,8 +585,10 @@ START_TEST(scen_errors2)
 			 "s.json:5:14: $.expect[0]: no bound (expected \"min\", \"max\" or \"equals\")");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"nmi\", \"handler\": \"h\", \"every\": 10}]")),
 			 "s.json:5:42: $.interrupts[0].kind: unknown interrupt kind \"nmi\" (expected \"hard\" or \"soft\")");
-	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"h\", \"every\": 10, \"jitter\": 1.5}]")),
-			 "s.json:5:89: $.interrupts[0].jitter: 1.5 is out of range (expected 0..1)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"h\", \"every\": 1000, \"jitter\": 1.5}]")),
+			 "s.json:5:91: $.interrupts[0].jitter: 1.5 is out of range (expected 0..1)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"hard\", \"handler\": \"h\", \"every\": 999}]")),
+			 "s.json:5:75: $.interrupts[0].every: an interrupt every 999 cycles is more often than the floor of one every 1000 cycles (entering and leaving an interrupt alone costs that much on x86; expected \"every\": 1000 or more)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"stop\": {\"halt\": false}")),
 			 "s.json:5:11: $.stop: stops never (expected \"cycles\" or \"halt\": true)");
 	ck_assert_str_eq(load_err("s.json", "{\"cpu\": \"x460-8way\", \"program\": \"w.s\", \"threads\": [{\"cpus\": \"all\", \"entry\": \"w\", \"regs\": {\"rxa\": 1}}]}"),
@@ -741,7 +743,10 @@ START_TEST(scen_full)
 	ck_assert_str_eq(r.cpu.name, "epyc-9654");
 	ck_assert_uint_eq(r.seed, 9);
 	ck_assert(r.stop.halt);
-	ck_assert_uint_eq(r.max_cycles, SCEN_DEFAULT_MAX_CYCLES);
+	ck_assert_uint_eq(r.max_cycles, 83333333); /* 8e9 core-cycles over 96 cores */
+	ck_assert_uint_eq(sim_default_limit(8), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1024), 7812500);
 	ck_assert_uint_eq(r.n_threads, 1);
 	ck_assert_int_eq(r.defines[1].value, 0);
 	scen_run_free(&r);

@@ -29,6 +29,7 @@ struct cli_opts {
 	size_t n_sets;
 	const char *json, *csv, *junit, *trace, *markdown;
 	bool check, quiet;
+	double max_seconds;    /* run: wall-clock guard, 0 none */
 	/* sweep */
 	int jobs, shard_k, shard_n;
 	/* view */

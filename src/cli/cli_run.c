@@ -7,32 +7,50 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/outfile.h"
 #include "report/report.h"
 #include "report/runner.h"
 #include "report/trace.h"
 
-#define PROGRESS_CHUNK 2000000ull /* cycles simulated between progress checks */
+/* Simulated core-cycles between checks for progress, signals and the wall
+ * clock: about a tenth of a second of host time at any core count. */
+#define CHECK_CORE_CYCLES 16000000ull
 
 static int selected(const struct cli_opts *o, const struct scenario *s, size_t v)
 {
 	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
 }
 
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Run to the end in chunks, so that progress can be shown and a signal
- * stops the run between chunks. */
-static enum sim_status run_variant(struct runner *r, int progress, struct err *e)
+ * or the wall-clock guard (deadline > 0) stops the run between chunks.
+ * *walled is set when the deadline stopped it. */
+static enum sim_status run_variant(struct runner *r, int progress, double deadline, int *walled,
+				   struct err *e)
 {
 	enum sim_status st;
 	uint64_t limit = sim_limit(r->sim);
+	uint64_t chunk = CHECK_CORE_CYCLES / (uint64_t)r->run.cores;
 	uint64_t until = 0;
+	*walled = 0;
 	do {
-		until += PROGRESS_CHUNK;
+		until += chunk;
 		st = sim_run_until(r->sim, until, e);
 		if (progress)
 			fprintf(stderr, "\r  %s: %" PRIu64 " Mcycles (%.0f%% of limit)   ", r->run.variant,
 				sim_cycles(r->sim) / 1000000, 100.0 * (double)sim_cycles(r->sim) / (double)limit);
+		if (st == SIM_RUNNING && deadline > 0 && now_seconds() >= deadline) {
+			*walled = 1;
+			st = SIM_LIMIT;
+		}
 	} while (st == SIM_RUNNING && !cli_interrupted);
 	if (progress)
 		fprintf(stderr, "\r%60s\r", "");
@@ -127,8 +145,9 @@ int cli_run(const struct cli_opts *o)
 	struct cli_ov ov;
 	cJSON *rep = NULL;
 	struct outfile *trace_out = NULL;
-	int rc = EXIT_OK, pid = 0;
+	int rc = EXIT_OK, pid = 0, walled = 0;
 	int progress = !o->quiet && isatty(2);
+	double deadline = o->max_seconds > 0 ? now_seconds() + o->max_seconds : 0;
 
 	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e))
 		goto fail;
@@ -137,6 +156,11 @@ int cli_run(const struct cli_opts *o)
 	for (size_t v = 0; v < s.n_variants; v++) {
 		if (!selected(o, &s, v))
 			continue;
+		if (walled) {
+			fprintf(stderr, "bounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
+				s.variants[v].name, o->max_seconds);
+			continue;
+		}
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
@@ -148,7 +172,7 @@ int cli_run(const struct cli_opts *o)
 			rep = rep_new(&s, &r);
 		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0) : NULL;
 		pid++;
-		r.status = run_variant(&r, progress, &e);
+		r.status = run_variant(&r, progress, deadline, &walled, &e);
 		trace_finish(t);
 		if (cli_interrupted) {
 			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64
@@ -162,13 +186,24 @@ int cli_run(const struct cli_opts *o)
 			runner_free(&r);
 			goto fail;
 		}
-		if (r.status == SIM_LIMIT && !r.run.stop.cycles && !o->quiet)
-			fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64
-				" cycles) before every thread halted\n", r.run.variant, sim_limit(r.sim));
+		if (r.status == SIM_LIMIT && !walled && !r.run.stop.cycles && !o->quiet)
+			fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64 " cycles, the default: "
+				"%" PRIu64 " core-cycles over %d cores, at most %" PRIu64 ") before every thread "
+				"halted; \"stop\" sets another\n", r.run.variant, sim_limit(r.sim),
+				(uint64_t)SIM_DEFAULT_CORE_CYCLES, r.run.cores, (uint64_t)SIM_DEFAULT_LIMIT);
+		if (walled)
+			fprintf(stderr, "bounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64
+				"; its figures cover only those cycles\n", r.run.variant, o->max_seconds,
+				sim_cycles(r.sim));
 		int bad = rep_add_variant(rep, &r, &e);
 		runner_free(&r);
 		if (bad)
 			goto fail;
+		if (walled) { /* the report says why this variant stopped */
+			cJSON *vs = cJSON_GetObjectItem(rep, "variants");
+			cJSON_ReplaceItemInObject(cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), "stopped",
+						  cJSON_CreateString("wall-clock"));
+		}
 	}
 	int failed = rep_check_expectations(rep, &s);
 	if (err_poll(&e))

@@ -487,6 +487,11 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 		if (!(k = require(c, o, "every", "the period (mean interval when poisson) in cycles")) ||
 		    jpos_int(c->d, k, 1, INT64_C(1) << 50, &v, c->e))
 			return -1;
+		if (v < SCEN_MIN_IRQ_PERIOD)
+			return jpos_error(c->d, k, c->e, "an interrupt every %lld cycles is more often than the floor of "
+					  "one every %d cycles (entering and leaving an interrupt alone costs that much "
+					  "on x86; expected \"every\": %d or more)", (long long)v,
+					  SCEN_MIN_IRQ_PERIOD, SCEN_MIN_IRQ_PERIOD);
 		q->every = (uint64_t)v;
 		if ((k = cJSON_GetObjectItemCaseSensitive(o, "poisson")) && jpos_bool(c->d, k, &q->poisson, c->e))
 			return -1;
@@ -1173,7 +1178,7 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->interrupts;
 	r->n_interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->n_interrupts;
 	r->stop = pick(s, v, SCEN_SET_STOP)->stop;
-	r->max_cycles = r->stop.cycles ? r->stop.cycles : SCEN_DEFAULT_MAX_CYCLES;
+	r->max_cycles = r->stop.cycles ? r->stop.cycles : sim_default_limit(r->cores);
 	r->report = s->report;
 	r->n_report = s->n_report;
 	size_t cap = s->base.n_defines + var->setup.n_defines + (o ? o->n_defines : 0);
