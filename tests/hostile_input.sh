@@ -34,12 +34,12 @@ expect_status "a 10^12-cycle stop is allowed" 0 "$BOUNCE" check "$T/stop_ok.json
 
 printf '.data\nbuf: .space 1073741824\n.text\nworker:\n    hlt\n' >"$T/space.s"
 scen "$T/space.json" 8 space.s
-refuse "a 1 GiB .space" 'space.s:2:[0-9]*: .data larger than' check "$T/space.json"
+refuse "a 1 GiB .space" 'space.s:2:[0-9]*: 1073741824 more bytes would make .data 1073741824 bytes, over its limit of 67108864 (64 MiB): 67108800 bytes are left' check "$T/space.json"
 
 # Small per CPU, too much times 1024 CPUs: refused, not an out-of-memory.
 printf '.percpu\nbuf: .space 1048576\n.text\nworker:\n    hlt\n' >"$T/percpu.s"
 printf '{"name": "t", "cpu": "manycore-1024", "program": ["percpu.s"],\n "threads": [{"cpus": "0", "entry": "worker"}]}\n' >"$T/percpu.json"
-refuse "1 MiB .percpu times 1024 CPUs" 'percpu.s:2:[0-9]*: .percpu of .* times 1024 CPUs' check "$T/percpu.json"
+refuse "1 MiB .percpu times 1024 CPUs" 'percpu.s:2:[0-9]*: 1048576 more bytes of .percpu would make the simulated memory .* (.data, 1024 per-CPU copies of .percpu, stacks), over its limit of 268435456 (256 MiB): 257920 more bytes of .percpu fit' check "$T/percpu.json"
 
 printf '.include "b.s"\n' >"$T/a.s"
 printf '.include "a.s"\n.text\nworker:\n    hlt\n' >"$T/b.s"

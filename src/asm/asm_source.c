@@ -28,6 +28,9 @@ static int read_file(struct asm_state *st, const char *path, uint32_t col, struc
 {
 	struct stat sb;
 	int errnum;
+	if (!input_is_workload_name(path))
+		return asm_error(st, col, "'%s' is not a workload file (expected a name ending in %s)", path,
+				 INPUT_WORKLOAD_NAMES);
 	int fd = input_open(path, &sb, &errnum);
 	if (fd < 0 && errnum == EINTR)
 		return err_sys(st->e, path, errnum, "cannot open");
@@ -63,6 +66,10 @@ static int read_file(struct asm_state *st, const char *path, uint32_t col, struc
 	st->total_bytes += n;
 	f->buf = buf;
 	f->len = n;
+	/* A UTF-8 byte-order mark is harmless, as in JSON: skipped, and
+	 * columns on the first line count from after it. */
+	if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+		f->pos = 3;
 	f->has_id = 1;
 	f->dev = sb.st_dev;
 	f->ino = sb.st_ino;
@@ -221,5 +228,7 @@ int asm_run_string(struct asm_state *st, const char *name, const char *text)
 		return asm_oom(st);
 	memcpy(fr[0].buf, text, fr[0].len + 1);
 	st->total_bytes = fr[0].len;
+	if (fr[0].len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		fr[0].pos = 3; /* a byte-order mark, as in files */
 	return run(st, fr);
 }

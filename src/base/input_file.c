@@ -6,7 +6,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
+
+int input_is_workload_name(const char *path)
+{
+	static const char *const ext[] = { ".s", ".S", ".inc" };
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		size_t k = strlen(ext[i]);
+		if (n > k && strcmp(path + n - k, ext[i]) == 0 && path[n - k - 1] != '/')
+			return 1;
+	}
+	return 0;
+}
 
 const char *input_kind(mode_t mode)
 {

@@ -32,6 +32,7 @@ struct jpos_doc {
 	uint32_t *line_start; /* offset of the first byte of each line */
 	size_t n_lines;
 	uint32_t *chunk_chars; /* characters before each JPOS_CHUNK-byte chunk */
+	int bom;              /* the text starts with a UTF-8 byte-order mark */
 	struct node_pos *nodes; /* document order */
 	size_t n_nodes, cap_nodes;
 	int *hash;            /* open addressing: node pointer -> entry index, -1 empty */
@@ -67,6 +68,8 @@ static void off_to_linecol(const struct jpos_doc *d, size_t off, int *line, int 
 	}
 	*line = (int)lo + 1;
 	*col = (int)(chars_before(d, off) - chars_before(d, d->line_start[lo])) + 1;
+	if (lo == 0 && d->bom && off >= 3)
+		(*col)--; /* the byte-order mark is not a column, as in .s files */
 }
 
 static int build_lines(struct jpos_doc *d)
@@ -622,7 +625,7 @@ struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, stru
 	}
 	struct scan sc = { d, (const unsigned char *)d->text, len, 0, 0, e };
 	if (len >= 3 && !memcmp(d->text, "\xEF\xBB\xBF", 3))
-		sc.i = 3; /* a byte-order mark is harmless */
+		sc.i = 3, d->bom = 1; /* a byte-order mark is harmless */
 	sc_ws(&sc);
 	if (sc.i == len) {
 		err_set(e, d->name, 0, 0, "file is empty (expected a JSON document)");

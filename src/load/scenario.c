@@ -341,6 +341,11 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		const char *rel;
 		if ((r = jpos_string(c->d, ch, 4000, &rel, c->e)))
 			break;
+		if (!input_is_workload_name(rel)) {
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is not a workload file (expected a name ending in %s)",
+				       rel, INPUT_WORKLOAD_NAMES);
+			break;
+		}
 		char *a = rel[0] == '/' ? strdup(rel) : path_join(c->s->dir, rel);
 		char *b = rel[0] == '/' ? NULL : path_join(lib, rel);
 		if (!a || (rel[0] != '/' && !b)) {
