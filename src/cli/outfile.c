@@ -86,11 +86,8 @@ static char *follow_links(const char *path, struct err *e)
  * replaced; 1: a device or FIFO, written through; -1: refused (e set). */
 static int target_kind(const char *path, const char *target, struct stat *st, struct err *e)
 {
-	if (stat(target, st) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		return err_sys(e, path, errno, "cannot write output file");
-	}
+	if (stat(target, st) != 0)
+		return 0; /* new; creating it says what is wrong with the path */
 	if (S_ISREG(st->st_mode))
 		return 2;
 	if (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode))
