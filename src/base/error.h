@@ -32,6 +32,11 @@ struct err {
 int err_set(struct err *e, const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 int err_internal(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* -1 with an ERR_INTERRUPTED error when a signal asked to stop, else 0. */
+int err_poll(struct err *e);
+/* A failed system call on `file`: "what: strerror(errnum)", recorded as
+ * ERR_INTERRUPTED when errnum is EINTR (a signal), else as input. */
+int err_sys(struct err *e, const char *file, int errnum, const char *what);
 #ifdef __clang_analyzer__
 /* The static analyzer (make lint) looks at one file at a time: show it that
  * these always return -1, so `return err_set(...)` is seen to end a path. */
@@ -39,11 +44,6 @@ int err_internal(struct err *e, const char *fmt, ...) __attribute__((format(prin
 #define err_internal(...) (err_internal(__VA_ARGS__), -1)
 #define err_sys(...) (err_sys(__VA_ARGS__), -1)
 #endif
-/* -1 with an ERR_INTERRUPTED error when a signal asked to stop, else 0. */
-int err_poll(struct err *e);
-/* A failed system call on `file`: "what: strerror(errnum)", recorded as
- * ERR_INTERRUPTED when errnum is EINTR (a signal), else as input. */
-int err_sys(struct err *e, const char *file, int errnum, const char *what);
 int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
 	     const char *fmt, va_list ap);
 void err_clear(struct err *e);

@@ -43,7 +43,7 @@ static int own_fd(const char *path)
 			strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
 	if (!n || !*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 6)
 		return -1;
-	return atoi(n);
+	return (int)strtol(n, NULL, 10); /* at most 6 digits, checked above */
 }
 
 /* The path with every symlink followed: the file a rename must replace.
