@@ -20,6 +20,7 @@ volatile sig_atomic_t cli_interrupted;
 static void on_signal(int sig)
 {
 	cli_interrupted = sig;
+	err_request_interrupt(); /* the engine's loops poll this one */
 	/* A second signal means "now": drop pending output and leave. */
 	static volatile sig_atomic_t seen;
 	if (seen++) {

@@ -594,7 +594,8 @@ static const struct err_case err_cases[] = {
 	{ "mov rax, 0x4000000000000000 * 4\n", "t.s:1:29: arithmetic overflow" },
 	{ "mov rax, 12abc\n", "t.s:1:10: bad number" },
 	/* directives */
-	{ ".data\n.space 0x4000001\n", "t.s:2:8: .data larger than 67108864 bytes" },
+	{ ".data\n.space 0x4000001\n", "t.s:2:8: 67108865 more bytes would make .data 67108865 bytes, over its limit of 67108864 (64 MiB): 67108800 bytes are left" },
+	{ ".data\n.quad 1\n.space 67108800\n", "t.s:3:8: 67108800 more bytes would make .data 67108872 bytes, over its limit of 67108864 (64 MiB): 67108792 bytes are left" },
 	{ ".data\n.byte 256\n", "t.s:2:7: value 256 does not fit in 1 byte" },
 	{ ".bogus 1\n", "t.s:1:1: unknown directive '.bogus'" },
 	{ ".equ X, later\nlater: nop\n", "t.s:1:9: undefined symbol 'later'" },

@@ -104,6 +104,10 @@ struct asm_state {
 	uint64_t data_size, data_cap, data_align;
 	uint8_t *percpu;
 	uint64_t percpu_size, percpu_cap, percpu_align;
+	/* The last directive that grew a section: where a memory-limit error
+	 * found only at layout points. */
+	uint16_t grow_file;
+	uint32_t grow_line, grow_col;
 
 	struct asm_fixup *fix;
 	uint32_t n_fix, cap_fix;
@@ -118,6 +122,9 @@ struct asm_state {
 };
 
 /* asm_assemble.c */
+/* The simulated memory a program of these section sizes needs with st's
+ * CPUs and alignment: .data, every per-CPU copy, the stacks (asm_layout.c). */
+uint64_t asm_memory_size(const struct asm_state *st, uint64_t data_size, uint64_t percpu_size);
 int asm_error(struct asm_state *st, uint32_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int asm_error_loc(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)

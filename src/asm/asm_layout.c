@@ -33,6 +33,16 @@ static int check_defines(struct asm_state *st)
 	return 0;
 }
 
+uint64_t asm_memory_size(const struct asm_state *st, uint64_t data_size, uint64_t percpu_size)
+{
+	uint64_t line = st->line_size;
+	uint64_t pal = st->percpu_align > line ? st->percpu_align : line;
+	uint64_t stride = align_up(percpu_size ? percpu_size : 1, pal);
+	uint64_t base = align_up(PROG_DATA_BASE + data_size, pal > 4096 ? pal : 4096);
+	uint64_t stack_base = align_up(base + (uint64_t)st->nr_cpus * stride, 4096);
+	return stack_base + (uint64_t)st->nr_cpus * PROG_STACK_SIZE;
+}
+
 static int layout(struct asm_state *st, struct program *p)
 {
 	uint64_t line = st->line_size;
@@ -49,7 +59,8 @@ static int layout(struct asm_state *st, struct program *p)
 	/* The directives bound each section; alignment padding of the per-CPU
 	 * stride can still add up, so check the whole map once more. */
 	if (p->mem_size > PROG_MAX_MEMORY)
-		return err_set(st->e, st->n_files ? st->files[0] : NULL, 0, 0,
+		return err_set(st->e, st->n_files ? st->files[st->grow_file] : NULL, (int)st->grow_line,
+			       (int)st->grow_col,
 			       "simulated memory of %llu bytes (.data, %d per-CPU areas of %llu bytes, "
 			       "stacks) exceeds the limit of %u MiB",
 			       (unsigned long long)p->mem_size, st->nr_cpus,

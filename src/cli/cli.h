@@ -30,6 +30,7 @@ struct cli_opts {
 	const char *json, *csv, *junit, *trace, *markdown;
 	bool check, quiet, c2c;
 	long long trace_limit;  /* --trace-limit, -1: the default */
+	double max_seconds;    /* run: wall-clock guard, 0 none */
 	/* sweep */
 	int jobs, shard_k, shard_n;
 	/* view */

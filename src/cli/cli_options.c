@@ -15,7 +15,7 @@
 static const char usage[] =
 	"usage: bounce [run] [SCENARIO.json] [--cpu M] [--cores N] [--seed S] [--variant V]\n"
 	"              [--set NAME=VALUE]... [--json F] [--csv F] [--junit F] [--trace F]\n"
-	"              [--trace-limit EVENTS] [--markdown F] [--check] [--c2c] [--quiet]\n"
+	"              [--trace-limit EVENTS] [--markdown F] [--check] [--c2c] [--quiet] [--max-seconds S]\n"
 	"       bounce sweep SCENARIO.json --set NAME=V1,V2,... [--jobs J] [--shard K/N] [--csv F]\n"
 	"       bounce merge PART.csv... [--csv F]\n"
 	"       bounce view [SCENARIO.json] [--speed CYCLES_PER_S] [--screenshot F.png --frames N]\n"
@@ -137,6 +137,12 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 			o->speed = strtod(val, &end);
 			if (*end || end == val || !(o->speed > 0) || o->speed > 1e15)
 				return err_set(e, NULL, 0, 0, "--speed: '%s' is not a positive number of cycles per second", val);
+		} else if (strcmp(a, "--max-seconds") == 0) {
+			NEED_VALUE();
+			char *end;
+			o->max_seconds = strtod(val, &end);
+			if (*end || end == val || !(o->max_seconds > 0) || o->max_seconds > 1e7)
+				return err_set(e, NULL, 0, 0, "--max-seconds: '%s' is not a number of seconds in (0, 1e7]", val);
 		} else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); o->screenshot = val; }
 		else if (strcmp(a, "--frames") == 0) {
 			NEED_VALUE();
@@ -243,5 +249,6 @@ int cli_fail(const struct err *e)
 
 int cli_exit_status(const struct err *e)
 {
-	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
+	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL :
+	       e->kind == ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_INPUT;
 }

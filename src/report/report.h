@@ -5,6 +5,7 @@
 #ifndef BOUNCE_REPORT_H
 #define BOUNCE_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "report/runner.h"
@@ -17,6 +18,18 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e);
 /* Evaluate the scenario's expectations on rep; adds "expectations" at the
  * top and in each variant they name. Returns the number that failed. */
 int rep_check_expectations(cJSON *rep, const struct scenario *s);
+
+/* Numbers in the report (report_num.c): integers are exact whatever their
+ * size, so read and print them through these, never valuedouble. */
+cJSON *rep_int(int64_t v);
+cJSON *rep_uint(uint64_t v);
+void rep_add_int(cJSON *o, const char *key, int64_t v);
+void rep_add_uint(cJSON *o, const char *key, uint64_t v);
+int rep_is_number(const cJSON *n);
+double rep_number(const cJSON *n);             /* 0 when not a number */
+int rep_integer(const cJSON *n, int64_t *out); /* 1 when n is an exact integer */
+/* Integers in decimal digits, other numbers as %.17g. */
+void rep_format_number(const cJSON *n, char *buf, size_t size);
 
 /* A metric path "variants.NAME.symbols.fbc.bounces" looked up in rep. */
 const cJSON *rep_lookup(const cJSON *rep, const char *path);

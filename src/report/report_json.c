@@ -13,8 +13,7 @@
 
 static void add_u64(cJSON *o, const char *k, uint64_t v)
 {
-	/* cJSON stores doubles: exact up to 2^53, far beyond any count here. */
-	cJSON_AddNumberToObject(o, k, (double)v);
+	rep_add_uint(o, k, v); /* exact at any size (report_num.c) */
 }
 
 static void add_hex(cJSON *o, const char *k, uint64_t v)
@@ -304,7 +303,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	}
 	/* A per-CPU symbol's value is the sum of its copies: what a reader
 	 * summing every CPU would get. */
-	cJSON_AddNumberToObject(o, "value", (double)value);
+	rep_add_int(o, "value", value);
 	add_u64(o, "lines", nlines);
 	/* Variants often carry every design's instance; only the ones a run
 	 * touched count towards its footprint in the summaries. */
@@ -317,7 +316,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
-		cJSON_AddNumberToObject(x, "exact", (double)g->exact);
+		rep_add_int(x, "exact", g->exact);
 		add_u64(x, "reads", g->reads);
 		add_u64(x, "max_error", g->max_err);
 		cJSON_AddNumberToObject(x, "mean_error", g->mean_err);
@@ -401,7 +400,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	for (size_t i = 0; i < r->run.n_report; i++) {
 		const struct symbol *y = program_symbol(p, r->run.report[i]);
 		if (!y || (y->section != SEC_DATA && y->section != SEC_PERCPU)) {
-			cJSON_Delete(syms);
+			/* syms belongs to rep already: freed with it. */
 			return err_set(e, r->scen->file, 0, 0,
 				       "report: '%s' is not a .data or .percpu symbol of the program",
 				       r->run.report[i]);

@@ -10,8 +10,14 @@
 
 static double num(const cJSON *o, const char *path)
 {
-	const cJSON *x = rep_lookup(o, path);
-	return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
+	return rep_number(rep_lookup(o, path));
+}
+
+/* An integer field printed exactly (seeds reach 2^63-1). */
+static const char *exact(const cJSON *o, const char *path, char *buf, size_t n)
+{
+	rep_format_number(rep_lookup(o, path), buf, n);
+	return buf;
 }
 
 static void human(double v, char *buf, size_t n)
@@ -34,10 +40,10 @@ static double max_error(const cJSON *v, int *have)
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(v, "symbols")) {
 		const cJSON *e = rep_lookup(s, "accuracy.max_error");
 		const cJSON *r = rep_lookup(s, "accuracy.reads");
-		if (cJSON_IsNumber(e) && cJSON_IsNumber(r) && r->valuedouble > 0) {
+		if (rep_is_number(e) && rep_number(r) > 0) {
 			*have = 1;
-			if (e->valuedouble > m)
-				m = e->valuedouble;
+			if (rep_number(e) > m)
+				m = rep_number(e);
 		}
 	}
 	return m;
@@ -114,8 +120,9 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 	const cJSON *vs = cJSON_GetObjectItem(rep, "variants");
 	int n = cJSON_GetArraySize(vs);
 	/* Each variant's own machine is in its row: variants may differ. */
-	fprintf(f, "%s  (seed %.0f)\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")),
-		num(rep, "seed"));
+	char seed[32];
+	fprintf(f, "%s  (seed %s)\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")),
+		exact(rep, "seed", seed, sizeof seed));
 	char (*cells)[N_COLS][64] = calloc((size_t)(n ? n : 1), sizeof *cells);
 	if (!cells)
 		return;
@@ -195,8 +202,10 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")));
 		fputc(',', f);
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")));
-		for (size_t i = 0; i < N_CSV_COLS; i++)
-			fprintf(f, ",%.17g", num(v, csv_cols[i]));
+		for (size_t i = 0; i < N_CSV_COLS; i++) {
+			char cell[32];
+			fprintf(f, ",%s", exact(v, csv_cols[i], cell, sizeof cell));
+		}
 		int have;
 		double me = max_error(v, &have);
 		if (have)
@@ -259,17 +268,19 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 void rep_write_markdown(const cJSON *rep, FILE *f)
 {
 	const cJSON *vs = cJSON_GetObjectItem(rep, "variants");
+	char seed[32];
 	fprintf(f, "### %s\n\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")));
-	fprintf(f, "`%s` on %s, %d cores, seed %.0f.\n\n",
+	fprintf(f, "`%s` on %s, %d cores, seed %s.\n\n",
 		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "file")),
 		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "cpu")), (int)num(rep, "cores"),
-		num(rep, "seed"));
+		exact(rep, "seed", seed, sizeof seed));
 	fprintf(f, "| variant | cores | ops | bounces/op | HITM/op | locked ops/op | ops per simulated s | max read error | footprint (B) | vs first |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	double base = 0;
 	const cJSON *v;
 	cJSON_ArrayForEach(v, vs) {
 		double ops = num(v, "ops"), opsps = num(v, "ops_per_sec");
+		char opsx[32];
 		if (v == vs->child)
 			base = opsps;
 		char err[32] = "-", ratio[32] = "-";
@@ -279,8 +290,9 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 			snprintf(err, sizeof err, "%.0f", me);
 		if (base > 0)
 			snprintf(ratio, sizeof ratio, "%.2fx", opsps / base);
-		fprintf(f, "| %s | %d | %.0f | %.3f | %.3f | %.3f | %.4g | %s | %.0f | %s |\n",
-			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), (int)num(v, "core_count"), ops,
+		fprintf(f, "| %s | %d | %s | %.3f | %.3f | %.3f | %.4g | %s | %.0f | %s |\n",
+			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), (int)num(v, "core_count"),
+			exact(v, "ops", opsx, sizeof opsx),
 			ops ? num(v, "totals.bounces") / ops : 0.0, ops ? num(v, "totals.hitm") / ops : 0.0,
 			ops ? num(v, "totals.locked_ops") / ops : 0.0, opsps, err, footprint(v), ratio);
 	}
