@@ -1,15 +1,18 @@
 /* Core-model throughput: simulated instructions per host second on 8, 64
  * and 1024 cores, for `lock inc` on one shared atomic_t (every increment
  * a bounce and a queue round trip) and for per-CPU increments (L1 hits
- * only: the run-ahead fast path). Usage: bench_core [scale [case]]: case
- * 1..6 runs only that one (percpu/atomic at 8, 64, 1024 cores), e.g. to
- * profile it alone. */
+ * only: the run-ahead fast path). The contended cases also run the bare
+ * event-loop reference (reference_loop.c) with the same operation count
+ * and print bounce's rate as a fraction of it. Usage: bench_core [scale
+ * [case]]: case 1..6 runs only that one (percpu/atomic at 8, 64, 1024
+ * cores), e.g. to profile it alone. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cpu/sim.h"
+#include "reference_loop.h"
 
 static double now_s(void)
 {
@@ -24,6 +27,22 @@ static const char atomic_src[] =
 static const char percpu_src[] =
 	".percpu\ncounter: .quad 0\n.text\n"
 	"main: l: inc qword ptr gs:[counter]\ndec rdi\njnz l\nhlt\n";
+
+/* The reference's rate for `ops` operations, repeated until it has run a
+ * fifth of a second so that small counts still time reliably. */
+static double reference_rate(int cores, uint64_t ops)
+{
+	double t0 = now_s(), done = 0;
+	unsigned reps = 0;
+	do {
+		double r = reference_loop_ops_per_s(cores, ops, NULL);
+		if (r <= 0)
+			return 0;
+		done += (double)ops / r;
+		reps++;
+	} while (now_s() - t0 < 0.2);
+	return (double)ops * reps / done;
+}
 
 static int run(const char *name, const char *src, int cores, uint64_t iters)
 {
@@ -62,9 +81,18 @@ static int run(const char *name, const char *src, int cores, uint64_t iters)
 		goto fail;
 	struct core_stats tot;
 	sim_total_core_stats(s, &tot);
-	printf("%-8s cores=%-5d instructions=%-10llu cycles=%-11llu host=%.3fs  %.1f M instr/s\n", name,
+	printf("%-8s cores=%-5d instructions=%-10llu cycles=%-11llu host=%.3fs  %.1f M instr/s", name,
 	       cores, (unsigned long long)tot.instructions, (unsigned long long)sim_cycles(s), dt,
 	       (double)tot.instructions / dt / 1e6);
+	uint64_t ops = iters * (uint64_t)cores;
+	if (!strcmp(name, "atomic")) {
+		double ref = reference_rate(cores, ops);
+		printf("  %.2f M ops/s; bare loop %.2f M ops/s; ratio %.3f", ops / dt / 1e6, ref / 1e6,
+		       ref > 0 ? ops / dt / ref : 0);
+	} else {
+		printf("  %.1f M ops in %.2f s", ops / 1e6, dt);
+	}
+	printf("\n");
 	sim_destroy(s);
 	free(th);
 	program_free(&p);

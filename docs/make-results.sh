@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates docs/results.md from the scenario catalogue (`make results`):
 # the headline table of every scenario, then the scaling sweep pivoted into
-# bounces per op and ops per simulated second by core count and design.
+# bounces per op and ops per simulated second by core count and design, as
+# tables and as charts drawn by `bounce plot`.
 set -eu
 : "${BOUNCE:?set BOUNCE to the bounce binary (make results does)}"
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,5 +69,23 @@ END {
 		for (i = 1; i <= nv; i++) printf " %.3g%s |", ops[c, order[i]], lim[c, order[i]]; print "" }
 	print ""
 }' "$tmp/scaling.csv" >>"$out"
+
+# The same sweep as charts (bounce plot needs the SDL2 UI; without it the
+# tables stand alone).
+mkdir -p "$tmp/png"
+if "$BOUNCE" plot "$tmp/scaling.csv" -o "$tmp/png/scaling-ops.png" --log-y --size 900x520 \
+	--title "scaling: ops per simulated second by cores" --subtitle "scenarios/scaling.json on manycore-1024" &&
+	"$BOUNCE" plot "$tmp/scaling.csv" -o "$tmp/png/scaling-bounces.png" --metric bounces_per_op --size 900x520 \
+		--title "scaling: bounces per op by cores" --subtitle "scenarios/scaling.json on manycore-1024"; then
+	{
+		echo "![scaling: ops per simulated second by cores](results/scaling-ops.png)"
+		echo
+		echo "![scaling: bounces per op by cores](results/scaling-bounces.png)"
+		echo
+	} >>"$out"
+	mkdir -p "$top/docs/results"
+	mv "$tmp/png"/*.png "$top/docs/results/"
+fi
+BOUNCE="$BOUNCE" "$top/docs/seed-gain.sh" >>"$out"
 mv "$out" "$top/docs/results.md"
 echo "wrote $top/docs/results.md"

@@ -11,6 +11,9 @@
 .equ NR_UPDATES, 256
 .equ READ_EVERY, 64		; a power of two
 .equ UPDATE_WORK, 200
+; percpu_counter's add: 0 the preempt_disable form, 1 the this_cpu_try_cmpxchg
+; form (lib/percpu_counter.s says which kernels each matches)
+.equ FBC_CMPXCHG, 0
 
 .data
 .align 64
@@ -32,7 +35,7 @@ counter_tree_nodes:			; a line per group; NR_CPUS lines covers any CT_GROUP_SHIF
 	.space NR_CPUS * 64
 .align 64
 counter_longadder:			; struct longadder
-	.space 64 + LONGADDER_NCELLS * 64
+	.space LONGADDER_SIZE
 .align 64
 counter_ltf:				; struct local_t_flip
 	.long 0
@@ -81,6 +84,9 @@ counter_inc_atomic:
 counter_inc_fbc:
 	mov rdi, offset counter_fbc
 	mov rsi, 1
+	mov eax, FBC_CMPXCHG
+	test eax, eax
+	jnz percpu_counter_add_cmpxchg
 	jmp percpu_counter_add
 counter_inc_pcpu_int:
 	mov rdi, offset counter_pcpu_int

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "cli/outfile.h"
 #ifdef HAVE_UI
+#include "../ui/plot.h"
 #include "../ui/ui.h"
 #endif
 
@@ -19,6 +20,7 @@ volatile sig_atomic_t cli_interrupted;
 static void on_signal(int sig)
 {
 	cli_interrupted = sig;
+	err_request_interrupt(); /* the engine's loops poll this one */
 	/* A second signal means "now": drop pending output and leave. */
 	static volatile sig_atomic_t seen;
 	if (seen++) {
@@ -63,6 +65,17 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+
+	/* plot draws with SDL: the UI's own command, options and all. */
+	if (argc > 1 && strcmp(argv[1], "plot") == 0) {
+#ifdef HAVE_UI
+		struct err pe = {0};
+		return ui_plot_cmd(argc - 1, argv + 1, &pe) ? cli_fail(&pe) : EXIT_OK;
+#else
+		fputs("bounce: plot needs the SDL2 UI, and this build has none (configure found no SDL2)\n", stderr);
+		return EXIT_INPUT;
+#endif
+	}
 
 	/* These three have options of their own: two measure the host, one replays traces. */
 	if (strcmp(cmd, "calibrate") == 0)

@@ -548,6 +548,13 @@ static const struct err_case err_cases[] = {
 	{ "push eax\n", "t.s:1:6: 'push' needs a 64-bit register" },
 	{ "shl rax, rbx\n", "t.s:1:10: shift count must be an immediate or cl" },
 	{ "mov 5, rax\n", "t.s:1:5: 'mov' needs a register or memory destination" },
+	{ "mov rxa, 1\n", "t.s:1:5: 'mov' needs a register or memory destination: 'rxa' is not a register (did you mean 'rax'?)" },
+	{ "add r16, 1\n", "t.s:1:5: 'add' needs a register or memory destination: 'r16' is not a register (did you mean 'r10'?)" },
+	{ "mov zzzz, 1\n", "t.s:1:5: 'mov' needs a register or memory destination: 'zzzz' is not a register" },
+	{ ".data\nctr: .quad 0\n.text\nmov ctr, 1\n", "t.s:4:5: 'mov' needs a register or memory destination: 'ctr' is an address; write [ctr] for its memory" },
+	{ "mov rdx, qword ptr __per_cpu_offset[rcx*8]\n", "t.s:1:20: expected a memory operand after the size but found '__per_cpu_offset[': write the symbol inside the brackets, as in [__per_cpu_offset + rcx*8]" },
+	{ "mov rdx, __per_cpu_offset[rcx*8]\n", "t.s:1:26: unexpected '[' after the operands of 'mov': write the symbol inside the brackets, as in [__per_cpu_offset + rcx*8]" },
+	{ "cmp CPU, 0\n", "t.s:1:5: 'cmp' needs a register or memory destination: CPU is an immediate (load it into a register first)" },
 	{ "inc [rax]\n", "t.s:1:5: operand size not specified" },
 	{ "mov [rax], 1\n", "t.s:1:5: operand size not specified" },
 	{ "mov eax, rbx\n", "t.s:1:10: operand size mismatch (32-bit and 64-bit)" },
@@ -569,6 +576,8 @@ static const struct err_case err_cases[] = {
 	{ ".byte 1\n", "t.s:1:7: data directive in .text (write .data or .percpu first)" },
 	/* undefined label / symbol */
 	{ "jmp nowhere\n", "t.s:1:5: undefined label 'nowhere'" },
+	{ "jmp nowher\nnowhere: nop\n", "t.s:1:5: undefined label 'nowher' (did you mean 'nowhere'?)" },
+	{ ".data\ncounter: .quad 0\n.text\nmov rax, [countr]\n", "t.s:4:11: undefined symbol 'countr' (did you mean 'counter'?)" },
 	{ "mov rax, [nothing + 8]\n", "t.s:1:11: undefined symbol 'nothing'" },
 	{ ".data\nv: .quad 0\n.text\njmp v\n", "t.s:4:5: 'v' is not a code label" },
 	/* duplicate symbol */
@@ -585,7 +594,8 @@ static const struct err_case err_cases[] = {
 	{ "mov rax, 0x4000000000000000 * 4\n", "t.s:1:29: arithmetic overflow" },
 	{ "mov rax, 12abc\n", "t.s:1:10: bad number" },
 	/* directives */
-	{ ".data\n.space 0x80000001\n", "t.s:2:8: .data larger than 2147483648 bytes" },
+	{ ".data\n.space 0x80000001\n", "t.s:2:8: 2147483649 more bytes would make .data 2147483649 bytes, over its limit of 2147483648 (2 GiB): 2147483584 bytes are left" },
+	{ ".data\n.quad 1\n.space 2147483584\n", "t.s:3:8: 2147483584 more bytes would make .data 2147483656 bytes, over its limit of 2147483648 (2 GiB): 2147483576 bytes are left" },
 	{ ".data\n.space 0x2000000, 1\n.space 0x2000001, 2\n",
 	  "t.s:3:8: .space fills more than 67108864 bytes with a non-zero value" },
 	{ ".data\n.byte 256\n", "t.s:2:7: value 256 does not fit in 1 byte" },
@@ -610,6 +620,22 @@ START_TEST(test_unknown_define)
 	in.defines = defs;
 	in.n_defines = 2;
 	assemble_fails(".equ BATCH, 32\nnop\n", &in, "define 'NOPE' names no .equ in the program");
+}
+END_TEST
+
+/* Where a define came from, and the .equ it probably meant. */
+START_TEST(test_unknown_define_where)
+{
+	struct asm_define json[] = { { .name = "FOLDX", .value = 1, .file = "s.json", .line = 3, .col = 7 } };
+	struct asm_define cli[] = { { .name = "BATCH", .value = 64, .file = "--set" } };
+	struct asm_input in = in4;
+	in.defines = json;
+	in.n_defines = 1;
+	assemble_fails(".equ FOLD, 1\n.equ FBC_BATCH, 32\nnop\n", &in,
+		       "s.json:3:7: define 'FOLDX' names no .equ in the program (did you mean 'FOLD'?)");
+	in.defines = cli;
+	assemble_fails(".equ FOLD, 1\n.equ FBC_BATCH, 32\nnop\n", &in,
+		       "--set BATCH=64: names no .equ in the program (did you mean 'FBC_BATCH'?)");
 }
 END_TEST
 
@@ -766,6 +792,7 @@ static Suite *asm_suite(void)
 	tcase_add_test(tc, test_bad_bytes);
 	tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof err_cases / sizeof err_cases[0]));
 	tcase_add_test(tc, test_unknown_define);
+	tcase_add_test(tc, test_unknown_define_where);
 	tcase_add_test(tc, test_hostile);
 	tcase_add_test(tc, test_scenario_lib);
 	suite_add_tcase(s, tc);

@@ -547,6 +547,47 @@ START_TEST(litmus_ping_pong_load_store)
 }
 END_TEST
 
+/* The same ping-pong with the instructions noted: every HITM is the load's
+ * (its GETS finds the other's M), every bounce the store's (its UPGRADE
+ * takes the line), and the line's per-instruction counts add up to its own.
+ * A request made without a note is MS_NO_PC's. */
+START_TEST(litmus_hitm_per_instruction)
+{
+	struct memsys *ms = mk(8, FABRIC_BUS, PROTO_MESI);
+	const uint64_t K = 100;
+	for (uint64_t r = 0; r < 2 * K; r++) {
+		int c = (int)(r & 1);
+		ms_note_pc(ms, c, MS_WAKE_EXEC, 10);
+		uint64_t v = ld(ms, c, A);
+		ms_note_pc(ms, c, MS_WAKE_DRAIN, 11);
+		st(ms, c, A, v + 1);
+	}
+	ld(ms, 0, A);  /* no note: a HITM of nobody's instruction */
+	struct ms_line_info li;
+	ck_assert_int_eq(ms_line_info(ms, A, &li), 1);
+	ck_assert_uint_eq(li.n_pcs, 3);
+	uint64_t hitm = 0, bounces = 0;
+	for (uint32_t i = 0; i < li.n_pcs; i++) {
+		const struct ms_pc_stats *p = &li.pcs[i];
+		hitm += p->hitm;
+		bounces += p->bounces;
+		if (p->pc == 10) {
+			ck_assert_uint_eq(p->hitm, 2 * K - 1);
+			ck_assert_uint_eq(p->bounces, 0);
+		} else if (p->pc == 11) {
+			ck_assert_uint_eq(p->hitm, 0);
+			ck_assert_uint_eq(p->bounces, 2 * K - 1);
+		} else {
+			ck_assert_uint_eq(p->pc, MS_NO_PC);
+			ck_assert_uint_eq(p->hitm, 1);
+		}
+	}
+	ck_assert_uint_eq(hitm, li.stats.hitm);
+	ck_assert_uint_eq(bounces, li.stats.bounces);
+	done(ms);
+}
+END_TEST
+
 /* Different words of one line bounce exactly like one variable, and the
  * shared-line detail shows one writer per offset (false sharing). */
 START_TEST(litmus_false_sharing)
@@ -764,6 +805,88 @@ START_TEST(timing_topology_levels)
 	/* R to home 1 hop, home to owner (socket 5) 1 hop, data 2 hops */
 	ck_assert_uint_eq(three, (28 + 107) + (28 + 107) + (28 + 304));
 	done(ms);
+}
+END_TEST
+
+/* Fill times of a driven fabric, by core. */
+static uint64_t woken_at[16];
+static void record_wake(void *ctx, int core, int what, uint64_t t)
+{
+	(void)ctx;
+	(void)what;
+	woken_at[core] = t;
+}
+
+START_TEST(timing_agent_follows_a_line_in_flight)
+{
+	/* SMT siblings 0 and 8 (c2c 6: legs of 2), socket legs of 30. Core 8
+	 * takes A from core 0 at 1000: served 1002, snoop at core 0 1004,
+	 * data at core 8 1006, its unblock frees the line at 1008. Core 0
+	 * wants A back at 1005, while it is on its way to core 8: no core
+	 * holds it, but it stays inside the core, and so does core 0's
+	 * request: at the agent 1007, served 1008, snoop at core 8 1010,
+	 * data 1012. Ordered at the home socket instead, it would arrive at
+	 * 1035 and take until 1067. */
+	struct cpu_model m;
+	cpu_model_default(&m);
+	m.fabric = FABRIC_DIRECTORY;
+	m.cores = 16;
+	m.topology.sockets = 2;
+	m.topology.cores_per_socket = 4;
+	m.topology.cores_per_cluster = 2;
+	m.topology.threads_per_core = 2;
+	m.topology.c2c[TOPO_SMT] = 6;
+	m.topology.c2c[TOPO_CLUSTER] = 30;
+	m.topology.c2c[TOPO_SOCKET] = 90;
+	m.topology.hops[0][1] = m.topology.hops[1][0] = 1;
+	m.topology.c2c_hop[1] = 300;
+	struct err e = {0};
+	struct memsys *ms = ms_create(&m, MEM, &e);
+	ck_assert_msg(ms != NULL, "%s", e.msg);
+	ms_set_checking(ms, 1);
+	ms_set_home(ms, A, 64, 0);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
+	while (ms_next_event(ms) != UINT64_MAX)    /* its unblock */
+		ck_assert_int_eq(ms_step(ms), 1);
+	ms_set_waker(ms, record_wake, NULL);
+	memset(woken_at, 0, sizeof woken_at);
+	ck_assert_uint_eq(ms_store(ms, 8, 1000, A, 8, 2), MS_PENDING);
+	while (ms_next_event(ms) < 1005)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(ms_store(ms, 0, 1005, A, 8, 3), MS_PENDING);
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(woken_at[8], 1006);
+	ck_assert_uint_eq(woken_at[0], 1012);
+	done(ms);
+}
+END_TEST
+
+/* Core 0 evicts A (dirty or clean) by loading the rest of its set; core 1,
+ * on the same socket as A's home, then reads A: the cycles its miss took. */
+static uint64_t read_after_eviction(int dirty)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	ms_set_home(ms, A, 64, 0);
+	uint64_t t = 0, v = 0;
+	t = dirty ? ms_store(ms, 0, t, A, 8, 5) : ms_load(ms, 0, t, A, 8, &v);
+	for (int k = 1; k <= 8; k++)
+		t = ms_load(ms, 0, t, A + (uint64_t)k * 4096, 8, &v);
+	ck_assert_int_eq(ms_state_of(ms, 0, A), MS_I);
+	uint64_t done_at = ms_load(ms, 1, t, A, 8, &v);
+	ck_assert_uint_eq(v, dirty ? 5 : 0);
+	done(ms);
+	return done_at - t;
+}
+
+START_TEST(timing_writeback_delays_memory_reads)
+{
+	/* Test model: memory 200 cycles, socket legs 60 / 3 = 20. A clean
+	 * eviction is silent: the read costs memory's 200. The dirty data
+	 * lands at memory 200 - 20 = 180 cycles after the eviction, and the
+	 * read, waiting at the home for it, goes on from there: 180 + 180. */
+	ck_assert_uint_eq(read_after_eviction(0), 200);
+	ck_assert_uint_eq(read_after_eviction(1), 360);
 }
 END_TEST
 
@@ -1194,6 +1317,7 @@ int main(void)
 	t = tcase_create("litmus");
 	tcase_add_test(t, litmus_ping_pong_stores);
 	tcase_add_test(t, litmus_ping_pong_load_store);
+	tcase_add_test(t, litmus_hitm_per_instruction);
 	tcase_add_test(t, litmus_false_sharing);
 	tcase_add_test(t, litmus_locked_rmw_offsets);
 	tcase_add_test(t, litmus_different_lines_never_bounce);
@@ -1204,6 +1328,8 @@ int main(void)
 	tcase_add_test(t, timing_bus_serializes_everything);
 	tcase_add_test(t, timing_locked_rmw_holds_the_line);
 	tcase_add_test(t, timing_upgrade_and_llc);
+	tcase_add_test(t, timing_writeback_delays_memory_reads);
+	tcase_add_test(t, timing_agent_follows_a_line_in_flight);
 	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 

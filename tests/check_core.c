@@ -329,7 +329,7 @@ static void bh_case(int protect, uint64_t *lost)
 	cpuset_add(&irq.cpus, 0);
 	cpuset_add(&irq.cpus, 1);
 	irq.kind = IRQ_SOFT;
-	irq.every = 300;
+	irq.every = 1200; /* above entry + exit (500 cycles), or the thread starves */
 	irq.jitter = 0.5;
 	run(&r, bh_src(protect), &(struct opts){ .cores = 2, .seed = 3, .irqs = &irq, .n_irqs = 1 });
 	ck_halted(&r);
@@ -362,6 +362,34 @@ START_TEST(test_softirq_loses_without_bh_disable)
 	ck_assert_uint_gt(lost, 0);
 	bh_case(1, &lost);
 	ck_assert_uint_eq(lost, 0);
+}
+END_TEST
+
+START_TEST(test_irq_entry_and_exit_take_time)
+{
+	/* A handler of one `ret` spends the model's entry and exit latencies
+	 * in interrupt context, 250 + 250 cycles on the test model (the ret's
+	 * own cycle retires once the interrupted code is back). */
+	const char *src = ".text\nmain: mov rcx, 20000\nl: dec rcx\njnz l\nhlt\nh: ret\n";
+	struct asm_input in = { .nr_cpus = 1, .line_size = 64 };
+	struct program tmp;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &tmp, &e), 0);
+	struct sim_irq_source irq;
+	memset(&irq, 0, sizeof irq);
+	irq.handler = label(&tmp, "h");
+	program_free(&tmp);
+	cpuset_add(&irq.cpus, 0);
+	irq.kind = IRQ_HARD;
+	irq.every = 3000;
+	struct run r;
+	run(&r, src, &(struct opts){ .seed = 5, .irqs = &irq, .n_irqs = 1 });
+	ck_halted(&r);
+	const struct core_stats *st = sim_core_stats(r.s, 0);
+	ck_assert_uint_gt(st->irqs_hard, 5);
+	ck_assert_uint_eq(st->cycles[CORE_ACT_IRQ], st->irqs_hard * 500);
+	done(&r);
 }
 END_TEST
 
@@ -617,6 +645,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_ops_per_ownership);
 	tcase_add_test(tc, test_plain_add_loses_updates);
 	tcase_add_test(tc, test_softirq_loses_without_bh_disable);
+	tcase_add_test(tc, test_irq_entry_and_exit_take_time);
 	tcase_add_test(tc, test_hard_irq_masked_by_cli);
 	tcase_add_test(tc, test_pause_spin);
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));

@@ -3,7 +3,9 @@
  * bound (ghost counters), the bounce order is atomic >> percpu_counter >>
  * per-CPU int, and the seed's two correctness stories hold: a plain add loses
  * updates where lock add never does, and a softirq inside percpu_counter_mod's
- * read-modify-write loses updates unless the caller used percpu_counter_mod_bh. */
+ * read-modify-write loses updates unless the caller used percpu_counter_mod_bh.
+ * Also: both forms of percpu_counter_add_batch fold alike, and LongAdder's
+ * cell table grows as Striped64's does. */
 #include "config.h"
 
 #include <check.h>
@@ -169,12 +171,18 @@ static const char *const scaling_files[] = {
 #define UPDATES 256
 #define BATCH 32
 
-static void run_design(struct run *r, int design)
+static void run_scaling(struct run *r, int cores, int design, int fbc_cmpxchg)
 {
 	struct asm_define d[] = { { "DESIGN", design }, { "NR_UPDATES", UPDATES },
-				  { "READ_EVERY", 8 }, { "PERCPU_COUNTER_BATCH", BATCH } };
-	run_prog(r, CORES, scaling_files, sizeof scaling_files / sizeof *scaling_files, NULL, d,
+				  { "READ_EVERY", 8 }, { "PERCPU_COUNTER_BATCH", BATCH },
+				  { "FBC_CMPXCHG", fbc_cmpxchg } };
+	run_prog(r, cores, scaling_files, sizeof scaling_files / sizeof *scaling_files, NULL, d,
 		 sizeof d / sizeof *d, "worker", NULL, 0);
+}
+
+static void run_design(struct run *r, int design)
+{
+	run_scaling(r, CORES, design, 0);
 }
 
 /* Exact final value, the exact read agrees with the ghost, and the reads made
@@ -233,6 +241,122 @@ START_TEST(test_bounce_order)
 }
 END_TEST
 
+/* Both forms of percpu_counter_add_batch (preempt_disable + this_cpu_add, and
+ * the this_cpu_try_cmpxchg loop) fold exactly BATCH at every BATCH-th add of
+ * a CPU, so UPDATES = 8 x BATCH adds per CPU leave every CPU's copy at 0 and
+ * the whole count in fbc->count; the cmpxchg never touches another CPU's
+ * copy, and its read bound is the same batch x CPUs. */
+START_TEST(test_percpu_counter_forms_fold_alike)
+{
+	for (int form = 0; form <= 1; form++) {
+		struct run r;
+		run_scaling(&r, CORES, D_PERCPU_COUNTER, form);
+		uint64_t fbc = sym(&r, "counter_fbc");
+		ck_assert_int_eq((int64_t)sim_peek(r.sim, fbc + 8, 8), (int64_t)CORES * UPDATES);
+		for (int c = 0; c < CORES; c++)
+			ck_assert_int_eq(sim_peek(r.sim, program_percpu_offset(&r.prog, c) +
+						     sym(&r, "counter_fbc_pcpu"), 4), 0);
+		ck_assert_int_eq(peek64(&r, "count_lost"), 0);
+		ck_assert_uint_le(percpu_bounces(&r, "counter_fbc_pcpu", 4), CORES - 1);
+		const struct ghost *g = sim_ghost(r.sim, fbc);
+		ck_assert_ptr_nonnull(g);
+		ck_assert_uint_le(g->max_err, (uint64_t)CORES * BATCH);
+		run_free(&r);
+	}
+}
+END_TEST
+
+/* LongAdder as Striped64: one CPU never fails its CAS on base, so no table
+ * is made; contended, the table starts at 2 cells and doubles only while it
+ * has fewer cells than CPUs (3 CPUs: at most 4; 8 CPUs: at most 8), only
+ * slots below the table size hold cells, and base plus the cells is exact. */
+START_TEST(test_longadder_table_grows_to_cpus)
+{
+	/* min: 8 CPUs adding every 200 cycles collide often enough to double the
+	 * table at least once (it reaches 8 with seed 1); 3 need not. */
+	static const struct { int cores; uint32_t min, max; } cases[] = {
+		{ 1, 0, 0 }, { 3, 2, 4 }, { CORES, 4, CORES } };
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct run r;
+		run_scaling(&r, cases[k].cores, D_LONGADDER, 0);
+		uint64_t la = sym(&r, "counter_longadder");
+		int64_t base = (int64_t)sim_peek(r.sim, la, 8);
+		uint32_t n = (uint32_t)sim_peek(r.sim, la + 12, 4);
+		if (cases[k].cores == 1) {
+			ck_assert_uint_eq(n, 0);
+			ck_assert_int_eq(base, UPDATES);
+		} else {
+			ck_assert_msg(n >= cases[k].min && n <= cases[k].max && (n & (n - 1)) == 0,
+				      "%d CPUs: %u cells, expected a power of two in [%u, %u]", cases[k].cores,
+				      n, cases[k].min, cases[k].max);
+		}
+		int64_t sum = base;
+		uint32_t slots = cases[k].cores > 1 ? 2u * (uint32_t)cases[k].cores : 2; /* LONGADDER_MAX_CELLS */
+		for (uint32_t i = 0; i < slots; i++) {
+			uint64_t cell = la + 64 + 64ull * i;
+			int64_t present = (int64_t)sim_peek(r.sim, cell + 8, 8);
+			ck_assert_msg(i < n || present == 0, "cell %u beyond the table of %u", i, n);
+			sum += (int64_t)sim_peek(r.sim, cell, 8);
+		}
+		ck_assert_int_eq(sum, (int64_t)cases[k].cores * UPDATES);
+		ck_assert_int_eq(peek64(&r, "count_lost"), 0);
+		run_free(&r);
+	}
+}
+END_TEST
+
+/* The cmpxchg form under softirqs that add to the same counter: an add that
+ * lands between this_cpu_read and the cmpxchg makes the cmpxchg fail and
+ * retry, so nothing is lost, and every CPU's copy stays inside (-batch,
+ * batch). Batch 4 so that folds are frequent too. */
+static const char cmpxchg_softirq_text[] =
+	".include \"lib/spinlock.s\"\n"
+	".include \"lib/percpu_counter.s\"\n"
+	".equ K, 3000\n"
+	".data\n"
+	".align 64\n"
+	"fbc: .long 0\n .long 0\n .quad 0\n .quad fbc_pcpu\n"
+	".percpu\n"
+	".align 64\n"
+	"fbc_pcpu: .long 0\n"
+	".align 64\n"
+	"nr_softirq: .quad 0\n"
+	".text\n"
+	"worker:\n"
+	"	mov r12, K\n"
+	"worker_loop:\n"
+	"	mov rdi, offset fbc\n"
+	"	mov rsi, 1\n"
+	"	call percpu_counter_add_cmpxchg\n"
+	"	dec r12\n"
+	"	jnz worker_loop\n"
+	"	hlt\n"
+	"net_rx:\n"
+	"	inc qword ptr gs:[nr_softirq]\n"
+	"	mov rdi, offset fbc\n"
+	"	mov rsi, 1\n"
+	"	call percpu_counter_add_cmpxchg\n"
+	"	ret\n";
+
+START_TEST(test_percpu_counter_cmpxchg_softirq)
+{
+	struct asm_define d[] = { { "PERCPU_COUNTER_BATCH", 4 } };
+	struct run r;
+	/* softirqs every ~1200 cycles: above interrupt entry and exit */
+	run_prog(&r, 4, NULL, 0, cmpxchg_softirq_text, d, 1, "worker", "net_rx", 1200);
+	int64_t irqs = percpu_sum64(&r, "nr_softirq");
+	ck_assert_int_gt(irqs, 0);
+	int64_t total = (int64_t)sim_peek(r.sim, sym(&r, "fbc") + 8, 8);
+	for (int c = 0; c < r.cores; c++) {
+		int32_t v = (int32_t)sim_peek(r.sim, program_percpu_offset(&r.prog, c) + sym(&r, "fbc_pcpu"), 4);
+		ck_assert_int_lt(v < 0 ? -v : v, 4);
+		total += v;
+	}
+	ck_assert_int_eq(total, 4 * 3000 + irqs);
+	run_free(&r);
+}
+END_TEST
+
 static const char lost_update_text[] =
 	".equ K, 2000\n"
 	".data\n"
@@ -276,7 +400,9 @@ static void run_mod_bh(struct run *r, int use_bh)
 					     "mod_bh_softirq.s" };
 	struct asm_define d[] = { { "USE_BH", use_bh }, { "NR_UPDATES", 5000 },
 				  { "FBC_BATCH", 1000000000 } };
-	run_prog(r, 4, files, 3, NULL, d, 3, "worker", "net_rx_action", 300);
+	/* A softirq every ~1200 cycles: above the 500 of entry and exit, or
+	 * the workers would starve. */
+	run_prog(r, 4, files, 3, NULL, d, 3, "worker", "net_rx_action", 1200);
 }
 
 START_TEST(test_mod_bh)
@@ -300,6 +426,9 @@ static Suite *counters_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_design_exact_and_bounded, 0, D_N);
 	tcase_add_test(tc, test_bounce_order);
+	tcase_add_test(tc, test_percpu_counter_forms_fold_alike);
+	tcase_add_test(tc, test_longadder_table_grows_to_cpus);
+	tcase_add_test(tc, test_percpu_counter_cmpxchg_softirq);
 	tcase_add_test(tc, test_plain_add_loses_lock_add_does_not);
 	tcase_add_test(tc, test_mod_bh);
 	suite_add_tcase(s, tc);

@@ -503,6 +503,31 @@ START_TEST(json_positions)
 	ck_assert_int_eq(jpos_int(d, cJSON_GetArrayItem(jpos_root(d), 1), 0, INT64_MAX, &v, &e), -1);
 	ck_assert_str_eq(msg(&e), "i.json:1:20: $[1]: 9223372036854775808 is out of range (expected 0..9223372036854775807)");
 	jpos_free(d);
+
+	/* Exponents and fractions are combined in decimal, not through a double. */
+	const char *forms = "[9.007199254740993e15, -9223372036854775808, 120e-1, 1e19, 12e-1, 0.5e1, 1e-99999]";
+	static const struct { int ok; int64_t v; const char *msg; } want[] = {
+		{1, 9007199254740993LL, NULL},
+		{1, INT64_MIN, NULL},
+		{1, 12, NULL},
+		{0, 0, "f.json:1:54: $[3]: 1e19 is out of range (expected -9223372036854775808..9223372036854775807)"},
+		{0, 0, "f.json:1:60: $[4]: 12e-1 is not a whole number (expected an integer in -9223372036854775808..9223372036854775807)"},
+		{1, 5, NULL},
+		{0, 0, "f.json:1:74: $[6]: 1e-99999 is not a whole number (expected an integer in -9223372036854775808..9223372036854775807)"},
+	};
+	d = jpos_parse("f.json", forms, strlen(forms), &e);
+	ck_assert_ptr_nonnull(d);
+	for (int i = 0; i < (int)(sizeof want / sizeof want[0]); i++) {
+		err_clear(&e);
+		v = 0;
+		int r = jpos_int(d, cJSON_GetArrayItem(jpos_root(d), i), INT64_MIN, INT64_MAX, &v, &e);
+		ck_assert_int_eq(r, want[i].ok ? 0 : -1);
+		if (want[i].ok)
+			ck_assert_int_eq(v, want[i].v);
+		else
+			ck_assert_str_eq(msg(&e), want[i].msg);
+	}
+	jpos_free(d);
 }
 END_TEST
 
@@ -560,8 +585,10 @@ START_TEST(scen_errors2)
 			 "s.json:5:14: $.expect[0]: no bound (expected \"min\", \"max\" or \"equals\")");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"nmi\", \"handler\": \"h\", \"every\": 10}]")),
 			 "s.json:5:42: $.interrupts[0].kind: unknown interrupt kind \"nmi\" (expected \"hard\" or \"soft\")");
-	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"h\", \"every\": 10, \"jitter\": 1.5}]")),
-			 "s.json:5:89: $.interrupts[0].jitter: 1.5 is out of range (expected 0..1)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"h\", \"every\": 1000, \"jitter\": 1.5}]")),
+			 "s.json:5:91: $.interrupts[0].jitter: 1.5 is out of range (expected 0..1)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"hard\", \"handler\": \"h\", \"every\": 999}]")),
+			 "s.json:5:75: $.interrupts[0].every: an interrupt every 999 cycles is more often than the floor of one every 1000 cycles (entering and leaving an interrupt alone costs that much on x86; expected \"every\": 1000 or more)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"stop\": {\"halt\": false}")),
 			 "s.json:5:11: $.stop: stops never (expected \"cycles\" or \"halt\": true)");
 	ck_assert_str_eq(load_err("s.json", "{\"cpu\": \"x460-8way\", \"program\": \"w.s\", \"threads\": [{\"cpus\": \"all\", \"entry\": \"w\", \"regs\": {\"rxa\": 1}}]}"),
@@ -716,7 +743,10 @@ START_TEST(scen_full)
 	ck_assert_str_eq(r.cpu.name, "epyc-9654");
 	ck_assert_uint_eq(r.seed, 9);
 	ck_assert(r.stop.halt);
-	ck_assert_uint_eq(r.max_cycles, SCEN_DEFAULT_MAX_CYCLES);
+	ck_assert_uint_eq(r.max_cycles, 83333333); /* 8e9 core-cycles over 96 cores */
+	ck_assert_uint_eq(sim_default_limit(8), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1024), 7812500);
 	ck_assert_uint_eq(r.n_threads, 1);
 	ck_assert_int_eq(r.defines[1].value, 0);
 	scen_run_free(&r);

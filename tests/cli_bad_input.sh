@@ -54,6 +54,18 @@ printf '.text\nworker:\n    jmp nowhere\n' >"$T/label.s"
 scen "$T/label.json" 8 label.s
 run_bad "undefined label" "label.s:3:9: " run "$T/label.json"
 
+# A define that names no .equ: where it was set, and the .equ it meant.
+printf '.equ FBC_BATCH, 32\n.text\nworker:\n    hlt\n' >"$T/equ.s"
+printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["equ.s"],\n "defines": {"FBC_BACTH": 8},\n "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/equ.json"
+run_bad "scenario define naming no .equ" \
+	"equ.json:2:14: define 'FBC_BACTH' names no .equ in the program (did you mean 'FBC_BATCH'?)" run "$T/equ.json"
+scen "$T/equ2.json" 2 equ.s
+run_bad "--set naming no .equ" \
+	"^bounce: --set BATCH=64: names no .equ in the program (did you mean 'FBC_BATCH'?)" run "$T/equ2.json" --set BATCH=64
+printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["equ.s"],\n "threads": [{"cpus": "all", "entry": "wroker"}]}\n' >"$T/entry.json"
+run_bad "misspelt entry" "entry.json:2:.*entry label 'wroker' is not defined in the program (did you mean 'worker'?)" \
+	run "$T/entry.json"
+
 printf '.text\nworker:\n    mov rax, qword ptr [0]\n    hlt\n' >"$T/fault.s"
 scen "$T/fault.json" 2 fault.s
 run_bad "access to an unmapped address" "fault.s:3:" run "$T/fault.json"

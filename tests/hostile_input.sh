@@ -36,7 +36,7 @@ expect_status "a 10^12-cycle stop is allowed" 0 "$BOUNCE" check "$T/stop_ok.json
 # filled with a non-zero value are not.
 printf '.data\nbuf: .space 4294967296\n.text\nworker:\n    hlt\n' >"$T/space.s"
 scen "$T/space.json" 8 space.s
-refuse "a 4 GiB .space" 'space.s:2:[0-9]*: .data larger than' check "$T/space.json"
+refuse "a 4 GiB .space" 'space.s:2:[0-9]*: 4294967296 more bytes would make .data 4294967296 bytes, over its limit of 2147483648 (2 GiB)' check "$T/space.json"
 printf '.data\nbuf: .space 100000000, 1\n.text\nworker:\n    hlt\n' >"$T/fill.s"
 scen "$T/fill.json" 8 fill.s
 refuse "a 100 MB non-zero .space" 'fill.s:2:[0-9]*: .space fills more than' check "$T/fill.json"
@@ -44,7 +44,7 @@ refuse "a 100 MB non-zero .space" 'fill.s:2:[0-9]*: .space fills more than' chec
 # Small per CPU, too much times 1024 CPUs: refused, not an out-of-memory.
 printf '.percpu\nbuf: .space 1048576\n.text\nworker:\n    hlt\n' >"$T/percpu.s"
 printf '{"name": "t", "cpu": "manycore-1024", "program": ["percpu.s"],\n "threads": [{"cpus": "0", "entry": "worker"}]}\n' >"$T/percpu.json"
-refuse "1 MiB .percpu times 1024 CPUs" 'percpu.s:2:[0-9]*: .percpu of .* times 1024 CPUs' check "$T/percpu.json"
+refuse "1 MiB .percpu times 1024 CPUs" 'percpu.s:2:[0-9]*: 1048576 more bytes of .percpu would make the simulated memory .* bytes beyond .data (1024 per-CPU copies of .percpu, stacks), over its limit of 268435456 (256 MiB): [0-9]* more bytes of .percpu fit' check "$T/percpu.json"
 
 printf '.include "b.s"\n' >"$T/a.s"
 printf '.include "a.s"\n.text\nworker:\n    hlt\n' >"$T/b.s"
@@ -116,4 +116,158 @@ else
 	scen "$T/noreadprog.json" 8 noread.s
 	refuse "unreadable program" 'noread.s.*[Pp]ermission denied' check "$T/noreadprog.json"
 fi
+# ---- output files: never replace a device, a FIFO, a symlink or an input ----
+scen "$T/out.json" 1 good.s
+expect_status "--json /dev/null: written through" 0 "$BOUNCE" run "$T/out.json" --json /dev/null --csv /dev/null --quiet
+[ -c /dev/null ] && ok "/dev/null is still a character device" || bad "/dev/null was replaced"
+mkfifo "$T/fifo.out"
+cat "$T/fifo.out" >"$T/fifo.got" &
+expect_status "--json FIFO: written through" 0 timeout 60 "$BOUNCE" run "$T/out.json" --json "$T/fifo.out" --quiet
+wait
+[ -p "$T/fifo.out" ] && ok "the FIFO is still a FIFO" || bad "the FIFO was replaced"
+expect_eq "the FIFO's reader got the report" t "$(jget "$T/fifo.got" scenario)"
+echo old >"$T/target.out"
+ln -s target.out "$T/link.out"
+expect_status "--json symlink" 0 "$BOUNCE" run "$T/out.json" --json "$T/link.out" --quiet
+[ -L "$T/link.out" ] && ok "the symlink is still a symlink" || bad "the symlink was replaced"
+expect_eq "the symlink's target holds the report" t "$(jget "$T/target.out" scenario)"
+ln -s new.out "$T/dangling.out"
+expect_status "--json dangling symlink: its target created" 0 "$BOUNCE" run "$T/out.json" --json "$T/dangling.out" --quiet
+expect_eq "the dangling symlink's target holds the report" t "$(jget "$T/new.out" scenario)"
+expect_status "--csv /dev/stdout: the process's stdout" 0 "$BOUNCE" run "$T/out.json" --csv /dev/stdout --quiet
+expect_eq "--csv /dev/stdout: header and one row on stdout" 2 "$(wc -l <"$T/out")"
+printf 'x\n' >"$T/keep.out"
+chmod 640 "$T/keep.out"
+"$BOUNCE" run "$T/out.json" --json "$T/keep.out" --quiet
+expect_eq "a replaced file keeps its mode" 640 "$(stat -c %a "$T/keep.out")"
+refuse "--json a directory" 'is a directory' run "$T/out.json" --json "$T"
+cp "$T/out.json" "$T/in.json"
+refuse "--json the scenario itself" "--json names the scenario .*in.json', an input of this run" run "$T/in.json" --json "$T/in.json"
+cmp -s "$T/in.json" "$T/out.json" && ok "the scenario is unchanged" || bad "the scenario was overwritten"
+refuse "--csv the program" "--csv names the program .*good.s', an input" run "$T/out.json" --csv "$T/good.s"
+printf '.include "good.s"\n' >"$T/incl.s"
+scen "$T/incl.json" 1 incl.s
+refuse "--markdown an .include file" "--markdown names the program file .*good.s', an input" run "$T/incl.json" --markdown "$T/good.s"
+printf '{"name": "cpu copy", "cores": 1}\n' >"$T/mycpu.json"
+sed 's|"cpu": "x460-8way"|"cpu": "mycpu.json"|' "$T/out.json" >"$T/usecpu.json"
+"$BOUNCE" check "$T/usecpu.json" >/dev/null 2>&1 &&
+	refuse "--json the CPU model file" "--json names the CPU model .*mycpu.json', an input" run "$T/usecpu.json" --json "$T/mycpu.json"
+refuse "--json and --csv the same file" '--json and --csv name the same file' run "$T/out.json" --json "$T/same.out" --csv "$T/same.out"
+[ -e "$T/same.out" ] && bad "same.out written" || ok "nothing written when two outputs clash"
+ln -s same.out "$T/same.lnk"
+refuse "--json and --trace the same file through a symlink" '--json and --trace name the same file' run "$T/out.json" --json "$T/same.out" --trace "$T/same.lnk"
+
+# ---- inputs that would block, signals at every stage ----
+mkfifo "$T/fifo.json" "$T/fifo.s" "$T/fifocpu.json"
+refuse "a FIFO as the scenario" 'fifo.json: is a FIFO (expected a JSON file)' check "$T/fifo.json"
+scen "$T/fifoprog.json" 1 fifo.s
+refuse "a FIFO as the program" '\$.program\[0\]: program "fifo.s" is a FIFO' check "$T/fifoprog.json"
+printf '.include "fifo.s"\n' >"$T/incfifo.s"
+scen "$T/incfifo.json" 1 incfifo.s
+refuse "a FIFO as an .include" "incfifo.s:1:10: .*fifo.s' is not a regular file (it is a FIFO)" check "$T/incfifo.json"
+sed 's|"cpu": "x460-8way"|"cpu": "fifocpu.json"|' "$T/out.json" >"$T/usefifocpu.json"
+refuse "a FIFO as the CPU model" 'fifocpu.json: is a FIFO' check "$T/usefifocpu.json"
+refuse "a character device as the scenario" '/dev/zero: is a character device' check /dev/zero
+
+# send_int NAME STATUS SECONDS CMD...: SIGINT after SECONDS; expect STATUS.
+send_int() {
+	name=$1 want=$2 after=$3
+	shift 3
+	"$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep "$after"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	expect_eq "$name: exit status" "$want" "$?"
+}
+# 300,000 variants on one line (13 MiB): loading is linear (it was
+# quadratic in the nodes of a line) and a signal stops it.
+awk 'BEGIN { printf "{\"name\": \"many\", \"cpu\": \"x460-8way\", \"cores\": 1, \"program\": [\"good.s\"], \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}], \"variants\": [";
+	for (i = 0; i < 300000; i++) printf "%s{\"name\": \"v%d\", \"cores\": 1}", i ? "," : "", i; print "]}" }' >"$T/many.json"
+refuse "300,000 variants on one line load within 60 s" "no variant named 'nope'" run "$T/many.json" --variant nope
+send_int "SIGINT while checking 300,000 variants" 130 1 "$BOUNCE" check "$T/many.json"
+expect_grep "SIGINT while checking: says so" 'interrupted; no output written' "$T/err"
+send_int "SIGINT while waiting for a FIFO output's reader" 130 1 "$BOUNCE" run "$T/out.json" --json "$T/fifo.out" --quiet
+expect_grep "SIGINT at the FIFO: says so" 'interrupted' "$T/err"
+
+# ---- exact 64-bit integers: seeds, .quad values, equals ----
+printf '.data\nbig: .quad 9007199254740993\nlim: .quad 9223372036854775807\nneg: .quad -9223372036854775807 - 1\n.text\nworker:\n    hlt\n' >"$T/big.s"
+bigscen() { # bigscen FILE SEED EXPECT
+	printf '{"name": "big", "cpu": "x460-8way", "cores": 1, "seed": %s, "program": ["big.s"],\n "threads": [{"cpus": "all", "entry": "worker"}], "report": ["big", "lim", "neg"],\n "expect": [%s]}\n' "$2" "$3" >"$1"
+}
+bigscen "$T/seed63.json" 9223372036854775807 '{"metric": "variants.default.symbols.big.value", "equals": 9007199254740993}'
+expect_status "seed 2^63-1, equals 2^53+1: passes" 0 "$BOUNCE" run "$T/seed63.json" --json "$T/seed63.out" --csv "$T/seed63.csv" --markdown "$T/seed63.md"
+expect_eq "seed 2^63-1 in the report" 9223372036854775807 "$(jget "$T/seed63.out" seed)"
+expect_grep "seed 2^63-1 in the summary" 'seed 9223372036854775807)' "$T/out"
+expect_grep "seed 2^63-1 in the markdown" 'seed 9223372036854775807\.' "$T/seed63.md"
+expect_eq ".quad 2^53+1 in the report" 9007199254740993 "$(jget "$T/seed63.out" variants.default.symbols.big.value)"
+expect_eq ".quad INT64_MAX in the report" 9223372036854775807 "$(jget "$T/seed63.out" variants.default.symbols.lim.value)"
+expect_eq ".quad INT64_MIN in the report" -9223372036854775808 "$(jget "$T/seed63.out" variants.default.symbols.neg.value)"
+expect_grep "report text holds the exact integer" '"value":	9007199254740993,' "$T/seed63.out"
+bigscen "$T/eq52.json" 1 '{"metric": "variants.default.symbols.big.value", "equals": 9007199254740992}'
+expect_status "equals 2^53 against 2^53+1: fails" 1 "$BOUNCE" run "$T/eq52.json" --json "$T/eq52.out"
+expect_grep "equals 2^53: the message shows the exact value" 'value = 9007199254740993 is outside' "$T/out"
+bigscen "$T/eqmax.json" 1 '{"metric": "variants.default.symbols.lim.value", "equals": 9223372036854775807}, {"metric": "variants.default.symbols.neg.value", "equals": -9223372036854775808}'
+expect_status "equals at the int64 limits: passes" 0 "$BOUNCE" run "$T/eqmax.json" --quiet
+bigscen "$T/seed64.json" 9223372036854775808 '{"metric": "variants.default.symbols.big.value", "min": 0}'
+refuse "seed 2^63: out of range at its position" 'seed64.json:1:57: \$.seed: 9223372036854775808 is out of range (expected 0..9223372036854775807)' check "$T/seed64.json"
+bigscen "$T/seed1e19.json" 1e19 '{"metric": "variants.default.symbols.big.value", "min": 0}'
+refuse "seed 1e19: out of range, not 'not a whole number'" '\$.seed: 1e19 is out of range' check "$T/seed1e19.json"
+"$BOUNCE" run "$T/seed63.json" --seed 9007199254740992 --json "$T/s52.out" --quiet
+"$BOUNCE" run "$T/seed63.json" --seed 9007199254740993 --json "$T/s53.out" --quiet
+expect_eq "--seed 2^53 reported exactly" 9007199254740992 "$(jget "$T/s52.out" seed)"
+expect_eq "--seed 2^53+1 reported exactly" 9007199254740993 "$(jget "$T/s53.out" seed)"
+
+# ---- strings and numbers JSON cannot carry into C ----
+for k in 'program' 'entry' 'cpu'; do
+	case $k in
+	program) sed 's|"program": \["good.s"\]|"program": ["good.s\\u0000../../etc/passwd"]|' "$T/out.json" >"$T/nul-$k.json" ;;
+	entry) sed 's|"entry": "worker"|"entry": "worker\\u0000zz"|' "$T/out.json" >"$T/nul-$k.json" ;;
+	cpu) sed 's|"cpu": "x460-8way"|"cpu": "x460-8way\\u0000junk"|' "$T/out.json" >"$T/nul-$k.json" ;;
+	esac
+	refuse "\\u0000 in $k" "nul-$k.json:[0-9]*:[0-9]*: \\\\u0000 (a NUL character) in a string" check "$T/nul-$k.json"
+done
+sed 's|"name": "t"|"name": "\\ud800"|' "$T/out.json" >"$T/surrogate.json"
+refuse "a lone surrogate" 'surrogate.json:1:11: \\ud800 is a lone UTF-16 surrogate' check "$T/surrogate.json"
+sed 's|"cores": 1|"cores": 1e400|' "$T/out.json" >"$T/e400.json"
+refuse "cores 1e400" '\$.cores: 1e400 is out of range' check "$T/e400.json"
+awk 'BEGIN { printf "{\"name\": \"t\", \"cores\": "; for (i = 0; i < 100; i++) printf "9"; print "}" }' >"$T/digits.json"
+refuse "a 100-digit number" 'digits.json:1:24: number of 100 characters is too long' check "$T/digits.json"
+
+# ---- positions, byte-order marks, other files' contents ----
+printf '\357\273\277.text\nworker:\n    hlt\n' >"$T/bom.s"
+scen "$T/bom.json" 1 bom.s
+printf '\357\273\277' | cat - "$T/bom.json" >"$T/bom2.json"
+expect_status "a BOM in .s and in JSON: accepted alike" 0 "$BOUNCE" check "$T/bom2.json" --quiet
+printf '\357\273\277 bad\n.text\nworker:\n    hlt\n' >"$T/bombad.s"
+scen "$T/bombad.json" 1 bombad.s
+refuse "a BOM does not shift the column on line 1" "bombad.s:1:2: unknown instruction 'bad'" check "$T/bombad.json"
+printf 'root:$6$secretsalt$hash:19000:0:99999:7:::\n' >"$T/shadow"
+printf '.include "shadow"\n.text\nworker:\n    hlt\n' >"$T/incshadow.s"
+scen "$T/incshadow.json" 1 incshadow.s
+refuse ".include of a non-workload file" "incshadow.s:1:10: .*shadow' is not a workload file" check "$T/incshadow.json"
+grep -q secretsalt "$T/err" && bad ".include shadow: message quotes the file" || ok ".include shadow: message quotes nothing of it"
+scen "$T/progshadow.json" 1 /etc/shadow
+refuse "a program that is not a workload file" '\$.program\[0\]: program "/etc/shadow" is not a workload file' check "$T/progshadow.json"
+printf '.data\nx: .quad 1\nbuf: .space 2147483584\n.text\nworker:\n    hlt\n' >"$T/space2.s"
+scen "$T/space2.json" 8 space2.s
+refuse ".space just over: says what is left" 'space2.s:3:[0-9]*: 2147483584 more bytes would make .data 2147483656 bytes, over its limit of 2147483648 (2 GiB): 2147483576 bytes are left' check "$T/space2.json"
+
+# ---- bounded runs ----
+scen "$T/irq1.json" 8 good.s ',
+ "interrupts": [{"cpus": "all", "kind": "hard", "handler": "worker", "every": 1}]'
+refuse "an interrupt every cycle" '\$.interrupts\[0\].every: an interrupt every 1 cycles is more often than the floor of one every 1000 cycles' check "$T/irq1.json"
+scen "$T/irqp.json" 8 good.s ',
+ "interrupts": [{"cpus": "all", "kind": "soft", "handler": "worker", "every": 999, "poisson": true}]'
+refuse "a poisson mean below the floor" 'every 999 cycles is more often than the floor' check "$T/irqp.json"
+printf '{"name": "t", "cpu": "x460-8way", "cores": 8, "program": ["spin.s"], "threads": [{"cpus": "all", "entry": "worker"}],\n "variants": [{"name": "a", "cores": 8}, {"name": "b", "cores": 4}]}\n' >"$T/spin2.json"
+start=$(date +%s)
+expect_status "--max-seconds 2 on an endless loop" 0 timeout 60 "$BOUNCE" run "$T/spin2.json" --max-seconds 2 --json "$T/wall.json"
+took=$(($(date +%s) - start))
+[ "$took" -le 10 ] && ok "--max-seconds 2: ended in $took s" || bad "--max-seconds 2: took $took s"
+expect_grep "--max-seconds: says so" "variant 'a' stopped at wall-clock limit (2 s)" "$T/err"
+expect_grep "--max-seconds: names the variant not run" "variant 'b' not run: the wall-clock limit of 2 s was reached" "$T/err"
+expect_eq "--max-seconds: the report says wall-clock" wall-clock "$(jget "$T/wall.json" variants.a.stopped)"
+refuse "--max-seconds 0" "--max-seconds: '0' is not a number of seconds" run "$T/spin2.json" --max-seconds 0
+
 finish

@@ -4,7 +4,9 @@
  * assert on exact values without a JSON tool on the machine. */
 #include "config.h"
 #include "report/report.h"
+#include "load/json_pos.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,17 +37,25 @@ int main(int argc, char **argv)
 	if (!buf)
 		return 1;
 	buf[n] = 0;
-	cJSON *root = cJSON_Parse(buf);
+	/* Parsed with positions, so integers are read exactly from the text;
+	 * a file over the loader's size limit (a long trace) by cJSON alone. */
+	struct err e = {0};
+	struct jpos_doc *doc = n <= JPOS_MAX_BYTES ? jpos_parse(argv[1], buf, n, &e) : NULL;
+	cJSON *big = doc ? NULL : cJSON_ParseWithLength(buf, n);
 	free(buf);
-	if (!root) {
+	if (!doc && !big) {
 		fprintf(stderr, "%s: not valid JSON\n", argv[1]);
 		return 1;
 	}
+	const cJSON *root = doc ? jpos_root(doc) : big;
+	int64_t iv;
 	const cJSON *v = strcmp(argv[2], ".") == 0 ? root : rep_lookup(root, argv[2]);
 	int rc = 0;
 	if (!v) {
 		fprintf(stderr, "%s: no %s\n", argv[1], argv[2]);
 		rc = 1;
+	} else if (cJSON_IsNumber(v) && doc && jpos_int(doc, v, INT64_MIN, INT64_MAX, &iv, &e) == 0) {
+		printf("%" PRId64 "\n", iv);
 	} else if (cJSON_IsNumber(v)) {
 		printf("%.17g\n", v->valuedouble);
 	} else if (cJSON_IsString(v)) {
@@ -57,6 +67,7 @@ int main(int argc, char **argv)
 	} else {
 		printf("object\n");
 	}
-	cJSON_Delete(root);
+	jpos_free(doc);
+	cJSON_Delete(big);
 	return rc;
 }

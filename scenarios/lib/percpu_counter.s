@@ -1,4 +1,4 @@
-; percpu_counter as current kernels have it: lib/percpu_counter.c
+; percpu_counter as lib/percpu_counter.c has it since this_cpu operations
 ; (percpu_counter_add_batch, __percpu_counter_sum, __percpu_counter_compare) and
 ; include/linux/percpu_counter.h. Needs lib/spinlock.s (raw_spinlock_t: ticket lock).
 ;
@@ -8,8 +8,21 @@
 ;	s32 __percpu *counters;		16	a .percpu dword symbol (its offset)
 ; };					24	(no hotplug list: CPUs never go offline here)
 ; Same struct and routine names as lib/percpu_counter_2006.s: a program includes
-; one or the other. The fast path is one `add gs:[..]` (this_cpu_add): a single
-; instruction, so an interrupt cannot split it and no bh_disable is needed.
+; one or the other.
+;
+; Two forms of percpu_counter_add_batch, for two ranges of kernels:
+; - percpu_counter_add_batch: preempt_disable, then one `add gs:[..]`
+;   (this_cpu_add), the lock (irqsave) only on the fold. Kernels until Manfred
+;   Spraul's "lib/percpu_counter: percpu_counter_add_batch() overflow/underflow"
+;   (posted December 2022), which wraps the whole routine in
+;   local_irq_save/restore instead (that form is not modelled here; it stays
+;   the form of architectures without CONFIG_HAVE_CMPXCHG_LOCAL).
+; - percpu_counter_add_batch_cmpxchg: a loop of this_cpu_try_cmpxchg (an
+;   unlocked `cmpxchg gs:[..]`: a local cmpxchg, no lock prefix, safe against
+;   interrupts because it is one instruction), the lock only on the fold, with
+;   interrupts off. Mateusz Guzik's "percpu_counter: add a cmpxchg-based
+;   _add_batch variant" (May 2024), applied for Linux 6.11: 6.11 and later on
+;   architectures with CONFIG_HAVE_CMPXCHG_LOCAL, x86-64 among them.
 
 .equ FBC_LOCK, 0
 .equ FBC_COUNT, 8
@@ -61,6 +74,43 @@ percpu_counter_add_batch_slow:
 percpu_counter_add:
 	mov edx, dword ptr [percpu_counter_batch]
 	jmp percpu_counter_add_batch
+
+; void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch),
+; the CONFIG_HAVE_CMPXCHG_LOCAL form (Linux 6.11 and later on x86-64)
+percpu_counter_add_batch_cmpxchg:
+	mov r8, qword ptr [rdi + FBC_COUNTERS]
+	movsxd rdx, edx
+	mov eax, dword ptr gs:[r8]		; count = this_cpu_read(*fbc->counters);
+percpu_counter_add_batch_cmpxchg_try:		; do {
+	movsxd rcx, eax
+	add rcx, rsi
+	cmp rcx, rdx
+	jge percpu_counter_add_batch_cmpxchg_slow	;	if (unlikely(abs(count + amount) >= batch)) {...}
+	mov r9, rdx
+	neg r9
+	cmp rcx, r9
+	jle percpu_counter_add_batch_cmpxchg_slow
+	cmpxchg dword ptr gs:[r8], ecx		; } while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
+	jnz percpu_counter_add_batch_cmpxchg_try	; (a failed cmpxchg leaves the current value in eax: &count)
+	ghost_add [rdi], rsi
+	ret
+percpu_counter_add_batch_cmpxchg_slow:
+	cli					; raw_spin_lock_irqsave(&fbc->lock, flags);
+	call ticket_spin_lock			; (clobbers rax, rcx, rdx; r8 survives)
+	; Note: by now we might have migrated to another CPU or the value might have changed.
+	movsxd r9, dword ptr gs:[r8]		; count = __this_cpu_read(*fbc->counters);
+	lea r10, [r9 + rsi]
+	add qword ptr [rdi + FBC_COUNT], r10	; fbc->count += count + amount;
+	sub dword ptr gs:[r8], r9d		; __this_cpu_sub(*fbc->counters, count);
+	ghost_add [rdi], rsi
+	call ticket_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	sti					; (callers here always run with irqs on)
+	ret
+
+; void percpu_counter_add(struct percpu_counter *fbc, s64 amount), cmpxchg form
+percpu_counter_add_cmpxchg:
+	mov edx, dword ptr [percpu_counter_batch]
+	jmp percpu_counter_add_batch_cmpxchg
 
 ; s64 percpu_counter_read(struct percpu_counter *fbc): may be off by batch * nr_cpus
 percpu_counter_read:

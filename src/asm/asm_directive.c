@@ -32,14 +32,36 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 	uint8_t **img = section == SEC_DATA ? &st->data : &st->percpu;
 	uint64_t *size = section == SEC_DATA ? &st->data_size : &st->percpu_size;
 	uint64_t *cap = section == SEC_DATA ? &st->data_cap : &st->percpu_cap;
+	const char *name = section == SEC_DATA ? ".data" : ".percpu";
+	/* Limits are stated with what is left, the number a user can act on. */
 	if (n > PROG_MAX_DATA || *size + n > PROG_MAX_DATA)
-		return asm_error(st, col, "%s larger than %llu bytes",
-				 section == SEC_DATA ? ".data" : ".percpu", (unsigned long long)PROG_MAX_DATA);
-	/* Every CPU gets a copy of .percpu: bound the copies, not just one. */
-	if (section == SEC_PERCPU && (*size + n) * (uint64_t)st->nr_cpus > PROG_MAX_PERCPU)
-		return asm_error(st, col, ".percpu of %" PRIu64 " bytes times %d CPUs exceeds the %llu MiB "
-				 "of per-CPU memory", *size + n, st->nr_cpus,
-				 (unsigned long long)(PROG_MAX_PERCPU >> 20));
+		return asm_error(st, col, "%" PRIu64 " more bytes would make %s %" PRIu64 " bytes, over its "
+				 "limit of %llu (2 GiB): %" PRIu64 " bytes are left", n, name,
+				 n > PROG_MAX_DATA ? n : *size + n, (unsigned long long)PROG_MAX_DATA,
+				 (uint64_t)(PROG_MAX_DATA - *size));
+	/* Every CPU gets a written copy of .percpu: bound the memory map
+	 * beyond .data (whose zeros cost nothing: memory is sparse). */
+	uint64_t data = 0, pcpu = st->percpu_size;
+	uint64_t *grow = section == SEC_DATA ? &data : &pcpu;
+	uint64_t mem = asm_memory_size(st, data + (grow == &data ? n : 0), pcpu + (grow == &pcpu ? n : 0));
+	if (mem > PROG_MAX_MEMORY) {
+		uint64_t lo = 0, hi = n; /* the most bytes that still fit */
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo + 1) / 2;
+			if (asm_memory_size(st, data + (grow == &data ? mid : 0), pcpu + (grow == &pcpu ? mid : 0)) <=
+			    PROG_MAX_MEMORY)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		return asm_error(st, col, "%" PRIu64 " more bytes of %s would make the simulated memory %" PRIu64
+				 " bytes beyond .data (%d per-CPU copies of .percpu, stacks), over its limit of %u "
+				 "(256 MiB): %" PRIu64 " more bytes of %s fit", n, name, mem, st->nr_cpus, PROG_MAX_MEMORY,
+				 lo, name);
+	}
+	st->grow_file = st->cur_file_idx;
+	st->grow_line = st->cur_line;
+	st->grow_col = col;
 	if (*size + n > *cap) {
 		uint64_t c = *cap ? *cap : 256;
 		while (c < *size + n)

@@ -203,9 +203,11 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 		case X_SYM: {
 			const struct asm_sym *s = &st->syms[n[i].v];
 			if (!s->defined) {
+				char hint[160];
 				if (may_defer)
 					return 1;
-				return asm_error(st, n[i].col, "undefined symbol '%s'", s->name);
+				return asm_error(st, n[i].col, "undefined symbol '%s'%s", s->name,
+						 asm_did_you_mean(st, s->name, -1, hint, sizeof hint));
 			}
 			if (check_symbol(st, s, n[i].col, policy, flags))
 				return -1;

@@ -109,6 +109,21 @@ static int is_imm(const struct asm_opnd *o)
 static int need(struct asm_state *st, const struct mnem *m, const struct asm_opnd *o,
 		const char *what)
 {
+	/* A bare name where a register or memory was wanted is most often a
+	 * misspelt register or a data label without its brackets: say which. */
+	if (o->o.kind == OPND_IMM && o->has_expr && o->x.len == 1 && o->x.n[0].op == X_SYM) {
+		const struct asm_sym *y = &st->syms[o->x.n[0].v];
+		char hint[160];
+		if (!y->defined)
+			return asm_error(st, o->col, "'%s' needs %s: '%s' is not a register%s", m->name, what,
+					 y->name, asm_reg_did_you_mean(y->name, hint, sizeof hint));
+		if (y->section == SEC_DATA || y->section == SEC_PERCPU)
+			return asm_error(st, o->col, "'%s' needs %s: '%s' is an address; write [%s] for its memory",
+					 m->name, what, y->name, y->name);
+	}
+	if (o->o.kind == OPND_CPU)
+		return asm_error(st, o->col, "'%s' needs %s: CPU is an immediate (load it into a register first)",
+				 m->name, what);
 	return asm_error(st, o->col, "'%s' needs %s", m->name, what);
 }
 
@@ -362,7 +377,12 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		while (st->toks[pos].kind != T_END) {
 			if (n == n_operands(m->form)) {
 				const struct asm_tok *x = &st->toks[pos];
+				const struct asm_tok *prev = &st->toks[pos - 1];
 				asm_tok_text(x, what, sizeof what);
+				if (x->kind == T_PUNCT && x->ch == '[' && prev->kind == T_IDENT)
+					return asm_error(st, x->col, "unexpected '[' after the operands of '%s': "
+							 "write the symbol inside the brackets, as in [%.*s + rcx*8]",
+							 m->name, (int)prev->len, prev->s);
 				return asm_error(st, x->col, "unexpected %s after the operands of '%s'",
 						 what, m->name);
 			}

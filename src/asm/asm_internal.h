@@ -105,6 +105,10 @@ struct asm_state {
 	uint8_t *percpu;
 	uint64_t percpu_size, percpu_cap, percpu_align;
 	uint64_t filled;       /* bytes .space filled with a non-zero value (PROG_MAX_FILLED) */
+	/* The last directive that grew a section: where a memory-limit error
+	 * found only at layout points. */
+	uint16_t grow_file;
+	uint32_t grow_line, grow_col;
 
 	struct asm_fixup *fix;
 	uint32_t n_fix, cap_fix;
@@ -119,6 +123,9 @@ struct asm_state {
 };
 
 /* asm_assemble.c */
+/* The simulated memory a program of these section sizes needs with st's
+ * CPUs and alignment: .data, every per-CPU copy, the stacks (asm_layout.c). */
+uint64_t asm_memory_size(const struct asm_state *st, uint64_t data_size, uint64_t percpu_size);
 int asm_error(struct asm_state *st, uint32_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int asm_error_loc(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)
@@ -145,6 +152,12 @@ void asm_tok_text(const struct asm_tok *t, char *buf, size_t n);
 int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx);
 int asm_sym_define(struct asm_state *st, const struct asm_tok *t, int section, int64_t value);
 int asm_reserved_name(const char *name, size_t len);
+/* " (did you mean 'x'?)" naming the defined symbol closest to `name` in
+ * `section` (-1: any), or "" when none is close; buf holds the text. */
+const char *asm_did_you_mean(const struct asm_state *st, const char *name, int section, char *buf,
+			     size_t n);
+/* The same among the register names. */
+const char *asm_reg_did_you_mean(const char *name, char *buf, size_t n);
 
 /* asm_expr.c: parse from toks[*pos]; stop at the first token that is not
  * part of the expression (the caller checks what follows). */

@@ -15,11 +15,32 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static int check_defines(struct asm_state *st)
 {
-	for (size_t i = 0; i < st->in->n_defines; i++)
-		if (!st->define_used[i])
-			return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program",
-				       st->in->defines[i].name ? st->in->defines[i].name : "");
+	for (size_t i = 0; i < st->in->n_defines; i++) {
+		if (st->define_used[i])
+			continue;
+		const struct asm_define *d = &st->in->defines[i];
+		const char *name = d->name ? d->name : "";
+		char hint[160];
+		asm_did_you_mean(st, name, SEC_ABS, hint, sizeof hint);
+		if (d->file && d->line > 0)
+			return err_set(st->e, d->file, d->line, d->col,
+				       "define '%s' names no .equ in the program%s", name, hint);
+		if (d->file)
+			return err_set(st->e, NULL, 0, 0, "%s %s=%lld: names no .equ in the program%s",
+				       d->file, name, (long long)d->value, hint);
+		return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program%s", name, hint);
+	}
 	return 0;
+}
+
+uint64_t asm_memory_size(const struct asm_state *st, uint64_t data_size, uint64_t percpu_size)
+{
+	uint64_t line = st->line_size;
+	uint64_t pal = st->percpu_align > line ? st->percpu_align : line;
+	uint64_t stride = align_up(percpu_size ? percpu_size : 1, pal);
+	uint64_t base = align_up(PROG_DATA_BASE + data_size, pal > 4096 ? pal : 4096);
+	uint64_t stack_base = align_up(base + (uint64_t)st->nr_cpus * stride, 4096);
+	return stack_base + (uint64_t)st->nr_cpus * PROG_STACK_SIZE;
 }
 
 static int layout(struct asm_state *st, struct program *p)
@@ -37,13 +58,14 @@ static int layout(struct asm_state *st, struct program *p)
 	p->mem_size = p->stack_base + (uint64_t)st->nr_cpus * PROG_STACK_SIZE;
 	/* The directives bound each section; alignment padding of the per-CPU
 	 * stride can still add up, so check the whole map once more. */
-	if (p->mem_size > PROG_MAX_MEMORY)
-		return err_set(st->e, st->n_files ? st->files[0] : NULL, 0, 0,
-			       "simulated memory of %llu bytes (.data, %d per-CPU areas of %llu bytes, "
-			       "stacks) exceeds the limit of %llu MiB",
-			       (unsigned long long)p->mem_size, st->nr_cpus,
-			       (unsigned long long)p->percpu_stride,
-			       (unsigned long long)(PROG_MAX_MEMORY >> 20));
+	uint64_t beyond = asm_memory_size(st, 0, p->percpu_size);
+	if (beyond > PROG_MAX_MEMORY)
+		return err_set(st->e, st->n_files ? st->files[st->grow_file] : NULL, (int)st->grow_line,
+			       (int)st->grow_col,
+			       "simulated memory of %llu bytes beyond .data (%d per-CPU areas of %llu bytes, "
+			       "stacks) exceeds the limit of %u MiB",
+			       (unsigned long long)beyond, st->nr_cpus,
+			       (unsigned long long)p->percpu_stride, PROG_MAX_MEMORY >> 20);
 	for (int c = 0; c < st->nr_cpus; c++) {
 		uint64_t off = program_percpu_offset(p, c);
 		for (int i = 0; i < 8; i++)

@@ -159,6 +159,11 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		op->o.scale = 1;
 		return parse_mem(st, pos, op);
 	}
+	if (sz && t->kind == T_IDENT && is_punct(&st->toks[*pos + 1], '['))
+		/* GAS's sym[reg] puts the displacement outside; here it goes inside */
+		return asm_error(st, t->col, "expected a memory operand after the size but found '%.*s[': "
+				 "write the symbol inside the brackets, as in [%.*s + rcx*8]",
+				 (int)t->len, t->s, (int)t->len, t->s);
 	if (sz)
 		return expected(st, t, "a memory operand after the size");
 	if (tok_reg(t, &reg, &size)) {

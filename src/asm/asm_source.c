@@ -4,11 +4,14 @@
 #include "config.h"
 #include "asm/asm_internal.h"
 
+#include "base/input_file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct frame {
 	char *buf;
@@ -23,14 +26,23 @@ struct frame {
 /* 0: read; 1: no such file (try the next candidate); -1: error recorded. */
 static int read_file(struct asm_state *st, const char *path, uint32_t col, struct frame *f)
 {
-	FILE *fp = fopen(path, "rb");
 	struct stat sb;
-	if (!fp)
-		return errno == ENOENT ? 1 :
-		       asm_error(st, col, "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fileno(fp), &sb) || !S_ISREG(sb.st_mode)) {
-		fclose(fp);
-		return asm_error(st, col, "'%s' is not a regular file", path);
+	int errnum;
+	if (!input_is_workload_name(path))
+		return asm_error(st, col, "'%s' is not a workload file (expected a name ending in %s)", path,
+				 INPUT_WORKLOAD_NAMES);
+	int fd = input_open(path, &sb, &errnum);
+	if (fd < 0 && errnum == EINTR)
+		return err_sys(st->e, path, errnum, "cannot open");
+	if (fd < 0 && errnum)
+		return errnum == ENOENT ? 1 :
+		       asm_error(st, col, "cannot open '%s': %s", path, strerror(errnum));
+	if (fd < 0)
+		return asm_error(st, col, "'%s' is not a regular file (it is %s)", path, input_kind(sb.st_mode));
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp) {
+		close(fd);
+		return asm_oom(st);
 	}
 	if ((uint64_t)sb.st_size > ASM_MAX_FILE ||
 	    st->total_bytes + (uint64_t)sb.st_size > ASM_MAX_TOTAL) {
@@ -54,6 +66,10 @@ static int read_file(struct asm_state *st, const char *path, uint32_t col, struc
 	st->total_bytes += n;
 	f->buf = buf;
 	f->len = n;
+	/* A UTF-8 byte-order mark is harmless, as in JSON: skipped, and
+	 * columns on the first line count from after it. */
+	if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+		f->pos = 3;
 	f->has_id = 1;
 	f->dev = sb.st_dev;
 	f->ino = sb.st_ino;
@@ -162,7 +178,7 @@ static int run(struct asm_state *st, struct frame *fr)
 		st->cur_file_idx = f->file_idx;
 		st->cur_file = st->files[f->file_idx];
 		st->cur_line = ++f->line;
-		rc = asm_parse_line(st, s, len);
+		rc = err_poll(st->e) ? -1 : asm_parse_line(st, s, len);
 		if (rc == 0 && st->include_path) {
 			rc = open_include(st, fr, depth);
 			free(st->include_path);
@@ -212,5 +228,7 @@ int asm_run_string(struct asm_state *st, const char *name, const char *text)
 		return asm_oom(st);
 	memcpy(fr[0].buf, text, fr[0].len + 1);
 	st->total_bytes = fr[0].len;
+	if (fr[0].len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		fr[0].pos = 3; /* a byte-order mark, as in files */
 	return run(st, fr);
 }

@@ -3,7 +3,9 @@
  * definition fills in), register names, and the words no symbol may take. */
 #include "config.h"
 #include "asm/asm_internal.h"
+#include "base/suggest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -145,4 +147,37 @@ int asm_reserved_name(const char *name, size_t len)
 		if (eq_ci(name, len, words[i]))
 			return 1;
 	return 0;
+}
+
+const char *asm_did_you_mean(const struct asm_state *st, const char *name, int section, char *buf,
+			     size_t n)
+{
+	struct suggest g;
+	suggest_init(&g, name);
+	for (uint32_t i = 0; i < st->n_syms; i++)
+		if (st->syms[i].defined && (section < 0 || st->syms[i].section == section))
+			suggest_offer(&g, st->syms[i].name);
+	if (suggest_best(&g))
+		snprintf(buf, n, " (did you mean '%s'?)", suggest_best(&g));
+	else if (n)
+		buf[0] = 0;
+	return buf;
+}
+
+const char *asm_reg_did_you_mean(const char *name, char *buf, size_t n)
+{
+	static const char *const *const sets[] = { reg64, reg32, reg16, reg8 };
+	static const char *const rn[] = { "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+	struct suggest g;
+	suggest_init(&g, name);
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 8; i++)
+			suggest_offer(&g, sets[k][i]);
+	for (int i = 0; i < 8; i++)
+		suggest_offer(&g, rn[i]);
+	if (suggest_best(&g))
+		snprintf(buf, n, " (did you mean '%s'?)", suggest_best(&g));
+	else if (n)
+		buf[0] = 0;
+	return buf;
 }

@@ -40,6 +40,8 @@ void cpu_model_default(struct cpu_model *m)
 	m->lat_locked_op = 20;
 	m->lat_mfence = 30;
 	m->lat_pause = 10;
+	m->lat_irq_entry = CPU_LAT_IRQ_DEFAULT;
+	m->lat_irq_exit = CPU_LAT_IRQ_DEFAULT;
 	m->lat_bus = 8;
 	m->cpi = 1;
 	m->sb_entries = 8;

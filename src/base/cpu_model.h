@@ -60,6 +60,8 @@ struct cpu_model {
 	uint32_t lat_locked_op;     /* extra cycles a lock-prefixed RMW costs */
 	uint32_t lat_mfence;        /* pipeline cost of mfence beyond draining */
 	uint32_t lat_pause;         /* cycles one `pause` takes */
+	uint32_t lat_irq_entry;     /* delivery to the handler's first instruction */
+	uint32_t lat_irq_exit;      /* the handler's return back to the interrupted code */
 	uint32_t lat_bus;           /* bus fabric: cycles one broadcast holds the bus */
 	uint32_t cpi;               /* cycles per simple instruction (>= 1) */
 	/* What the teaching simulators model (docs/replay.md); 0 keeps the
@@ -109,6 +111,8 @@ struct cpu_model {
 	X(lat_locked_op,    LAT,      ALWAYS,   0, 100000)        \
 	X(lat_mfence,       LAT,      ALWAYS,   0, 100000)        \
 	X(lat_pause,        LAT,      ALWAYS,   0, 100000)        \
+	X(lat_irq_entry,    LAT,      OPTIONAL, 0, 100000)        \
+	X(lat_irq_exit,     LAT,      OPTIONAL, 0, 100000)        \
 	X(lat_bus,          LAT,      IF_BUS,   0, 100000)        \
 	X(cpi,              U32,      OPTIONAL, 1, 1000)          \
 	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000)        \
@@ -155,6 +159,11 @@ extern const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1];
 /* Fabric and protocol names by enum value, NULL-terminated. */
 extern const char *const cpu_fabric_names[CPU_NFABRICS + 1];
 extern const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1];
+
+/* Interrupt entry and exit when a model does not give them: an estimate,
+ * not a measurement. IDT delivery plus the kernel's register save, and
+ * IRET (serializing), each cost a few hundred cycles on recent x86 parts. */
+#define CPU_LAT_IRQ_DEFAULT 250
 
 /* A plain 8-core MESI bus machine with round numbers, for tests. */
 void cpu_model_default(struct cpu_model *m);

@@ -3,7 +3,16 @@
 #include "config.h"
 #include "base/error.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+
+static volatile sig_atomic_t interrupt_requested;
+
+void err_request_interrupt(void)
+{
+	interrupt_requested = 1;
+}
 
 int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
 	     const char *fmt, va_list ap)
@@ -34,6 +43,26 @@ int (err_internal)(struct err *e, const char *fmt, ...)
 	err_vset(e, ERR_INTERNAL, NULL, 0, 0, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int err_poll(struct err *e)
+{
+	if (!interrupt_requested)
+		return 0;
+	if (e && e->kind == ERR_NONE) {
+		e->kind = ERR_INTERRUPTED;
+		snprintf(e->msg, sizeof e->msg, "interrupted; no output written");
+	}
+	return -1;
+}
+
+int (err_sys)(struct err *e, const char *file, int errnum, const char *what)
+{
+	if (errnum == EINTR) {
+		interrupt_requested = 1;
+		return err_poll(e);
+	}
+	return (err_set)(e, file, 0, 0, "%s: %s", what, strerror(errnum));
 }
 
 void err_clear(struct err *e)

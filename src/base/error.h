@@ -11,7 +11,14 @@ enum err_kind {
 	ERR_NONE = 0,
 	ERR_INPUT = 2,    /* bad scenario, assembly, CPU model, file: exit status 2 */
 	ERR_INTERNAL = 3, /* out of memory, broken invariant: exit status 3 */
+	ERR_INTERRUPTED = 130, /* SIGINT/SIGTERM or an interrupted system call: 130 */
 };
+
+/* Called by the program's signal handler (async-signal-safe: it sets one
+ * flag). Every long loop of the engine (loading, assembling) polls the
+ * flag through err_poll, so a signal is honoured at every stage, not only
+ * while simulating. */
+void err_request_interrupt(void);
 
 struct err {
 	enum err_kind kind;
@@ -25,11 +32,17 @@ struct err {
 int err_set(struct err *e, const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 int err_internal(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* -1 with an ERR_INTERRUPTED error when a signal asked to stop, else 0. */
+int err_poll(struct err *e);
+/* A failed system call on `file`: "what: strerror(errnum)", recorded as
+ * ERR_INTERRUPTED when errnum is EINTR (a signal), else as input. */
+int err_sys(struct err *e, const char *file, int errnum, const char *what);
 #ifdef __clang_analyzer__
 /* The static analyzer (make lint) looks at one file at a time: show it that
  * these always return -1, so `return err_set(...)` is seen to end a path. */
 #define err_set(...) (err_set(__VA_ARGS__), -1)
 #define err_internal(...) (err_internal(__VA_ARGS__), -1)
+#define err_sys(...) (err_sys(__VA_ARGS__), -1)
 #endif
 int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
 	     const char *fmt, va_list ap);

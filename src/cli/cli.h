@@ -28,7 +28,9 @@ struct cli_opts {
 	struct cli_set sets[CLI_MAX_SETS];
 	size_t n_sets;
 	const char *json, *csv, *junit, *trace, *markdown;
-	bool check, quiet;
+	bool check, quiet, c2c;
+	long long trace_limit;  /* --trace-limit, -1: the default */
+	double max_seconds;    /* run: wall-clock guard, 0 none */
 	/* sweep */
 	int jobs, shard_k, shard_n;
 	/* view */

@@ -15,7 +15,7 @@
 static const char usage[] =
 	"usage: bounce [run] [SCENARIO.json] [--cpu M] [--cores N] [--seed S] [--variant V]\n"
 	"              [--set NAME=VALUE]... [--json F] [--csv F] [--junit F] [--trace F]\n"
-	"              [--markdown F] [--check] [--quiet]\n"
+	"              [--trace-limit EVENTS] [--markdown F] [--check] [--c2c] [--quiet] [--max-seconds S]\n"
 	"       bounce sweep SCENARIO.json --set NAME=V1,V2,... [--jobs J] [--shard K/N] [--csv F]\n"
 	"       bounce merge PART.csv... [--csv F]\n"
 	"       bounce view [SCENARIO.json] [--speed CYCLES_PER_S] [--screenshot F.png --frames N]\n"
@@ -69,6 +69,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 	memset(o, 0, sizeof *o);
 	o->jobs = 1;
 	o->frames = 120;
+	o->trace_limit = -1;
 	int sweep = strcmp(cmd, "sweep") == 0;
 	o->rest = calloc((size_t)argc + 1, sizeof *o->rest);
 	if (!o->rest)
@@ -100,7 +101,13 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 		else if (strcmp(a, "--junit") == 0) { NEED_VALUE(); o->junit = val; }
 		else if (strcmp(a, "--trace") == 0) { NEED_VALUE(); o->trace = val; }
 		else if (strcmp(a, "--markdown") == 0) { NEED_VALUE(); o->markdown = val; }
+		else if (strcmp(a, "--trace-limit") == 0) {
+			NEED_VALUE();
+			if (parse_int(a, val, 0, INT64_MAX, &o->trace_limit, e))
+				return -1;
+		}
 		else if (strcmp(a, "--check") == 0) o->check = true;
+		else if (strcmp(a, "--c2c") == 0) o->c2c = true;
 		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
 		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
 			NEED_VALUE();
@@ -130,6 +137,12 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 			o->speed = strtod(val, &end);
 			if (*end || end == val || !(o->speed > 0) || o->speed > 1e15)
 				return err_set(e, NULL, 0, 0, "--speed: '%s' is not a positive number of cycles per second", val);
+		} else if (strcmp(a, "--max-seconds") == 0) {
+			NEED_VALUE();
+			char *end;
+			o->max_seconds = strtod(val, &end);
+			if (*end || end == val || !(o->max_seconds > 0) || o->max_seconds > 1e7)
+				return err_set(e, NULL, 0, 0, "--max-seconds: '%s' is not a number of seconds in (0, 1e7]", val);
 		} else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); o->screenshot = val; }
 		else if (strcmp(a, "--frames") == 0) {
 			NEED_VALUE();
@@ -200,8 +213,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 		} else {
 			if (parse_int(opt, val, INT64_MIN, INT64_MAX, &n, e))
 				return -1;
-			c->defs[ov->n_defines].name = name;
-			c->defs[ov->n_defines].value = n;
+			c->defs[ov->n_defines] = (struct asm_define){ .name = name, .value = n, .file = "--set" };
 			ov->n_defines++;
 		}
 	}
@@ -237,5 +249,6 @@ int cli_fail(const struct err *e)
 
 int cli_exit_status(const struct err *e)
 {
-	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
+	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL :
+	       e->kind == ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_INPUT;
 }

@@ -266,6 +266,7 @@ int core_drain_event(struct core_env *env, struct core *c)
 		/* The head needs its line in M: an RFO, issued now in global
 		 * order; later stores wait behind it. */
 		struct sb_entry *e = sb_head(&c->sb);
+		ms_note_pc(env->ms, c->id, MS_WAKE_DRAIN, e->pc);
 		if (ms_store(env->ms, c->id, now, e->addr, e->size, e->val) == MS_PENDING)
 			/* The store stays at the head, and invisible, until its
 			 * line is here; the waker drains it then. */
@@ -351,6 +352,7 @@ static inline enum step load(struct core_env *env, struct core *c, uint64_t addr
 	}
 	if (c->clock != env->now)
 		return ST_YIELD;
+	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
 	uint64_t done = ms_load(env->ms, c->id, c->clock, addr, size, v);
 	if (done == MS_PENDING)
 		return wait_mem(env, c);
@@ -364,7 +366,7 @@ static inline enum step store(struct core_env *env, struct core *c, uint64_t add
 {
 	if (bad_access(env, c, addr, size, "store"))
 		return ST_FAULT;
-	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay);
+	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay, c->pc);
 	if (c->sb.n == 1 && c->drain_at == NONE)
 		c->stop_at = min64(c->stop_at, sb_next(c));
 	return ST_OK;
@@ -383,6 +385,7 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 	if (c->clock != env->now)
 		return ST_YIELD;
 	*t0 = c->clock;
+	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
 	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
@@ -570,16 +573,18 @@ static void irq_enter(struct core_env *env, struct core *c, int src)
 	c->in_handler = 1;
 	c->call_depth = 0;
 	c->pc = s->handler;
+	/* Delivery itself takes time before the handler's first instruction. */
+	acct(env, c, CORE_ACT_IRQ, env->m->lat_irq_entry);
 	if (s->kind == IRQ_HARD)
 		c->st.irqs_hard++;
 	else
 		c->st.irqs_soft++;
-	if (c->act != CORE_ACT_IRQ)
-		note_act(env, c, CORE_ACT_IRQ);
 }
 
-static void irq_exit(struct core *c)
+static void irq_exit(struct core_env *env, struct core *c)
 {
+	/* The return is still handler time: account it before leaving. */
+	acct(env, c, CORE_ACT_IRQ, env->m->lat_irq_exit);
 	memcpy(c->r, c->saved.r, sizeof c->r);
 	c->pc = c->saved.pc;
 	c->call_depth = c->saved.call_depth;
@@ -808,7 +813,7 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		if (c->call_depth == 0) {
 			if (!c->in_handler)
 				return fault(env, c, "ret with no caller");
-			irq_exit(c);
+			irq_exit(env, c);
 			c->stop_at = c->clock; /* a pending interrupt may be taken now */
 			return ST_JUMP;
 		}

@@ -24,15 +24,13 @@
 #define PROG_DATA_BASE 0x10000u
 #define PROG_STACK_SIZE 4096u
 /* Simulated memory is sparse (mem/sparse.h): zeros cost no host memory,
- * so a section may be large; what is written is bounded. */
+ * so .data may be large; what is written is bounded. */
 #define PROG_MAX_DATA (2ull << 30)     /* refuse .data/.space beyond this */
 #define PROG_MAX_FILLED (64ull << 20)  /* bytes .space may fill with a non-zero value */
-/* Every CPU gets a written copy of .percpu: bound the copies together, so
- * a .percpu .space times 1024 CPUs is an input error, not an OOM. */
-#define PROG_MAX_PERCPU (256ull << 20)
-/* Refuse a layout whose simulated memory (.data, NR_CPUS copies of .percpu,
- * the stacks) exceeds this. */
-#define PROG_MAX_MEMORY (3ull << 30)
+/* Refuse a layout whose memory beyond .data (NR_CPUS copies of .percpu, the
+ * stacks: written for every CPU) exceeds this, so a .percpu .space times
+ * 1024 CPUs is an input error, not an OOM. */
+#define PROG_MAX_MEMORY (256u << 20)
 
 enum sym_section { SEC_TEXT, SEC_DATA, SEC_PERCPU, SEC_ABS /* .equ */ };
 
@@ -76,6 +74,11 @@ struct program {
 struct asm_define {
 	const char *name;
 	int64_t value;
+	/* Where it was set, for the message when it names no .equ: a
+	 * scenario's key at file:line:col, or with line 0 what the file
+	 * field names ("--set"). NULL: not said. */
+	const char *file;
+	int line, col;
 };
 
 struct asm_input {

@@ -121,7 +121,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	uint16_t *which = NULL;
 	s->m = cfg->cpu;
 	s->prog = cfg->prog;
-	s->limit = cfg->stop_cycles ? cfg->stop_cycles : SIM_DEFAULT_LIMIT;
+	s->limit = cfg->stop_cycles ? cfg->stop_cycles : sim_default_limit(cfg->cpu.cores);
 	s->check = cfg->check;
 	s->status = SIM_RUNNING;
 	int n = s->m.cores;

@@ -4,6 +4,9 @@
  * them, with the offsets of its key and value in the text. */
 #include "config.h"
 #include "load/json_pos.h"
+#include "base/suggest.h"
+
+#include "base/input_file.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct node_pos {
 	const cJSON *node;
@@ -28,6 +32,8 @@ struct jpos_doc {
 	cJSON *root;
 	uint32_t *line_start; /* offset of the first byte of each line */
 	size_t n_lines;
+	uint32_t *chunk_chars; /* characters before each JPOS_CHUNK-byte chunk */
+	int bom;              /* the text starts with a UTF-8 byte-order mark */
 	struct node_pos *nodes; /* document order */
 	size_t n_nodes, cap_nodes;
 	int *hash;            /* open addressing: node pointer -> entry index, -1 empty */
@@ -36,9 +42,24 @@ struct jpos_doc {
 
 /* ---- positions ---- */
 
+/* Characters (UTF-8 sequence starts) in text[0, off): a checkpoint every
+ * JPOS_CHUNK bytes and a scan of at most that many, so a column costs the
+ * same on a line of a million nodes as on a short one. */
+#define JPOS_CHUNK 256
+
+static size_t chars_before(const struct jpos_doc *d, size_t off)
+{
+	size_t c = d->chunk_chars[off / JPOS_CHUNK];
+	for (size_t i = off / JPOS_CHUNK * JPOS_CHUNK; i < off; i++)
+		c += ((unsigned char)d->text[i] & 0xC0) != 0x80;
+	return c;
+}
+
 static void off_to_linecol(const struct jpos_doc *d, size_t off, int *line, int *col)
 {
 	size_t lo = 0, hi = d->n_lines;
+	if (off > d->len)
+		off = d->len;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 		if (d->line_start[mid] <= off)
@@ -46,12 +67,10 @@ static void off_to_linecol(const struct jpos_doc *d, size_t off, int *line, int 
 		else
 			hi = mid;
 	}
-	int c = 1;
-	for (size_t i = d->line_start[lo]; i < off && i < d->len; i++)
-		if (((unsigned char)d->text[i] & 0xC0) != 0x80)
-			c++;
 	*line = (int)lo + 1;
-	*col = c;
+	*col = (int)(chars_before(d, off) - chars_before(d, d->line_start[lo])) + 1;
+	if (lo == 0 && d->bom && off >= 3)
+		(*col)--; /* the byte-order mark is not a column, as in .s files */
 }
 
 static int build_lines(struct jpos_doc *d)
@@ -60,13 +79,21 @@ static int build_lines(struct jpos_doc *d)
 	for (size_t i = 0; i < d->len; i++)
 		n += d->text[i] == '\n';
 	d->line_start = malloc(n * sizeof *d->line_start);
-	if (!d->line_start)
+	d->chunk_chars = malloc((d->len / JPOS_CHUNK + 1) * sizeof *d->chunk_chars);
+	if (!d->line_start || !d->chunk_chars)
 		return -1;
 	d->line_start[0] = 0;
 	d->n_lines = 1;
-	for (size_t i = 0; i < d->len; i++)
+	uint32_t chars = 0;
+	for (size_t i = 0; i < d->len; i++) {
+		if (i % JPOS_CHUNK == 0)
+			d->chunk_chars[i / JPOS_CHUNK] = chars;
+		chars += ((unsigned char)d->text[i] & 0xC0) != 0x80;
 		if (d->text[i] == '\n')
 			d->line_start[d->n_lines++] = (uint32_t)(i + 1);
+	}
+	if (d->len % JPOS_CHUNK == 0)
+		d->chunk_chars[d->len / JPOS_CHUNK] = chars;
 	return 0;
 }
 
@@ -122,6 +149,19 @@ static int hexval(unsigned char c)
 	return -1;
 }
 
+/* The four hex digits of a \\u escape at `at`, or -1 (error recorded). */
+static int sc_hex4(struct scan *sc, size_t at)
+{
+	int v = 0;
+	for (size_t k = 0; k < 4; k++) {
+		int h = at + k < sc->n ? hexval(sc->s[at + k]) : -1;
+		if (h < 0)
+			return sc_fail(sc, at + k, "four hex digits after \\u");
+		v = v << 4 | h;
+	}
+	return v;
+}
+
 static int sc_string(struct scan *sc)
 {
 	size_t start = sc->i++;
@@ -146,9 +186,25 @@ static int sc_string(struct scan *sc)
 		if (strchr("\"\\/bfnrt", c) && c) {
 			sc->i += 2;
 		} else if (c == 'u') {
-			for (int k = 0; k < 4; k++)
-				if (sc->i + 2 + k >= sc->n || hexval(sc->s[sc->i + 2 + k]) < 0)
-					return sc_fail(sc, sc->i + 2 + k, "four hex digits after \\u");
+			int cp = sc_hex4(sc, sc->i + 2);
+			if (cp < 0)
+				return -1;
+			if (cp == 0)
+				return errf_at(sc->d, sc->i, sc->e,
+					       "\\u0000 (a NUL character) in a string (expected text: no name or path can hold NUL)");
+			if (cp >= 0xDC00 && cp <= 0xDFFF)
+				return errf_at(sc->d, sc->i, sc->e,
+					       "\\u%04x is the second half of a UTF-16 surrogate pair with no first half (expected \\uD800-\\uDBFF before it)", cp);
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				int lo = sc->i + 7 < sc->n && sc->s[sc->i + 6] == '\\' && sc->s[sc->i + 7] == 'u' ?
+					 sc_hex4(sc, sc->i + 8) : -2;
+				if (lo == -1)
+					return -1;
+				if (lo < 0xDC00 || lo > 0xDFFF)
+					return errf_at(sc->d, sc->i, sc->e,
+						       "\\u%04x is a lone UTF-16 surrogate (expected a \\uDC00-\\uDFFF escape right after it, or the character itself in UTF-8)", cp);
+				sc->i += 6;
+			}
 			sc->i += 6;
 		} else {
 			return errf_at(sc->d, sc->i, sc->e,
@@ -190,6 +246,11 @@ static int sc_number(struct scan *sc)
 		while (sc->i < sc->n && is_digit(sc->s[sc->i]))
 			sc->i++;
 	}
+	/* cJSON reads at most 63 characters of a number; a longer one would be
+	 * cut short and fail later with a message about memory. */
+	if (sc->i - st > JPOS_MAX_NUMBER)
+		return errf_at(sc->d, st, sc->e, "number of %zu characters is too long (expected at most %d)",
+			       sc->i - st, JPOS_MAX_NUMBER);
 	return 0;
 }
 
@@ -220,6 +281,8 @@ static int sc_close(struct scan *sc, unsigned char close)
  * container closed, -1 (error recorded) on anything else. */
 static int sc_next(struct scan *sc, unsigned char close)
 {
+	if (err_poll(sc->e))
+		return -1;  /* a signal: every element is a place to stop */
 	sc_ws(sc);
 	if (sc->i < sc->n && sc->s[sc->i] == ',') {
 		sc->i++;
@@ -471,6 +534,10 @@ static int check_duplicates(struct jpos_doc *d, struct err *e)
 	int ret = 0;
 	for (size_t k = 0; k < d->n_nodes && !ret; k++) {
 		const cJSON *obj = d->nodes[k].node;
+		if (err_poll(e)) {
+			ret = -1;
+			break;
+		}
 		if (!cJSON_IsObject(obj) || !obj->child || !obj->child->next)
 			continue;
 		size_t n = 0;
@@ -519,6 +586,7 @@ void jpos_free(struct jpos_doc *d)
 	free(d->name);
 	free(d->text);
 	free(d->line_start);
+	free(d->chunk_chars);
 	free(d->nodes);
 	free(d->hash);
 	free(d);
@@ -558,7 +626,7 @@ struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, stru
 	}
 	struct scan sc = { d, (const unsigned char *)d->text, len, 0, 0, e };
 	if (len >= 3 && !memcmp(d->text, "\xEF\xBB\xBF", 3))
-		sc.i = 3; /* a byte-order mark is harmless */
+		sc.i = 3, d->bom = 1; /* a byte-order mark is harmless */
 	sc_ws(&sc);
 	if (sc.i == len) {
 		err_set(e, d->name, 0, 0, "file is empty (expected a JSON document)");
@@ -597,21 +665,22 @@ fail:
 struct jpos_doc *jpos_load(const char *path, struct err *e)
 {
 	struct stat st;
-	if (stat(path, &st)) {
-		err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+	int errnum;
+	int fd = input_open(path, &st, &errnum);
+	if (fd < 0) {
+		if (errnum)
+			err_sys(e, path, errnum, "cannot open");
+		else
+			err_set(e, path, 0, 0, "is %s (expected a JSON file)", input_kind(st.st_mode));
 		return NULL;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		err_set(e, path, 0, 0, "is a directory (expected a JSON file)");
-		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
-		err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+		close(fd);
+		err_sys(e, path, errno, "cannot open");
 		return NULL;
 	}
-	/* Read at most one byte past the limit, so a FIFO or /dev/zero cannot
-	 * make us allocate without bound. */
+	/* Read at most one byte past the limit: the file may grow meanwhile. */
 	size_t cap = 65536, len = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -632,7 +701,7 @@ struct jpos_doc *jpos_load(const char *path, struct err *e)
 		if (got == 0)
 			break;
 	}
-	int rerr = ferror(f);
+	int rerr = ferror(f) ? errno : 0;
 	fclose(f);
 	if (!buf) {
 		err_internal(e, "out of memory reading %s", path);
@@ -640,7 +709,7 @@ struct jpos_doc *jpos_load(const char *path, struct err *e)
 	}
 	if (rerr) {
 		free(buf);
-		err_set(e, path, 0, 0, "cannot read: %s", strerror(EIO));
+		err_sys(e, path, rerr, "cannot read");
 		return NULL;
 	}
 	struct jpos_doc *d = jpos_parse(path, buf, len, e);
@@ -752,36 +821,112 @@ static int value_off(const struct jpos_doc *d, const cJSON *n, size_t *off)
 	return 0;
 }
 
+/* The text of number node n (at most `max` bytes shown), for messages. */
+static int number_text(const struct jpos_doc *d, const cJSON *n, const char **t)
+{
+	size_t off;
+	if (value_off(d, n, &off))
+		return 0;
+	*t = d->text + off;
+	return (int)strspn(*t, "-+0123456789.eE");
+}
+
+enum { EXACT_OK, EXACT_FRACTION, EXACT_RANGE };
+
+/* A JSON number's text as an exact integer: digits, fraction and exponent
+ * are combined in decimal, never through a double, so 9007199254740993 and
+ * 9.007199254740993e15 are that integer and 1e19 is out of int64's range. */
+static int exact_int(const char *t, size_t len, int64_t *out)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (i < len && t[i] == '-')
+		neg = 1, i++;
+	char dig[24];          /* significant digits, leading zeros dropped */
+	size_t nd = 0;
+	long scale = 0;        /* value = dig * 10^scale */
+	int more = 0;          /* a non-zero digit beyond the 19 kept */
+	for (int frac = 0; i < len && (is_digit((unsigned char)t[i]) || (t[i] == '.' && !frac)); i++) {
+		if (t[i] == '.') {
+			frac = 1;
+			continue;
+		}
+		if (frac)
+			scale--;
+		if (nd == 0 && t[i] == '0')
+			continue;
+		if (nd < 20)
+			dig[nd++] = t[i];
+		else {
+			scale++;   /* a dropped digit still counts its place */
+			more |= t[i] != '0';
+		}
+	}
+	if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+		int eneg = 0;
+		long ex = 0;
+		i++;
+		if (i < len && (t[i] == '+' || t[i] == '-'))
+			eneg = t[i++] == '-';
+		for (; i < len && is_digit((unsigned char)t[i]); i++)
+			if (ex < 100000)
+				ex = ex * 10 + (t[i] - '0');
+		scale += eneg ? -ex : ex;
+	}
+	while (nd && dig[nd - 1] == '0' && !more) {
+		nd--;
+		scale++;
+	}
+	if (nd == 0) {
+		*out = 0;
+		return EXACT_OK;
+	}
+	/* nd + scale is the count of integer digits: past 19 no int64 fits;
+	 * below that, digits beyond the ones kept or a negative scale mean a
+	 * fractional part. */
+	if ((long)nd + scale > 19)
+		return EXACT_RANGE;
+	if (scale < 0 || more)
+		return EXACT_FRACTION;
+	uint64_t v = 0;
+	for (size_t k = 0; k < nd; k++)
+		v = v * 10 + (uint64_t)(dig[k] - '0');
+	for (long k = 0; k < scale; k++) {
+		if (v > UINT64_MAX / 10)
+			return EXACT_RANGE;
+		v *= 10;
+	}
+	uint64_t lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	if (v > lim)
+		return EXACT_RANGE;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return EXACT_OK;
+}
+
 int jpos_int(const struct jpos_doc *d, const cJSON *n, int64_t min, int64_t max, int64_t *out,
 	     struct err *e)
 {
 	if (!cJSON_IsNumber(n))
 		return jpos_error(d, n, e, "expected an integer in %lld..%lld, found %s",
 				  (long long)min, (long long)max, jpos_type_name(n));
-	size_t off;
-	int64_t v;
-	const char *t;
-	size_t digits = 0;
-	if (value_off(d, n, &off) == 0) {
-		t = d->text + off;
-		digits = strspn(t, "-0123456789");
-		if (t[digits] == '.' || t[digits] == 'e' || t[digits] == 'E')
-			digits = 0;
-	}
-	if (digits) {
-		errno = 0;
-		long long ll = strtoll(t, NULL, 10);
-		if (errno == ERANGE)
-			return jpos_error(d, n, e, "%.*s is out of range (expected %lld..%lld)",
-					  (int)digits, t, (long long)min, (long long)max);
-		v = ll;
-	} else {
+	const char *t = "";
+	int len = number_text(d, n, &t);
+	int64_t v = 0;
+	int r = len ? exact_int(t, (size_t)len, &v) : EXACT_RANGE;
+	if (!len) {
+		/* A node built in memory, not read from text: its double is all there is. */
 		double x = n->valuedouble;
-		if (!(x == floor(x)) || fabs(x) >= 9.2e18)
-			return jpos_error(d, n, e, "%g is not a whole number (expected an integer in %lld..%lld)",
-					  x, (long long)min, (long long)max);
-		v = (int64_t)x;
+		r = x != floor(x) ? EXACT_FRACTION : !(fabs(x) < 9.2e18) ? EXACT_RANGE : EXACT_OK;
+		v = r == EXACT_OK ? (int64_t)x : 0;
 	}
+	if (len > 40)
+		len = 40;
+	if (r == EXACT_FRACTION)
+		return jpos_error(d, n, e, "%.*s is not a whole number (expected an integer in %lld..%lld)",
+				  len, t, (long long)min, (long long)max);
+	if (r == EXACT_RANGE)
+		return jpos_error(d, n, e, "%.*s%s is out of range (expected %lld..%lld)",
+				  len, t, len == 40 ? "..." : "", (long long)min, (long long)max);
 	if (v < min || v > max)
 		return jpos_error(d, n, e, "%lld is out of range (expected %lld..%lld)",
 				  (long long)v, (long long)min, (long long)max);
@@ -795,8 +940,14 @@ int jpos_double(const struct jpos_doc *d, const cJSON *n, double min, double max
 	if (!cJSON_IsNumber(n))
 		return jpos_error(d, n, e, "expected a number in %g..%g, found %s", min, max,
 				  jpos_type_name(n));
-	if (!(n->valuedouble >= min && n->valuedouble <= max))
-		return jpos_error(d, n, e, "%g is out of range (expected %g..%g)", n->valuedouble, min, max);
+	if (!(n->valuedouble >= min && n->valuedouble <= max)) {
+		/* The number as written: 1e400 is not "inf". */
+		const char *t = "";
+		int len = number_text(d, n, &t);
+		if (!len)
+			return jpos_error(d, n, e, "%g is out of range (expected %g..%g)", n->valuedouble, min, max);
+		return jpos_error(d, n, e, "%.*s is out of range (expected %g..%g)", len, t, min, max);
+	}
 	*out = n->valuedouble;
 	return 0;
 }
@@ -837,42 +988,13 @@ int jpos_array(const struct jpos_doc *d, const cJSON *n, struct err *e)
 	return 0;
 }
 
-/* Optimal string alignment distance: a swapped pair of letters, the
- * commonest typo, counts as one edit. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 40 || lb > 40)
-		return SIZE_MAX;
-	size_t m[41][41];
-	for (size_t i = 0; i <= la; i++)
-		m[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		m[0][j] = j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (m[i - 1][j] + 1 < best) best = m[i - 1][j] + 1;
-			if (m[i][j - 1] + 1 < best) best = m[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && m[i - 2][j - 2] + 1 < best)
-				best = m[i - 2][j - 2] + 1;
-			m[i][j] = best;
-		}
-	return m[la][lb];
-}
-
 const char *jpos_suggest(const char *s, const char *const *cands)
 {
-	const char *best = NULL;
-	size_t bd = SIZE_MAX, limit = strlen(s) <= 4 ? 1 : 2;
-	for (; *cands; cands++) {
-		size_t dist = edit_distance(s, *cands);
-		if (dist <= limit && dist < bd) {
-			bd = dist;
-			best = *cands;
-		}
-	}
-	return best;
+	struct suggest g;
+	suggest_init(&g, s);
+	for (; *cands; cands++)
+		suggest_offer(&g, *cands);
+	return suggest_best(&g);
 }
 
 int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *const *allowed,

@@ -12,6 +12,7 @@
 
 #define JPOS_MAX_DEPTH 64             /* nesting of arrays/objects */
 #define JPOS_MAX_BYTES (16u << 20)    /* 16 MiB */
+#define JPOS_MAX_NUMBER 63            /* characters in one number (cJSON's buffer) */
 
 struct jpos_doc;
 

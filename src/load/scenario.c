@@ -4,6 +4,8 @@
  * count live in scen_check_cores, which load runs once for the defaults. */
 #include "config.h"
 #include "load/scenario.h"
+
+#include "base/input_file.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/totals.h"
@@ -228,19 +230,23 @@ static int list_cpus(char *buf, size_t n)
 	return 0;
 }
 
-static int load_cpu_name(const char *name, const char *dir, struct cpu_model *m, struct err *e,
-			 int *missing)
+char *scen_cpu_file(const char *name, const char *dir)
 {
-	char *path;
 	size_t l = strlen(name);
-	*missing = 0;
 	if (strchr(name, '/') || (l > 5 && !strcmp(name + l - 5, ".json")))
-		path = name[0] == '/' ? strdup(name) : path_join(dir ? dir : ".", name);
-	else {
-		char file[300];
-		snprintf(file, sizeof file, "cpus/%s.json", name);
-		path = path_join(scen_datadir(), file);
-	}
+		return name[0] == '/' ? strdup(name) : path_join(dir ? dir : ".", name);
+	char file[300];
+	snprintf(file, sizeof file, "cpus/%s.json", name);
+	return path_join(scen_datadir(), file);
+}
+
+/* Load the CPU model `name` names; the file read is kept in *read_path
+ * (the caller's to free) when read_path is not NULL. */
+static int load_cpu_name(const char *name, const char *dir, struct cpu_model *m, struct err *e,
+			 int *missing, char **read_path)
+{
+	char *path = scen_cpu_file(name, dir);
+	*missing = 0;
 	if (!path)
 		return err_internal(e, "out of memory");
 	if (file_kind(path) == 0) {
@@ -250,7 +256,10 @@ static int load_cpu_name(const char *name, const char *dir, struct cpu_model *m,
 		return r;
 	}
 	int r = cpu_json_load(path, m, e);
-	free(path);
+	if (read_path && r == 0)
+		*read_path = path;
+	else
+		free(path);
 	return r;
 }
 
@@ -259,7 +268,7 @@ int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e)
 	struct err tmp;
 	int missing;
 	err_clear(&tmp);
-	if (load_cpu_name(name, ".", m, &tmp, &missing) == 0)
+	if (load_cpu_name(name, ".", m, &tmp, &missing, NULL) == 0)
 		return 0;
 	if (missing) {
 		char known[512];
@@ -285,8 +294,17 @@ static int parse_cpu(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	struct err tmp;
 	int missing;
 	err_clear(&tmp);
-	if (load_cpu_name(name, c->s->dir, &su->cpu, &tmp, &missing) == 0)
+	char *path = NULL;
+	if (load_cpu_name(name, c->s->dir, &su->cpu, &tmp, &missing, &path) == 0) {
+		char **in = realloc(c->s->cpu_files, (c->s->n_cpu_files + 1) * sizeof *in);
+		if (!in) {
+			free(path);
+			return err_internal(c->e, "out of memory");
+		}
+		c->s->cpu_files = in;
+		in[c->s->n_cpu_files++] = path;
 		return 0;
+	}
 	if (!missing) {
 		if (c->e && !err_is_set(c->e))
 			*c->e = tmp;
@@ -323,6 +341,11 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		const char *rel;
 		if ((r = jpos_string(c->d, ch, 4000, &rel, c->e)))
 			break;
+		if (!input_is_workload_name(rel)) {
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is not a workload file (expected a name ending in %s)",
+				       rel, INPUT_WORKLOAD_NAMES);
+			break;
+		}
 		char *a = rel[0] == '/' ? strdup(rel) : path_join(c->s->dir, rel);
 		char *b = rel[0] == '/' ? NULL : path_join(lib, rel);
 		if (!a || (rel[0] != '/' && !b)) {
@@ -335,6 +358,10 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 			b = NULL;
 		} else if (file_kind(a) == 2) {
 			r = jpos_error(c->d, ch, c->e, "program \"%s\" is a directory (expected a .s file)", rel);
+		} else if (file_kind(a) == 3) {
+			struct stat st;
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is %s (expected a .s file)", rel,
+				       stat(a, &st) ? "not a regular file" : input_kind(st.st_mode));
 		} else if (b) {
 			r = jpos_error(c->d, ch, c->e, "program file \"%s\" not found (expected it next to the scenario or in %s)",
 				       rel, lib);
@@ -364,7 +391,9 @@ static int parse_defines(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		char *name = dup_or_fail(c, ch->string);
 		if (!name)
 			return -1;
-		su->defines[su->n_defines++] = (struct asm_define){ name, v };
+		struct asm_define d = { .name = name, .value = v, .file = c->s->file };
+		jpos_key_where(c->d, ch, &d.line, &d.col);
+		su->defines[su->n_defines++] = d;
 	}
 	return 0;
 }
@@ -465,6 +494,11 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 		if (!(k = require(c, o, "every", "the period (mean interval when poisson) in cycles")) ||
 		    jpos_int(c->d, k, 1, INT64_C(1) << 50, &v, c->e))
 			return -1;
+		if (v < SCEN_MIN_IRQ_PERIOD)
+			return jpos_error(c->d, k, c->e, "an interrupt every %lld cycles is more often than the floor of "
+					  "one every %d cycles (entering and leaving an interrupt alone costs that much "
+					  "on x86; expected \"every\": %d or more)", (long long)v,
+					  SCEN_MIN_IRQ_PERIOD, SCEN_MIN_IRQ_PERIOD);
 		q->every = (uint64_t)v;
 		if ((k = cJSON_GetObjectItemCaseSensitive(o, "poisson")) && jpos_bool(c->d, k, &q->poisson, c->e))
 			return -1;
@@ -581,6 +615,28 @@ static const struct asm_define *find_define(const struct scen_setup *su, const c
 	return NULL;
 }
 
+/* Variants by name: an open-addressing table of indices, so that loading
+ * and every metric's lookup stay linear in a scenario of many variants. */
+static size_t name_hash(const char *s, size_t mask)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h & mask;
+}
+
+static int variant_slot(const struct scenario *s, const char *name, size_t *slot)
+{
+	size_t mask = s->variant_hash_size - 1;
+	for (size_t h = name_hash(name, mask);; h = (h + 1) & mask) {
+		int k = s->variant_hash[h];
+		if (k < 0 || !strcmp(s->variants[k].name, name)) {
+			*slot = h;
+			return k;
+		}
+	}
+}
+
 static int parse_variants(struct ctx *c, const cJSON *n)
 {
 	struct scenario *s = c->s;
@@ -591,6 +647,13 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		return jpos_error(c->d, n, c->e, "no variants (expected at least one, or leave the key out)");
 	if (!(s->variants = alloc_array(c, cnt, sizeof *s->variants)))
 		return -1;
+	size_t size = 16;
+	while (size < 2 * cnt)
+		size *= 2;
+	if (!(s->variant_hash = alloc_array(c, size, sizeof *s->variant_hash)))
+		return -1;
+	memset(s->variant_hash, 0xff, size * sizeof *s->variant_hash);
+	s->variant_hash_size = size;
 	int i = 0;
 	for (const cJSON *o = n->child; o; o = o->next, i++) {
 		struct scen_variant *v = &s->variants[s->n_variants++];
@@ -604,11 +667,15 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		if (!is_variant_name(name))
 			return jpos_error(c->d, k, c->e, "\"%s\" is not a valid variant name (expected letters, digits, '_', '-')",
 					  name);
-		for (size_t j = 0; j + 1 < s->n_variants; j++)
-			if (!strcmp(s->variants[j].name, name))
-				return jpos_error(c->d, k, c->e, "duplicate variant name \"%s\" (first at %s)", name,
-						  s->variants[j].loc.path);
+		size_t slot;
+		int first = variant_slot(s, name, &slot);
+		if (first >= 0)
+			return jpos_error(c->d, k, c->e, "duplicate variant name \"%s\" (first at %s)", name,
+					  s->variants[first].loc.path);
 		if (!(v->name = dup_or_fail(c, name)))
+			return -1;
+		s->variant_hash[slot] = (int)(v - s->variants);
+		if (err_poll(c->e))
 			return -1;
 		const char *desc = "";
 		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) && jpos_string(c->d, k, 0, &desc, c->e))
@@ -746,6 +813,8 @@ static int parse_expect(struct ctx *c, const cJSON *n)
 	if (!(s->expect = alloc_array(c, cnt, sizeof *s->expect)))
 		return -1;
 	for (const cJSON *o = n->child; o; o = o->next) {
+		if (err_poll(c->e))
+			return -1;
 		struct scen_expect *x = &s->expect[s->n_expect++];
 		const cJSON *k, *r;
 		const char *m, *to;
@@ -960,20 +1029,28 @@ void scen_free(struct scenario *s)
 		setup_free(&s->variants[i].setup);
 	}
 	free(s->variants);
+	free(s->variant_hash);
 	for (size_t i = 0; i < s->n_expect; i++) {
 		free(s->expect[i].metric);
 		free(s->expect[i].to);
 	}
 	free(s->expect);
+	for (size_t i = 0; i < s->n_cpu_files; i++)
+		free(s->cpu_files[i]);
+	free(s->cpu_files);
 	memset(s, 0, sizeof *s);
 }
 
 int scen_find_variant(const struct scenario *s, const char *name)
 {
-	for (size_t i = 0; i < s->n_variants; i++)
-		if (!strcmp(s->variants[i].name, name))
-			return (int)i;
-	return -1;
+	size_t slot;
+	if (!s->variant_hash) {
+		for (size_t i = 0; i < s->n_variants; i++)
+			if (!strcmp(s->variants[i].name, name))
+				return (int)i;
+		return -1;
+	}
+	return variant_slot(s, name, &slot);
 }
 
 /* ---- resolution ---- */
@@ -1064,7 +1141,8 @@ static int merge_define(struct scen_run *r, const struct asm_define *d, size_t c
 		 * analyzer pairs a zero `cap` with a non-zero count. */
 		// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
 		if (!strcmp(r->defines[i].name, d->name)) {
-			r->defines[i].value = d->value;
+			/* the later setting wins, and is where a message points */
+			r->defines[i] = *d;
 			return 0;
 		}
 	if (r->n_defines == cap)
@@ -1108,7 +1186,7 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->interrupts;
 	r->n_interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->n_interrupts;
 	r->stop = pick(s, v, SCEN_SET_STOP)->stop;
-	r->max_cycles = r->stop.cycles ? r->stop.cycles : SCEN_DEFAULT_MAX_CYCLES;
+	r->max_cycles = r->stop.cycles ? r->stop.cycles : sim_default_limit(r->cores);
 	r->report = s->report;
 	r->n_report = s->n_report;
 	size_t cap = s->base.n_defines + var->setup.n_defines + (o ? o->n_defines : 0);

@@ -15,11 +15,13 @@
 #include "cpu/program.h"
 #include "cpu/sim_limit.h"
 
-/* The stop limit when none is given is the driver's (one constant). */
-#define SCEN_DEFAULT_MAX_CYCLES SIM_DEFAULT_LIMIT
 /* The largest "stop": {"cycles"} accepted: 10^12 cycles is hours of host
  * time even for the cheapest workload; more is a typo or a hostile input. */
 #define SCEN_MAX_STOP_CYCLES 1000000000000ull
+/* The shortest interrupt period accepted (cycles; the mean for poisson).
+ * Below it the interrupt entry and exit alone would fill the CPU, and the
+ * simulation slows tenfold ("every": 1 ran 12x slower than 1000). */
+#define SCEN_MIN_IRQ_PERIOD 1000
 #define SCEN_DEFAULT_VARIANT "default"        /* the one variant of a scenario without "variants" */
 #define SCEN_PATH_MAX 160
 
@@ -61,7 +63,8 @@ struct scen_interrupt {
 
 /* Run until `cycles` (when non-zero), or until every thread executed hlt
  * (when halt), whichever first. Without "stop": halt, cycles 0, and the
- * driver applies SCEN_DEFAULT_MAX_CYCLES and reports that it did. */
+ * driver applies sim_default_limit(cores) (cpu/sim_limit.h: a budget of
+ * core-cycles) and reports that it did. */
 struct scen_stop {
 	uint64_t cycles;
 	bool halt;
@@ -144,8 +147,12 @@ struct scenario {
 	size_t n_report;
 	struct scen_variant *variants; /* n_variants >= 1: without "variants" one named "default" */
 	size_t n_variants;
+	int *variant_hash;         /* names to indices (scen_find_variant); NULL: search */
+	size_t variant_hash_size;
 	struct scen_expect *expect;
 	size_t n_expect;
+	char **cpu_files;          /* every CPU model file read (inputs of the run) */
+	size_t n_cpu_files;
 };
 
 /* Where data files are: $BOUNCE_DATADIR, else the compile-time BOUNCE_DATADIR. */
@@ -167,6 +174,9 @@ int scen_find_variant(const struct scenario *s, const char *name); /* index or -
 
 /* Load cpus/NAME.json from the data directory (for --cpu). */
 int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e);
+/* The file a CPU model name refers to: NAME.json or a path with '/' relative
+ * to `dir`, else <datadir>/cpus/NAME.json. Malloc'd; NULL out of memory. */
+char *scen_cpu_file(const char *name, const char *dir);
 
 /* Command-line overrides, applied after the variant's. */
 struct scen_overrides {
@@ -197,7 +207,7 @@ struct scen_run {
 	const struct scen_interrupt *interrupts;
 	size_t n_interrupts;
 	struct scen_stop stop;
-	uint64_t max_cycles;            /* stop.cycles, or SCEN_DEFAULT_MAX_CYCLES */
+	uint64_t max_cycles;            /* stop.cycles, or sim_default_limit(cores) */
 	char **report;
 	size_t n_report;
 };

@@ -143,7 +143,18 @@ void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx)
 
 /* The innermost domain that holds the requester and every current copy:
  * its own core for SMT siblings, its cluster, its socket; with copies on
- * other sockets, or none (memory), the line's home socket. */
+ * other sockets, or none (memory), the line's home socket. A line in flight
+ * to the requester of the line's active request counts as held there: when
+ * two siblings pass a line back and forth, each asks for it while it is on
+ * its way to the other, and the request is still answered inside the core. */
+static enum topo_level level_to(const struct memsys *ms, const struct topo_place *r, int h)
+{
+	enum topo_level l = topo_level_between(r, &ms->place[h]);
+	if (l == TOPO_CLUSTER && ms->topo.cores_per_cluster == ms->topo.cores_per_socket)
+		l = TOPO_SOCKET;
+	return l;
+}
+
 static struct topo_place choose_agent(const struct memsys *ms, const struct ms_line *le, int core)
 {
 	const struct topo_place *r = &ms->place[core];
@@ -155,12 +166,16 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 			if (h == core)
 				continue;
 			any = 1;
-			enum topo_level l = topo_level_between(r, &ms->place[h]);
-			if (l == TOPO_CLUSTER && ms->topo.cores_per_cluster == ms->topo.cores_per_socket)
-				l = TOPO_SOCKET;
+			enum topo_level l = level_to(ms, r, h);
 			if (l > far)
 				far = l;
 		}
+	if (le && le->active && ms->recs[le->active - 1].core != core) {
+		enum topo_level l = level_to(ms, r, ms->recs[le->active - 1].core);
+		any = 1;
+		if (l > far)
+			far = l;
+	}
 	struct topo_place a = {r->socket, -1, -1, -1};
 	if (!any || far == TOPO_REMOTE)
 		a.socket = le ? ms_home_of(ms, le->line) : r->socket;
@@ -206,6 +221,9 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	r->offset = (uint16_t)(addr & (ms->ls - 1));
 	r->size = (uint16_t)size;
 	r->supplier = MS_NO_CORE;
+	r->by = wake;
+	r->pc = ms->fast.pc[core].next_pc[wake - 1];
+	ms->fast.pc[core].next_pc[wake - 1] = MS_NO_PC;
 	r->agent = choose_agent(ms, le, core);
 	open[wake - 1] = (uint32_t)i + 1;
 	if (push(ms, now + leg(ms, &r->agent, core), (uint32_t)i, EV_ARRIVE))
@@ -277,15 +295,39 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
 		for (uint64_t b_ = (r)->targets[wi_]; b_ && ((h) = (int)(wi_ * 64 +     \
 			(size_t)__builtin_ctzll(b_)), 1); b_ &= b_ - 1)
 
+/* A writeback is the data half of a miss the other way: it reaches the
+ * home's memory (or the socket's LLC) the model's latency minus the request
+ * leg after it leaves. An eviction's holds the bus as any transaction does;
+ * a snoop's rides on the reply the memory controller also reads (a front-
+ * side bus's implicit writeback). The core does not wait for it (x86 parts
+ * drain evictions through a writeback buffer); a request that needs
+ * memory's copy meanwhile does. */
+void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_t now, int own_txn)
+{
+	int home = ms_home_of(ms, le->line);
+	struct topo_place agent = {home, -1, -1, -1};
+	uint32_t to_agent = leg(ms, &agent, core);
+	uint32_t lat = ms->llc ? ms->m.lat_llc_hit
+			       : home != ms_sock_of(ms, core) ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
+	uint64_t at = now + (lat > to_agent ? lat - to_agent : 1);
+	if (at > le->wb_at)
+		le->wb_at = at;
+	if (own_txn && ms->m.fabric == FABRIC_BUS)
+		ms->bus_free = (ms->bus_free > now ? ms->bus_free : now) + ms->m.lat_bus;
+}
+
 /* When the data (or the permission) of a request with no supplier arrives:
  * from the LLC or memory an uncontended miss costs exactly the model's
- * figure from issue, a grant one leg from the agent. */
+ * figure from issue, a grant one leg from the agent. A fetch behind a
+ * writeback of the line starts when the written-back data has landed. */
 static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 {
 	int rsock = ms_sock_of(ms, r->core);
 	uint32_t to_agent = leg(ms, &r->agent, r->core);
 	if (!fetch)
 		return r->served + to_agent;
+	const struct ms_line *le = line_find(ms, r->line);
+	uint64_t from = le->wb_at > r->served ? le->wb_at : r->served;
 	uint32_t lat;
 	if (ms->llc && cache_probe(ms_llc_of(ms, r->core), r->line)) {
 		r->llc_hit = 1;
@@ -294,7 +336,7 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 		r->remote = ms_home_of(ms, r->line) != rsock;
 		lat = r->remote ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
 	}
-	return r->served + (lat > to_agent ? lat - to_agent : 1);
+	return from + (lat > to_agent ? lat - to_agent : 1);
 }
 
 /* lat_store_shared: an UPGRADE completes that long after its issue, or
@@ -420,6 +462,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			r->writeback++;
 			if (ms->llc)
 				cache_insert(ms_llc_of(ms, h), r->line);
+			ms_writeback_start(ms, le, h, now, 0);
 		}
 		if (cell.actions & COH_HITM) {
 			r->hitm = 1;
@@ -474,7 +517,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 				/* lat_writeback: the requester writes its dirty victim back first */
 				if (p->state[c->state[w]].evict_writeback)
 					ready += ms->m.lat_writeback;
-				ms_evict(ms, core, c, w);
+				ms_evict(ms, core, c, w, now);
 			}
 			/* An UPGRADE whose S copy was evicted meanwhile still needs
 			 * the data: memory is up to date, since no copy is dirty. */
@@ -510,6 +553,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 			.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
 			.invalidated = r->invalidated, .hitm = r->hitm, .remote = r->remote,
 			.llc_hit = r->llc_hit, .writeback = r->writeback != 0,
+			.by = r->by, .pc = r->pc,
 		};
 		if (fc->owns) {
 			t.bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
@@ -528,6 +572,8 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		COUNT(ms, core, le, invalidations, r->invalidated);
 		COUNT(ms, core, le, writebacks, r->writeback);
 		COUNT(ms, core, le, stall_cycles, ready - r->issued);
+		if (r->hitm || t.bounce)
+			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, t.bounce);
 		if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
 			le->contended = 1;
 			ms_la_forget(ms, r->line);

@@ -87,8 +87,11 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
 	ms->fast.pc = aligned_alloc(_Alignof(struct ms_core), (size_t)ms->ncores * sizeof *ms->fast.pc);
-	if (ms->fast.pc)
+	if (ms->fast.pc) {
 		memset(ms->fast.pc, 0, (size_t)ms->ncores * sizeof *ms->fast.pc);
+		for (int c = 0; c < ms->ncores; c++)
+			ms->fast.pc[c].next_pc[0] = ms->fast.pc[c].next_pc[1] = MS_NO_PC;
+	}
 	ms->scratch = calloc(1, sizeof *ms->scratch);
 	if (m->llc_size)
 		ms->llc = calloc((size_t)ms->n_llc, sizeof *ms->llc);
@@ -121,6 +124,7 @@ void ms_destroy(struct memsys *ms)
 		for (uint32_t k = 0; k < le->n_offsets; k++)
 			free(le->offsets[k].readers);
 		free(le->offsets);
+		free(le->pcs);
 	}
 	for (size_t i = 0; i < ms->nchunks; i++)
 		free(ms->chunks[i]);
@@ -244,6 +248,30 @@ void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned of
 	o->hitm_remote += (uint64_t)hitm_remote;
 }
 
+void ms_pc_note(struct memsys *ms, struct ms_line *le, uint32_t pc, int hitm, int hitm_remote, int bounce)
+{
+	uint32_t k = 0;
+	while (k < le->n_pcs && le->pcs[k].pc != pc)
+		k++;
+	if (k == le->n_pcs) {
+		if (le->n_pcs == le->cap_pcs) {
+			uint32_t cap = le->cap_pcs ? 2 * le->cap_pcs : 4;
+			struct ms_pc_stats *n = realloc(le->pcs, cap * sizeof *n);
+			if (!n) {
+				err_internal(&ms->check_err, "memsys: out of memory for per-instruction detail");
+				return;
+			}
+			le->pcs = n;
+			le->cap_pcs = cap;
+		}
+		le->pcs[k] = (struct ms_pc_stats){.pc = pc};
+		le->n_pcs++;
+	}
+	le->pcs[k].hitm += (uint64_t)hitm;
+	le->pcs[k].hitm_remote += (uint64_t)hitm_remote;
+	le->pcs[k].bounces += (uint64_t)bounce;
+}
+
 void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
 {
 	ms->obs = fn;
@@ -285,7 +313,7 @@ void ms_la_forget(struct memsys *ms, uint64_t line)
 
 /* ---- transactions ---- */
 
-void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
+void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now)
 {
 	uint64_t line = cache_line_of(c, w);
 	struct ms_line *le = line_find(ms, line);
@@ -296,6 +324,7 @@ void ms_evict(struct memsys *ms, int core, struct cache *c, int w)
 		COUNT(ms, core, le, writebacks, 1);
 		if (ms->llc)
 			cache_insert(ms_llc_of(ms, core), line);
+		ms_writeback_start(ms, le, core, now, 1);
 	}
 	le->sharers[core >> 6] &= ~(1ull << (core & 63));
 	le->nsharers--;
@@ -506,6 +535,8 @@ static void fill_info(const struct memsys *ms, const struct ms_line *le, struct 
 	out->last_owner = le->last_owner;
 	out->n_offsets = le->n_offsets;
 	out->offsets = le->offsets;
+	out->n_pcs = le->n_pcs;
+	out->pcs = le->pcs;
 }
 
 int ms_line_info(const struct memsys *ms, uint64_t addr, struct ms_line_info *out)

@@ -56,6 +56,10 @@ struct ms_txn {
 	uint8_t remote;       /* supplier/home on another socket */
 	uint8_t llc_hit;      /* data came from the socket's LLC */
 	uint8_t writeback;    /* a dirty line was written back to memory */
+	uint8_t by;           /* MS_WAKE_EXEC or MS_WAKE_DRAIN: which of the requester's
+	                       * two request slots it came from (each has at most one
+	                       * request in flight, so each is a well-formed timeline) */
+	uint32_t pc;          /* instruction that made the access (ms_note_pc), MS_NO_PC */
 };
 
 typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
@@ -88,6 +92,15 @@ struct ms_offset_stats {
 	uint64_t *readers, *writers;    /* core bitsets, ms_bitset_words() words each */
 };
 
+/* What one instruction's misses did to a line: the transactions it made
+ * that found the line dirty elsewhere (HITM) or took write ownership from
+ * another core (bounce). perf c2c's "which code" column. */
+#define MS_NO_PC UINT32_MAX
+struct ms_pc_stats {
+	uint32_t pc;                    /* instruction index, MS_NO_PC: not noted */
+	uint64_t hitm, hitm_remote, bounces;
+};
+
 struct ms_line_info {
 	uint64_t line;
 	struct ms_stats stats;
@@ -95,6 +108,8 @@ struct ms_line_info {
 	int last_owner;                 /* last core that held write ownership */
 	uint32_t n_offsets;
 	const struct ms_offset_stats *offsets; /* sorted by offset */
+	uint32_t n_pcs;
+	const struct ms_pc_stats *pcs;  /* in order of first HITM or bounce */
 };
 
 struct memsys;
@@ -205,6 +220,8 @@ struct ms_core {
 	/* Its requests not yet filled, record index + 1: one for its
 	 * execution, one for its store buffer (MS_WAKE_* - 1). */
 	uint32_t open_rec[2];
+	/* The instruction behind the next request of each (ms_note_pc). */
+	uint32_t next_pc[2];
 };
 
 /* The first member of struct memsys (so a struct memsys * points to it). */
@@ -221,6 +238,14 @@ struct ms_fast {
 static inline uint64_t ms_core_next_msg(const struct memsys *ms, int core)
 {
 	return ((const struct ms_fast *)ms)->pc[core].msg_next;
+}
+
+/* The instruction whose access core makes next through `what` (MS_WAKE_*):
+ * a miss it causes is attributed to it (ms_pc_stats). The core says so
+ * before each access that may miss; an access without it is MS_NO_PC. */
+static inline void ms_note_pc(struct memsys *ms, int core, int what, uint32_t pc)
+{
+	((struct ms_fast *)ms)->pc[core].next_pc[what - 1] = pc;
 }
 
 /* The checker's look at one access (invariants.c): the loaded value against

@@ -38,11 +38,16 @@ struct ms_line {
 	int32_t first_core;
 	uint8_t first_hitm, first_hitm_remote;
 	uint8_t dirty_in_flight; /* a fill carries the only up-to-date copy */
+	/* A dirty copy written back at an eviction or a snoop reaches memory
+	 * (or the LLC) at wb_at: a request that needs memory's copy waits. */
+	uint64_t wb_at;
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
+	uint32_t n_pcs, cap_pcs;
+	struct ms_pc_stats *pcs;
 	uint64_t sharers[];   /* ms->words words */
 };
 
@@ -58,6 +63,8 @@ struct ms_rec {
 	uint8_t supplier_state, from;
 	uint32_t invalidated;
 	uint16_t offset, size;  /* of the access that missed, for per-offset HITM */
+	uint8_t by;             /* the requester's slot that issued it (MS_WAKE_*) */
+	uint32_t pc;            /* the instruction that missed, MS_NO_PC */
 	uint64_t line, issued, served, data_at;
 	struct topo_place agent;
 	uint8_t *data;          /* line_size bytes: what the supplier sent */
@@ -178,12 +185,16 @@ static inline int ms_home_of(const struct memsys *ms, uint64_t line)
 }
 
 /* Shared by memsys.c and fabric.c. */
-void ms_evict(struct memsys *ms, int core, struct cache *c, int w);
+void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now);
+/* Core's dirty copy of le leaves for memory at now (fabric.c): as a
+ * transaction of its own (an eviction), or riding on a snoop's reply. */
+void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_t now, int own_txn);
 void ms_la_drop(struct memsys *ms, int core, uint64_t line);
 void ms_la_forget(struct memsys *ms, uint64_t line);
 void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off, unsigned size,
 		    int is_write, int hitm, int hitm_remote);
 struct ms_line *ms_line_get(struct memsys *ms, uint64_t line);
+void ms_pc_note(struct memsys *ms, struct ms_line *le, uint32_t pc, int hitm, int hitm_remote, int bounce);
 /* fabric.c */
 int ms_fabric_init(struct memsys *ms, struct err *e);
 void ms_fabric_free(struct memsys *ms);

@@ -5,6 +5,7 @@
 #ifndef BOUNCE_REPORT_H
 #define BOUNCE_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "report/runner.h"
@@ -18,10 +19,25 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e);
  * top and in each variant they name. Returns the number that failed. */
 int rep_check_expectations(cJSON *rep, const struct scenario *s);
 
+/* Numbers in the report (report_num.c): integers are exact whatever their
+ * size, so read and print them through these, never valuedouble. */
+cJSON *rep_int(int64_t v);
+cJSON *rep_uint(uint64_t v);
+void rep_add_int(cJSON *o, const char *key, int64_t v);
+void rep_add_uint(cJSON *o, const char *key, uint64_t v);
+int rep_is_number(const cJSON *n);
+double rep_number(const cJSON *n);             /* 0 when not a number */
+int rep_integer(const cJSON *n, int64_t *out); /* 1 when n is an exact integer */
+/* Integers in decimal digits, other numbers as %.17g. */
+void rep_format_number(const cJSON *n, char *buf, size_t size);
+
 /* A metric path "variants.NAME.symbols.fbc.bounces" looked up in rep. */
 const cJSON *rep_lookup(const cJSON *rep, const char *path);
 
 void rep_print_summary(const cJSON *rep, FILE *f);
+/* The shared lines of each variant by HITM, with per-offset readers and
+ * writers and the instructions behind the HITMs (perf c2c report). */
+void rep_print_c2c(const cJSON *rep, FILE *f);
 void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params);
 /* One row per variant; param values are prepended (sweeps). */
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report/report.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,17 +73,21 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 		const cJSON *b = x->to ? rep_lookup(rep, x->to) : NULL;
 		char why[512] = "";
 		double value = NAN;
-		if (!cJSON_IsNumber(a))
+		int64_t ivalue = 0;
+		/* An integer metric against an integer "equals" compares exactly:
+		 * doubles cannot tell 2^53 from 2^53+1. */
+		int exact = !x->to && rep_integer(a, &ivalue);
+		if (!rep_is_number(a))
 			snprintf(why, sizeof why, "%s is not a number in the report", x->metric);
-		else if (x->to && !cJSON_IsNumber(b))
+		else if (x->to && !rep_is_number(b))
 			snprintf(why, sizeof why, "%s is not a number in the report", x->to);
-		else if (x->to && b->valuedouble == 0)
+		else if (x->to && rep_number(b) == 0)
 			snprintf(why, sizeof why, "%s is 0: the ratio is undefined", x->to);
 		else
-			value = x->to ? a->valuedouble / b->valuedouble : a->valuedouble;
+			value = x->to ? rep_number(a) / rep_number(b) : rep_number(a);
 		int ok = !why[0];
 		if (ok) {
-			cJSON_AddNumberToObject(o, "value", value);
+			cJSON_AddItemToObject(o, "value", exact ? rep_int(ivalue) : cJSON_CreateNumber(value));
 			if (x->has_min) {
 				cJSON_AddNumberToObject(o, "min", x->min);
 				if (value < x->min)
@@ -93,14 +98,23 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 				if (value > x->max)
 					ok = 0;
 			}
-			if (x->has_equals) {
+			if (x->has_equals && x->equals_is_int) {
+				cJSON_AddItemToObject(o, "equals", rep_int(x->equals_int));
+				if (exact ? ivalue != x->equals_int : value != (double)x->equals_int)
+					ok = 0;
+			} else if (x->has_equals) {
 				cJSON_AddNumberToObject(o, "equals", x->equals);
-				if (x->equals_is_int ? value != (double)x->equals_int : value != x->equals)
+				if (value != x->equals)
 					ok = 0;
 			}
+			char shown[32];
+			if (exact)
+				snprintf(shown, sizeof shown, "%" PRId64, ivalue);
+			else
+				snprintf(shown, sizeof shown, "%.6g", value);
 			if (!ok)
-				snprintf(why, sizeof why, "%s%s = %.6g is outside the expected range",
-					 x->metric, x->to ? " ratio" : "", value);
+				snprintf(why, sizeof why, "%s%s = %s is outside the expected range",
+					 x->metric, x->to ? " ratio" : "", shown);
 		}
 		cJSON_AddBoolToObject(o, "ok", ok);
 		if (!ok)

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "report/report.h"
 #include "load/totals.h"
+#include "report/report_source.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,8 +13,7 @@
 
 static void add_u64(cJSON *o, const char *k, uint64_t v)
 {
-	/* cJSON stores doubles: exact up to 2^53, far beyond any count here. */
-	cJSON_AddNumberToObject(o, k, (double)v);
+	rep_add_uint(o, k, v); /* exact at any size (report_num.c) */
 }
 
 static void add_hex(cJSON *o, const char *k, uint64_t v)
@@ -145,7 +145,44 @@ static int false_sharing(const struct ms_line_info *li, size_t words)
 	return written > 1 && distinct;
 }
 
-static cJSON *line_json(const struct runner *r, const struct ms_line_info *li, size_t words)
+/* Busiest first: most HITMs, then most bounces, then program order. */
+static int cmp_pc(const void *a, const void *b)
+{
+	const struct ms_pc_stats *x = a, *y = b;
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (x->bounces != y->bounces)
+		return x->bounces > y->bounces ? -1 : 1;
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The instructions whose misses found the line dirty elsewhere or took it
+ * from another core: perf c2c's code behind each line. */
+static cJSON *insns_json(const struct ms_line_info *li, struct rep_source *src)
+{
+	cJSON *a = cJSON_CreateArray();
+	struct ms_pc_stats *v = malloc((li->n_pcs ? li->n_pcs : 1) * sizeof *v);
+	if (!v)
+		return a;
+	memcpy(v, li->pcs, li->n_pcs * sizeof *v);
+	qsort(v, li->n_pcs, sizeof *v, cmp_pc);
+	for (uint32_t i = 0; i < li->n_pcs; i++) {
+		char where[256], text[160];
+		cJSON *x = cJSON_CreateObject();
+		rep_source_insn(src, v[i].pc, where, sizeof where, text, sizeof text);
+		cJSON_AddStringToObject(x, "at", where);
+		cJSON_AddStringToObject(x, "insn", text);
+		add_u64(x, "hitm", v[i].hitm);
+		add_u64(x, "hitm_remote", v[i].hitm_remote);
+		add_u64(x, "bounces", v[i].bounces);
+		cJSON_AddItemToArray(a, x);
+	}
+	free(v);
+	return a;
+}
+
+static cJSON *line_json(const struct runner *r, const struct ms_line_info *li, size_t words,
+			struct rep_source *src)
 {
 	const struct program *p = &r->prog;
 	int cores = r->run.cores;
@@ -182,6 +219,7 @@ static cJSON *line_json(const struct runner *r, const struct ms_line_info *li, s
 		cJSON_AddItemToObject(x, "writers", core_list(os->writers, cores));
 		cJSON_AddItemToArray(offs, x);
 	}
+	cJSON_AddItemToObject(o, "instructions", insns_json(li, src));
 	return o;
 }
 
@@ -265,7 +303,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	}
 	/* A per-CPU symbol's value is the sum of its copies: what a reader
 	 * summing every CPU would get. */
-	cJSON_AddNumberToObject(o, "value", (double)value);
+	rep_add_int(o, "value", value);
 	add_u64(o, "lines", nlines);
 	/* Variants often carry every design's instance; only the ones a run
 	 * touched count towards its footprint in the summaries. */
@@ -278,7 +316,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
-		cJSON_AddNumberToObject(x, "exact", (double)g->exact);
+		rep_add_int(x, "exact", g->exact);
 		add_u64(x, "reads", g->reads);
 		add_u64(x, "max_error", g->max_err);
 		cJSON_AddNumberToObject(x, "mean_error", g->mean_err);
@@ -362,7 +400,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	for (size_t i = 0; i < r->run.n_report; i++) {
 		const struct symbol *y = program_symbol(p, r->run.report[i]);
 		if (!y || (y->section != SEC_DATA && y->section != SEC_PERCPU)) {
-			cJSON_Delete(syms);
+			/* syms belongs to rep already: freed with it. */
 			return err_set(e, r->scen->file, 0, 0,
 				       "report: '%s' is not a .data or .percpu symbol of the program",
 				       r->run.report[i]);
@@ -383,8 +421,14 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	qsort(sorted, m, sizeof *sorted, cmp_line_addr);
 	cJSON *lines = cJSON_AddArrayToObject(v, "lines");
 	size_t words = ms_bitset_words(ms);
+	struct rep_source *src = rep_source_new(r);
+	if (!src) {
+		free(sorted);
+		return err_internal(e, "out of memory");
+	}
 	for (size_t i = 0; i < m; i++)
-		cJSON_AddItemToArray(lines, line_json(r, &sorted[i], words));
+		cJSON_AddItemToArray(lines, line_json(r, &sorted[i], words, src));
+	rep_source_free(src);
 	free(sorted);
 
 	cJSON *cores = cJSON_AddArrayToObject(v, "cores");

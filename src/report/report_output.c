@@ -5,12 +5,19 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double num(const cJSON *o, const char *path)
 {
-	const cJSON *x = rep_lookup(o, path);
-	return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
+	return rep_number(rep_lookup(o, path));
+}
+
+/* An integer field printed exactly (seeds reach 2^63-1). */
+static const char *exact(const cJSON *o, const char *path, char *buf, size_t n)
+{
+	rep_format_number(rep_lookup(o, path), buf, n);
+	return buf;
 }
 
 static void human(double v, char *buf, size_t n)
@@ -33,10 +40,10 @@ static double max_error(const cJSON *v, int *have)
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(v, "symbols")) {
 		const cJSON *e = rep_lookup(s, "accuracy.max_error");
 		const cJSON *r = rep_lookup(s, "accuracy.reads");
-		if (cJSON_IsNumber(e) && cJSON_IsNumber(r) && r->valuedouble > 0) {
+		if (rep_is_number(e) && rep_number(r) > 0) {
 			*have = 1;
-			if (e->valuedouble > m)
-				m = e->valuedouble;
+			if (rep_number(e) > m)
+				m = rep_number(e);
 		}
 	}
 	return m;
@@ -52,45 +59,96 @@ static double footprint(const cJSON *v)
 	return f;
 }
 
+/* The summary's columns: a header, and a value printed by row(). Widths
+ * grow to the longest entry, so names of any length keep the rows aligned. */
+enum { COL_VARIANT, COL_CPU, COL_CORES, COL_CYCLES, COL_OPS, COL_BOUNCES, COL_BPOP, COL_HITM,
+       COL_LOCKED, COL_INVAL, COL_ERR, COL_FOOT, COL_STOP, COL_RATIO, N_COLS };
+static const char *const col_head[N_COLS] = {
+	"variant", "cpu", "cores", "cycles", "ops/s", "bounces", "b/op", "hitm", "locked", "inval",
+	"max_err", "footprint", "stopped", "vs 1st",
+};
+
+static void summary_row(const cJSON *v, double base, char cell[N_COLS][64])
+{
+	double opsps = num(v, "ops_per_sec");
+	snprintf(cell[COL_VARIANT], 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")));
+	snprintf(cell[COL_CPU], 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
+	snprintf(cell[COL_CORES], 64, "%.0f", num(v, "core_count"));
+	human(num(v, "cycles"), cell[COL_CYCLES], 64);
+	human(opsps, cell[COL_OPS], 64);
+	human(num(v, "totals.bounces"), cell[COL_BOUNCES], 64);
+	snprintf(cell[COL_BPOP], 64, "%.3f", num(v, "bounces_per_op"));
+	human(num(v, "totals.hitm"), cell[COL_HITM], 64);
+	human(num(v, "totals.locked_ops"), cell[COL_LOCKED], 64);
+	human(num(v, "totals.invalidations"), cell[COL_INVAL], 64);
+	int have;
+	double me = max_error(v, &have);
+	if (have)
+		human(me, cell[COL_ERR], 64);
+	else
+		snprintf(cell[COL_ERR], 64, "-");
+	/* bytes: the one column whose unit is not a count */
+	char fp[32];
+	human(footprint(v), fp, sizeof fp);
+	size_t k = strlen(fp);
+	if (k && fp[k - 1] >= 'A') /* "4.19k" -> "4.19 kB" */
+		snprintf(cell[COL_FOOT], 64, "%.*s %cB", (int)(k - 1), fp, fp[k - 1]);
+	else
+		snprintf(cell[COL_FOOT], 64, "%s B", fp);
+	snprintf(cell[COL_STOP], 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
+	if (base > 0)
+		snprintf(cell[COL_RATIO], 64, "%.2fx", opsps / base);
+	else
+		snprintf(cell[COL_RATIO], 64, "-");
+}
+
+static void summary_line(FILE *f, const int *w, const char *const *cell)
+{
+	for (int c = 0; c < N_COLS; c++) {
+		/* names left-aligned, figures right-aligned */
+		int left = c == COL_VARIANT || c == COL_CPU || c == COL_STOP;
+		if (c == N_COLS - 1 && left)
+			fprintf(f, "%s", cell[c]);
+		else
+			fprintf(f, left ? "%-*s" : "%*s", w[c], cell[c]);
+		fputs(c == N_COLS - 1 ? "\n" : "  ", f);
+	}
+}
+
 void rep_print_summary(const cJSON *rep, FILE *f)
 {
 	const cJSON *vs = cJSON_GetObjectItem(rep, "variants");
-	fprintf(f, "%s  (%s, %d cores, seed %.0f)\n",
-		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")),
-		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "cpu")), (int)num(rep, "cores"),
-		num(rep, "seed"));
-	fprintf(f, "%-16s %10s %10s %9s %9s %9s %9s %9s %8s %9s %9s %7s\n", "variant", "cycles",
-		"ops/s", "bounces", "b/op", "hitm", "locked", "inval", "max_err", "footprint",
-		"stopped", "vs 1st");
+	int n = cJSON_GetArraySize(vs);
+	/* Each variant's own machine is in its row: variants may differ. */
+	char seed[32];
+	fprintf(f, "%s  (seed %s)\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")),
+		exact(rep, "seed", seed, sizeof seed));
+	char (*cells)[N_COLS][64] = calloc((size_t)(n ? n : 1), sizeof *cells);
+	if (!cells)
+		return;
+	int w[N_COLS];
+	for (int c = 0; c < N_COLS; c++)
+		w[c] = (int)strlen(col_head[c]);
 	double base = 0;
+	int i = 0;
 	const cJSON *v;
 	cJSON_ArrayForEach(v, vs) {
-		char cyc[16], ops[16], b[16], h[16], l[16], in[16], fp[16], err[16], ratio[16];
-		double opsps = num(v, "ops_per_sec");
 		if (v == vs->child)
-			base = opsps;
-		human(num(v, "cycles"), cyc, sizeof cyc);
-		human(opsps, ops, sizeof ops);
-		human(num(v, "totals.bounces"), b, sizeof b);
-		human(num(v, "totals.hitm"), h, sizeof h);
-		human(num(v, "totals.locked_ops"), l, sizeof l);
-		human(num(v, "totals.invalidations"), in, sizeof in);
-		human(footprint(v), fp, sizeof fp);
-		int have;
-		double me = max_error(v, &have);
-		if (have)
-			human(me, err, sizeof err);
-		else
-			snprintf(err, sizeof err, "-");
-		if (base > 0)
-			snprintf(ratio, sizeof ratio, "%.2fx", opsps / base);
-		else
-			snprintf(ratio, sizeof ratio, "-");
-		fprintf(f, "%-16s %10s %10s %9s %9.3f %9s %9s %9s %8s %9s %9s %7s\n",
-			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), cyc, ops, b,
-			num(v, "bounces_per_op"), h, l, in, err, fp,
-			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")), ratio);
+			base = num(v, "ops_per_sec");
+		summary_row(v, base, cells[i]);
+		for (int c = 0; c < N_COLS; c++)
+			if ((int)strlen(cells[i][c]) > w[c])
+				w[c] = (int)strlen(cells[i][c]);
+		i++;
 	}
+	summary_line(f, w, col_head);
+	for (i = 0; i < n; i++) {
+		const char *row[N_COLS];
+		for (int c = 0; c < N_COLS; c++)
+			row[c] = cells[i][c];
+		summary_line(f, w, row);
+	}
+	free(cells);
 	const cJSON *ex;
 	cJSON_ArrayForEach(ex, cJSON_GetObjectItem(rep, "expectations")) {
 		int ok = cJSON_IsTrue(cJSON_GetObjectItem(ex, "ok"));
@@ -119,7 +177,9 @@ void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params)
 		const char *c = strchr(csv_cols[i], '.');
 		fprintf(f, ",%s", c ? c + 1 : csv_cols[i]);
 	}
-	fprintf(f, ",max_error,footprint,stopped\n");
+	/* cpu and seed last: columns before them keep their places in
+	 * every CSV written so far. */
+	fprintf(f, ",max_error,footprint,stopped,cpu,seed\n");
 }
 
 static void csv_string(FILE *f, const char *s)
@@ -142,16 +202,20 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")));
 		fputc(',', f);
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")));
-		for (size_t i = 0; i < N_CSV_COLS; i++)
-			fprintf(f, ",%.17g", num(v, csv_cols[i]));
+		for (size_t i = 0; i < N_CSV_COLS; i++) {
+			char cell[32];
+			fprintf(f, ",%s", exact(v, csv_cols[i], cell, sizeof cell));
+		}
 		int have;
 		double me = max_error(v, &have);
 		if (have)
 			fprintf(f, ",%.17g", me);
 		else
 			fprintf(f, ",");
-		fprintf(f, ",%.17g,%s\n", footprint(v),
+		fprintf(f, ",%.17g,%s,", footprint(v),
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
+		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
+		fprintf(f, ",%.0f\n", num(v, "seed"));
 	}
 }
 
@@ -204,17 +268,19 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 void rep_write_markdown(const cJSON *rep, FILE *f)
 {
 	const cJSON *vs = cJSON_GetObjectItem(rep, "variants");
+	char seed[32];
 	fprintf(f, "### %s\n\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")));
-	fprintf(f, "`%s` on %s, %d cores, seed %.0f.\n\n",
+	fprintf(f, "`%s` on %s, %d cores, seed %s.\n\n",
 		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "file")),
 		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "cpu")), (int)num(rep, "cores"),
-		num(rep, "seed"));
+		exact(rep, "seed", seed, sizeof seed));
 	fprintf(f, "| variant | cores | ops | bounces/op | HITM/op | locked ops/op | ops per simulated s | max read error | footprint (B) | vs first |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	double base = 0;
 	const cJSON *v;
 	cJSON_ArrayForEach(v, vs) {
 		double ops = num(v, "ops"), opsps = num(v, "ops_per_sec");
+		char opsx[32];
 		if (v == vs->child)
 			base = opsps;
 		char err[32] = "-", ratio[32] = "-";
@@ -224,8 +290,9 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 			snprintf(err, sizeof err, "%.0f", me);
 		if (base > 0)
 			snprintf(ratio, sizeof ratio, "%.2fx", opsps / base);
-		fprintf(f, "| %s | %d | %.0f | %.3f | %.3f | %.3f | %.4g | %s | %.0f | %s |\n",
-			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), (int)num(v, "core_count"), ops,
+		fprintf(f, "| %s | %d | %s | %.3f | %.3f | %.3f | %.4g | %s | %.0f | %s |\n",
+			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), (int)num(v, "core_count"),
+			exact(v, "ops", opsx, sizeof opsx),
 			ops ? num(v, "totals.bounces") / ops : 0.0, ops ? num(v, "totals.hitm") / ops : 0.0,
 			ops ? num(v, "totals.locked_ops") / ops : 0.0, opsps, err, footprint(v), ratio);
 	}

@@ -3,7 +3,9 @@
  * the simulator's numbers, so every front end reports the same errors. */
 #include "config.h"
 #include "report/runner.h"
+#include "base/suggest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +13,19 @@ static int label_index(const struct program *p, const char *label, const struct 
 		       const struct scen_loc *loc, const char *what, uint32_t *out, struct err *e)
 {
 	const struct symbol *sym = program_symbol(p, label);
-	if (!sym || sym->section != SEC_TEXT)
+	if (!sym || sym->section != SEC_TEXT) {
+		struct suggest g;
+		char hint[160] = "";
+		suggest_init(&g, label);
+		for (uint32_t i = 0; i < p->n_syms; i++)
+			if (p->syms[i].section == SEC_TEXT)
+				suggest_offer(&g, p->syms[i].name);
+		if (suggest_best(&g))
+			snprintf(hint, sizeof hint, " (did you mean '%s'?)", suggest_best(&g));
 		return err_set(e, s->file, loc->line, loc->col,
 			       "%s: %s label '%s' is not defined in the program%s", loc->path, what,
-			       label, sym ? " (it names data, not code)" : "");
+			       label, sym ? " (it names data, not code)" : hint);
+	}
 	*out = (uint32_t)sym->value;
 	return 0;
 }

@@ -1,97 +1,179 @@
 /* Trace-event writer (trace.h). Events are streamed as they happen, so a
  * trace costs memory per core, not per event; timestamps are simulated
- * microseconds so the viewer's time axis reads as the machine's. */
+ * microseconds so the viewer's time axis reads as the machine's.
+ *
+ * Well-formedness, which viewers rely on: on every track, events are
+ * written in timestamp order, and slices never partly overlap. Every time
+ * is converted from an integer cycle to integer picoseconds once, and a
+ * slice's duration is the difference of its two converted ends, printed
+ * exactly: the end of one slice is the start of the next, to the digit. */
 #include "config.h"
 #include "report/trace.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+
+#define TID_EXEC_MEM 10000   /* + core: the requests of its execution */
+#define TID_SB_MEM 20000     /* + core: the requests of its store buffer */
+
+/* A core's current activity segment. Its slice is written when it ends,
+ * as one complete event, unless a mark falls inside it first: then the
+ * slice is opened ("B") before the mark and closed ("E") at its end, so
+ * that the mark follows the slice's start in the file as in time. */
+struct segment {
+	uint64_t start;
+	uint8_t act;
+	uint8_t opened;
+};
 
 struct trace {
 	struct runner *r;
 	FILE *f;
 	int pid;
-	double us_per_cycle;
-	uint64_t events;
-	uint64_t *seg_start;
-	uint8_t *seg_act;
+	double ps_per_cycle;
+	uint64_t limit, events;
+	int truncated;
+	uint64_t truncated_at;   /* cycle of the first event left out */
+	struct segment *seg;
 };
 
-static int room(struct trace *t)
+static uint64_t ps_of(const struct trace *t, uint64_t cycle)
 {
-	if (t->events == TRACE_MAX_EVENTS)
-		fprintf(t->f, ",\n{\"name\":\"trace truncated at %d events\",\"ph\":\"i\",\"s\":\"g\",\"pid\":%d,\"tid\":0,\"ts\":0}",
-			TRACE_MAX_EVENTS, t->pid);
-	return t->events++ < TRACE_MAX_EVENTS;
+	/* Rounding is monotonic, so the order of cycles is kept. */
+	return (uint64_t)llround((double)cycle * t->ps_per_cycle);
+}
+
+/* A time in microseconds with six exact decimals. */
+static void put_us(FILE *f, uint64_t ps)
+{
+	fprintf(f, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
+}
+
+static void put_ts(struct trace *t, uint64_t cycle)
+{
+	fputs(",\"ts\":", t->f);
+	put_us(t->f, ps_of(t, cycle));
+}
+
+static void put_ts_dur(struct trace *t, uint64_t start, uint64_t end)
+{
+	uint64_t a = ps_of(t, start);
+	fputs(",\"ts\":", t->f);
+	put_us(t->f, a);
+	fputs(",\"dur\":", t->f);
+	put_us(t->f, ps_of(t, end) - a);
+}
+
+/* May one more event be written? The first refusal is remembered. */
+static int room(struct trace *t, uint64_t cycle)
+{
+	if (t->limit && t->events >= t->limit) {
+		if (!t->truncated) {
+			t->truncated = 1;
+			t->truncated_at = cycle;
+		}
+		return 0;
+	}
+	t->events++;
+	return 1;
+}
+
+static int is_slice(uint8_t act)
+{
+	return act != CORE_ACT_IDLE && act != CORE_ACT_HALTED;
 }
 
 static void close_segment(struct trace *t, int core, uint64_t end)
 {
-	uint8_t act = t->seg_act[core];
-	if (act == CORE_ACT_IDLE || act == CORE_ACT_HALTED || end <= t->seg_start[core] || !room(t))
+	struct segment *s = &t->seg[core];
+	if (s->opened) {
+		/* Always written, even past the limit: its "B" is in the trace. */
+		fprintf(t->f, ",\n{\"ph\":\"E\",\"pid\":%d,\"tid\":%d", t->pid, core);
+		put_ts(t, end);
+		fputc('}', t->f);
+		s->opened = 0;
 		return;
-	fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f}",
-		core_activity_name((enum core_activity)act), t->pid, core,
-		(double)t->seg_start[core] * t->us_per_cycle,
-		(double)(end - t->seg_start[core]) * t->us_per_cycle);
+	}
+	if (!is_slice(s->act) || end <= s->start || !room(t, s->start))
+		return;
+	fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d",
+		core_activity_name((enum core_activity)s->act), t->pid, core);
+	put_ts_dur(t, s->start, end);
+	fputc('}', t->f);
 }
 
 static void on_activity(void *ctx, int core, uint64_t cycle, enum core_activity act)
 {
 	struct trace *t = ctx;
 	close_segment(t, core, cycle);
-	t->seg_start[core] = cycle;
-	t->seg_act[core] = (uint8_t)act;
+	t->seg[core].start = cycle;
+	t->seg[core].act = (uint8_t)act;
 }
 
 static void on_mark(void *ctx, int core, uint64_t cycle, const char *name)
 {
 	struct trace *t = ctx;
-	if (room(t))
-		fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%.4f}",
-			name, t->pid, core, (double)cycle * t->us_per_cycle);
+	struct segment *s = &t->seg[core];
+	if (is_slice(s->act) && !s->opened && cycle > s->start) {
+		if (!room(t, s->start))
+			return;
+		fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"B\",\"pid\":%d,\"tid\":%d",
+			core_activity_name((enum core_activity)s->act), t->pid, core);
+		put_ts(t, s->start);
+		fputc('}', t->f);
+		s->opened = 1;
+	}
+	if (!room(t, cycle))
+		return;
+	fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d",
+		name, t->pid, core);
+	put_ts(t, cycle);
+	fputc('}', t->f);
 }
 
 static void on_txn(void *ctx, const struct ms_txn *x)
 {
 	struct trace *t = ctx;
-	if (!room(t))
+	if (!room(t, x->start))
 		return;
-	fprintf(t->f, ",\n{\"name\":\"%s\",\"cat\":\"coherence\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
-		"\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"line\":\"0x%" PRIx64 "\",\"from\":\"%s\",\"to\":\"%s\","
+	int tid = (x->by == MS_WAKE_DRAIN ? TID_SB_MEM : TID_EXEC_MEM) + x->core;
+	fprintf(t->f, ",\n{\"name\":\"%s\",\"cat\":\"coherence\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d",
+		ms_req_name(x->req), t->pid, tid);
+	put_ts_dur(t, x->start, x->done);
+	fprintf(t->f, ",\"args\":{\"line\":\"0x%" PRIx64 "\",\"from\":\"%s\",\"to\":\"%s\","
 		"\"supplier\":%d,\"invalidated\":%u,\"bounce\":%d,\"hitm\":%d}}",
-		ms_req_name(x->req), t->pid, 10000 + x->core, (double)x->start * t->us_per_cycle,
-		(double)(x->done - x->start) * t->us_per_cycle, x->line, ms_state_name(x->from),
-		ms_state_name(x->to), x->supplier, x->invalidated, x->bounce, x->hitm);
+		x->line, ms_state_name(x->from), ms_state_name(x->to), x->supplier, x->invalidated,
+		x->bounce, x->hitm);
 }
 
-struct trace *trace_start(struct runner *r, FILE *f, int pid, int first)
+struct trace *trace_start(struct runner *r, FILE *f, int pid, int first, uint64_t limit)
 {
 	struct trace *t = calloc(1, sizeof *t);
 	int n = r->run.cores;
 	if (!t)
 		return NULL;
-	t->seg_start = calloc((size_t)n, sizeof *t->seg_start);
-	t->seg_act = malloc((size_t)n);
-	if (!t->seg_start || !t->seg_act) {
-		free(t->seg_start);
-		free(t->seg_act);
+	t->seg = calloc((size_t)n, sizeof *t->seg);
+	if (!t->seg) {
 		free(t);
 		return NULL;
 	}
 	for (int c = 0; c < n; c++)
-		t->seg_act[c] = CORE_ACT_IDLE;
+		t->seg[c].act = CORE_ACT_IDLE;
 	t->r = r;
 	t->f = f;
 	t->pid = pid;
-	t->us_per_cycle = 1.0 / (r->run.cpu.ghz * 1000.0);
+	t->limit = limit;
+	t->ps_per_cycle = 1000.0 / r->run.cpu.ghz;
 	fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"variant %s\"}}",
 		first ? "{\"traceEvents\":[\n" : ",\n", pid, r->run.variant);
 	for (int c = 0; c < n; c++) {
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"core %d\"}}",
 			pid, c, c);
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"core %d memory\"}}",
-			pid, 10000 + c, c);
+			pid, TID_EXEC_MEM + c, c);
+		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"core %d store buffer\"}}",
+			pid, TID_SB_MEM + c, c);
 	}
 	struct sim_observer o = {.activity = on_activity, .mark = on_mark, .ctx = t};
 	runner_set_observer(r, &o);
@@ -99,16 +181,25 @@ struct trace *trace_start(struct runner *r, FILE *f, int pid, int first)
 	return t;
 }
 
-void trace_finish(struct trace *t)
+void trace_finish(struct trace *t, struct trace_summary *out)
 {
 	if (!t)
 		return;
 	uint64_t end = sim_cycles(t->r->sim);
 	for (int c = 0; c < t->r->run.cores; c++)
 		close_segment(t, c, end);
+	if (t->truncated)
+		fprintf(t->f, ",\n{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"labels\":"
+			"\"trace truncated at %" PRIu64 " events, from cycle %" PRIu64 "\"}}",
+			t->pid, t->limit, t->truncated_at);
+	if (out) {
+		out->events = t->events;
+		out->truncated = t->truncated;
+		out->truncated_at = t->truncated_at;
+		out->cycles = end;
+	}
 	runner_set_observer(t->r, NULL);
 	ms_set_observer(sim_memsys(t->r->sim), NULL, NULL);
-	free(t->seg_start);
-	free(t->seg_act);
+	free(t->seg);
 	free(t);
 }

@@ -17,6 +17,8 @@ seed() { # seed NAME FILE: copy once, under a name that says where it came from
 case $target in
 scenario)
 	for f in "$src"/scenarios/*.json "$src"/cpus/*.json; do seed "$(basename "$f")" "$f"; done ;;
+cpu)
+	for f in "$src"/cpus/*.json; do seed "$(basename "$f")" "$f"; done ;;
 asm)
 	for f in "$src"/scenarios/*.s "$src"/scenarios/lib/*.s; do seed "$(basename "$f")" "$f"; done ;;
 check)
@@ -35,7 +37,7 @@ trace)
 	for f in "$src"/tests/fixtures/replay/*.data "$src"/tests/fuzz/regress/trace/*; do
 		seed "$(basename "$f")" "$f"
 	done ;;
-*) echo "run.sh: unknown target $target (scenario, asm, check, trace)" >&2; exit 2 ;;
+*) echo "run.sh: unknown target $target (scenario, asm, check, cpu, trace)" >&2; exit 2 ;;
 esac
 
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that needs

@@ -1,0 +1,22 @@
+/* Opening an input file (scenario, CPU model, program, .include) without
+ * ever blocking: a FIFO or device would make open() or read() wait forever,
+ * so anything but a regular file is refused before it is opened. */
+#ifndef BOUNCE_INPUT_FILE_H
+#define BOUNCE_INPUT_FILE_H
+
+#include <sys/stat.h>
+
+/* A descriptor for reading `path`, with *st filled. On failure -1 and
+ * *errnum is an errno value, or 0 when the path exists but is not a
+ * regular file (input_kind(st->st_mode) says what it is). */
+int input_open(const char *path, struct stat *st, int *errnum);
+/* Whether a name is one a workload file may have (.s, .S, .inc): a program
+ * or .include naming anything else (/etc/shadow) is refused before it is
+ * read, so no message can quote a line of a file that is not a workload. */
+int input_is_workload_name(const char *path);
+#define INPUT_WORKLOAD_NAMES ".s, .S or .inc"
+
+/* "a directory", "a FIFO", "a character device", ... for messages. */
+const char *input_kind(mode_t mode);
+
+#endif

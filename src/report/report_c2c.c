@@ -1,0 +1,141 @@
+/* The text c2c report (bounce run --c2c), a view of the JSON report like
+ * `perf c2c report`: per variant the shared lines by HITM, each with who
+ * read and wrote every offset and the instructions behind its HITMs. */
+#include "config.h"
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define C2C_LINES 10  /* lines shown per variant */
+#define C2C_INSNS 5   /* instructions shown per line */
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *x = cJSON_GetObjectItem(o, k);
+	return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(o, k));
+	return s ? s : "";
+}
+
+/* A line of the table, for sorting. */
+struct line_ref {
+	const cJSON *l;
+};
+
+static int by_hitm(const void *a, const void *b)
+{
+	const cJSON *x = ((const struct line_ref *)a)->l, *y = ((const struct line_ref *)b)->l;
+	double hx = num(x, "hitm"), hy = num(y, "hitm");
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	double bx = num(x, "bounces"), by = num(y, "bounces");
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	return strcmp(str(x, "address"), str(y, "address")); /* same width: hex order */
+}
+
+/* A core list as ranges: "0-3,6". */
+static void cores_text(const cJSON *list, char *buf, size_t n)
+{
+	size_t k = 0;
+	int first = -2, last = -2;
+	const cJSON *c;
+	buf[0] = 0;
+	for (c = list ? list->child : NULL;; c = c->next) {
+		int v = c ? (int)c->valuedouble : -2;
+		if (c && v == last + 1) {
+			last = v;
+			continue;
+		}
+		if (first >= 0 && k < n) {
+			k += (size_t)snprintf(buf + k, n - k, k ? ",%d" : "%d", first);
+			if (last > first && k < n)
+				k += (size_t)snprintf(buf + k, n - k, "-%d", last);
+		}
+		if (!c)
+			break;
+		first = last = v;
+	}
+	if (!buf[0])
+		snprintf(buf, n, "-");
+}
+
+static void print_line(const cJSON *l, int rank, FILE *f)
+{
+	char syms[256] = "";
+	const cJSON *s;
+	size_t k = 0;
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(l, "symbols"))
+		if (k < sizeof syms)
+			k += (size_t)snprintf(syms + k, sizeof syms - k, "%s%s", k ? " " : "", s->valuestring);
+	fprintf(f, "  #%d line %s (%s%s%s): %.0f HITM (%.0f remote), %.0f bounces, %.0f invalidations%s\n",
+		rank, str(l, "address"), str(l, "region"), syms[0] ? ": " : "", syms, num(l, "hitm"),
+		num(l, "hitm_remote"), num(l, "bounces"), num(l, "invalidations"),
+		cJSON_IsTrue(cJSON_GetObjectItem(l, "false_sharing")) ? ", FALSE SHARING" : "");
+	/* Offsets: the name column as wide as its longest entry. */
+	const cJSON *offs = cJSON_GetObjectItem(l, "offsets"), *o;
+	int w = 2;
+	cJSON_ArrayForEach(o, offs)
+		if ((int)strlen(str(o, "at")) > w)
+			w = (int)strlen(str(o, "at"));
+	fprintf(f, "      %6s  %-*s %4s %10s %10s %10s %10s  %-16s %s\n", "offset", w, "at", "size",
+		"reads", "writes", "hitm", "remote", "readers", "writers");
+	cJSON_ArrayForEach(o, offs) {
+		char rd[256], wr[256];
+		cores_text(cJSON_GetObjectItem(o, "readers"), rd, sizeof rd);
+		cores_text(cJSON_GetObjectItem(o, "writers"), wr, sizeof wr);
+		fprintf(f, "      %6.0f  %-*s %4.0f %10.0f %10.0f %10.0f %10.0f  %-16s %s\n",
+			num(o, "offset"), w, str(o, "at"), num(o, "size"), num(o, "reads"), num(o, "writes"),
+			num(o, "hitm"), num(o, "hitm_remote"), rd, wr);
+	}
+	const cJSON *insns = cJSON_GetObjectItem(l, "instructions"), *x;
+	int n = 0, total = cJSON_GetArraySize(insns), ww = 2;
+	cJSON_ArrayForEach(x, insns)
+		if ((int)strlen(str(x, "at")) > ww)
+			ww = (int)strlen(str(x, "at"));
+	if (total)
+		fprintf(f, "      %10s %10s %10s  %-*s %s\n", "hitm", "remote", "bounces", ww, "code", "instruction");
+	cJSON_ArrayForEach(x, insns) {
+		if (n++ == C2C_INSNS) {
+			fprintf(f, "      ... %d more instructions (--json has them all)\n", total - C2C_INSNS);
+			break;
+		}
+		fprintf(f, "      %10.0f %10.0f %10.0f  %-*s %s\n", num(x, "hitm"), num(x, "hitm_remote"),
+			num(x, "bounces"), ww, str(x, "at"), str(x, "insn"));
+	}
+}
+
+void rep_print_c2c(const cJSON *rep, FILE *f)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItem(rep, "variants")) {
+		const cJSON *lines = cJSON_GetObjectItem(v, "lines");
+		int n = cJSON_GetArraySize(lines);
+		fprintf(f, "\nc2c: variant %s (%s, %.0f cores): %d shared line%s", str(v, "name"), str(v, "cpu"),
+			num(v, "core_count"), n, n == 1 ? "" : "s");
+		if (!n) {
+			fprintf(f, "\n");
+			continue;
+		}
+		if (n > C2C_LINES)
+			fprintf(f, ", by HITM (the busiest %d)\n", C2C_LINES);
+		else
+			fprintf(f, ", by HITM\n");
+		struct line_ref *sorted = malloc((size_t)n * sizeof *sorted);
+		if (!sorted)
+			return;
+		int k = 0;
+		const cJSON *l;
+		cJSON_ArrayForEach(l, lines)
+			sorted[k++].l = l;
+		qsort(sorted, (size_t)n, sizeof *sorted, by_hitm);
+		for (int i = 0; i < n && i < C2C_LINES; i++)
+			print_line(sorted[i].l, i + 1, f);
+		free(sorted);
+	}
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# What `bounce run` prints and writes besides the JSON: the summary (each
+# variant's machine, columns aligned for any name), the CSV's cpu and seed
+# columns, the c2c report with the instructions behind each line's HITMs,
+# and where each core is when a run stops at its limit.
+. "$top_srcdir/tests/lib.sh"
+
+# Variants on different machines, one with a long name.
+cat >"$T/inc.s" <<'S'
+.data
+counter: .quad 0
+.text
+worker:
+    mov rcx, 20
+again:
+    lock inc qword ptr [counter]   ; the shared line
+    mark op
+    dec rcx
+    jnz again
+    hlt
+S
+cat >"$T/two.json" <<'S'
+{"name": "two machines", "cpu": "x460-8way", "cores": 4, "seed": 3, "program": ["inc.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "variants": [{"name": "small", "cores": 8},
+              {"name": "a_variant_name_longer_than_sixteen", "cpu": "xeon-2s-icx", "cores": 16}]}
+S
+expect_status "two machines" 0 "$BOUNCE" run "$T/two.json" --csv "$T/two.csv" --json "$T/two.json.out" --c2c
+sed -n '2,4p' "$T/out" >"$T/table"
+expect_grep "row of the first variant: its machine" '^small  *x460-8way  *8 ' "$T/table"
+expect_grep "row of the second: its own" '^a_variant_name_longer_than_sixteen  *xeon-2s-icx  *16 ' "$T/table"
+expect_eq "table rows equally long (aligned)" 1 "$(awk '{ print length($0) }' "$T/table" | sort -u | wc -l)"
+col() { awk -v w="$1" 'NR>1 { print index($0, w) }' "$T/table" | sort -u | wc -l; }
+expect_eq "stopped column starts at one place" 1 "$(col halted)"
+expect_grep "footprint has a unit" ' 8 B  *halted' "$T/table"
+expect_grep "header has cpu and cores" '^variant  *cpu  *cores  *cycles' "$T/table"
+
+# CSV: the variant's cpu and the seed, last.
+expect_grep "csv header ends in cpu,seed" ',stopped,cpu,seed$' "$T/two.csv"
+expect_grep "csv row of the small variant" '^"two machines","small",8,.*,halted,"x460-8way",3$' "$T/two.csv"
+expect_grep "csv row of the long variant" '^"two machines","a_variant_name_longer_than_sixteen",16,.*,"xeon-2s-icx",3$' "$T/two.csv"
+
+# The c2c report: the counter's line, and the instruction behind it.
+v=variants.small.lines.0
+expect_eq "JSON: one instruction behind the line" 1 "$(jget "$T/two.json.out" $v.instructions)"
+expect_eq "JSON: its place" "inc.s:7" "$(jget "$T/two.json.out" $v.instructions.0.at)"
+expect_eq "JSON: its text" "lock inc qword ptr [counter]" "$(jget "$T/two.json.out" $v.instructions.0.insn)"
+expect_eq "JSON: all the line's HITMs are its" "$(jget "$T/two.json.out" $v.hitm)" \
+	"$(jget "$T/two.json.out" $v.instructions.0.hitm)"
+expect_eq "JSON: all the line's bounces are its" "$(jget "$T/two.json.out" $v.bounces)" \
+	"$(jget "$T/two.json.out" $v.instructions.0.bounces)"
+expect_grep "c2c section per variant" '^c2c: variant small (x460-8way, 8 cores): 1 shared line, by HITM$' "$T/out"
+expect_grep "c2c names the line's symbol" '#1 line 0x[0-9a-f]* (data: counter):' "$T/out"
+expect_grep "c2c offset row with writer ranges" 'counter+0  *8 .* 0-7  *0-7$' "$T/out"
+expect_grep "c2c code row" ' inc.s:7  *lock inc qword ptr \[counter\]$' "$T/out"
+
+# proto_inuse's unpadded array: false sharing, two instructions (the inc
+# and the dec) whose HITMs add up to the line's (the model fixes them exactly).
+P=$top_srcdir/scenarios/proto_inuse.json
+expect_status "proto_inuse --c2c" 0 "$BOUNCE" run "$P" --json "$T/pi.json" --c2c
+l=variants.unpadded.lines.1
+expect_eq "line hitm" 3293 "$(jget "$T/pi.json" $l.hitm)"
+expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 3167 3072" \
+	"$(jget "$T/pi.json" $l.instructions.0.at) $(jget "$T/pi.json" $l.instructions.0.insn) $(jget "$T/pi.json" $l.instructions.0.hitm) $(jget "$T/pi.json" $l.instructions.0.bounces)"
+expect_eq "second instruction" "lib/proto_inuse.s:83 126" \
+	"$(jget "$T/pi.json" $l.instructions.1.at) $(jget "$T/pi.json" $l.instructions.1.hitm)"
+expect_eq "no third instruction" 2 "$(jget "$T/pi.json" $l.instructions)"
+expect_grep "c2c says false sharing" '3293 HITM (2423 remote), 3198 bounces, 5714 invalidations, FALSE SHARING' "$T/out"
+expect_grep "c2c shows the busiest instruction" '3167  *2326  *3072  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
+
+# A run stopped at its limit says where each unfinished core is.
+cat >"$T/spin.s" <<'S'
+.data
+flag: .quad 0
+.text
+worker:
+    mov rbx, CPU
+    cmp rbx, 3
+    je done
+spin:
+    mov rax, qword ptr [flag]   ; nobody sets it
+    test rax, rax
+    jz spin
+done:
+    hlt
+S
+cat >"$T/spin.json" <<'S'
+{"name": "spin", "cpu": "x460-8way", "cores": 8, "program": ["spin.s"],
+ "stop": {"cycles": 100000, "halt": true}, "threads": [{"cpus": "0-6", "entry": "worker"}]}
+S
+expect_status "stopped at the limit" 0 "$BOUNCE" run "$T/spin.json"
+expect_grep "says so" "stopped at limit (100000 cycles) before every thread halted" "$T/err"
+expect_grep "where the spinning cores are" '^  cores 0-2,4-6 ([a-z_]*): spin.s:[0-9]*  ' "$T/err"
+expect_eq "one line for them, none for the halted core" 1 "$(grep -c '^  core' "$T/err")"
+finish

@@ -1,0 +1,72 @@
+#!/bin/sh
+# `bounce plot` renders a small sweep-shaped CSV off-screen: the PNG has the
+# requested size, one palette colour per series and no more, is the same for
+# the same input, changes with the data, and bad input is refused with
+# file:line:col, exit 2 and no PNG.
+set -u
+. "${top_srcdir:-.}/tests/ui_common.sh"
+trap 'rm -rf "$tmp"' EXIT INT TERM
+unset DISPLAY
+
+# Series colours, in order (ui/plot_draw.c's palette).
+S1=4e79a7 S2=f28e2b S3=e15759
+
+cat >"$tmp/sw.csv" <<'CSV'
+point,cores,scenario,variant,ops_per_sec,bounces_per_op
+0,1,"a, b","atomic",100000000,0
+0,1,"a, b","percpu",110000000,0
+1,2,"a, b","atomic",30000000,1
+1,2,"a, b","percpu",200000000,0.03
+2,4,"a, b","atomic",20000000,1
+2,4,"a, b","percpu",400000000,0.03
+3,8,"a, b","atomic",15000000,1
+3,8,"a, b","percpu",790000000,0.04
+CSV
+
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/a.png" --size 800x500 || fail "plot exited $?"
+[ ! -e "$tmp/a.png.tmp" ] || fail "temporary file left behind"
+"$PNGCHECK" size "$tmp/a.png" 800 500 || fail "wrong size"
+"$PNGCHECK" colors "$tmp/a.png" $S1 $S2 || fail "a series colour is missing"
+if "$PNGCHECK" colors "$tmp/a.png" $S3 >/dev/null; then fail "a third series was drawn from two variants"; fi
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/a2.png" --size 800x500 || fail "second plot exited $?"
+cmp -s "$tmp/a.png" "$tmp/a2.png" || fail "two plots of the same CSV differ"
+
+# Another metric, a log axis and the default size give another picture.
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/b.png" --metric bounces_per_op --title "bounces" || fail "--metric exited $?"
+"$PNGCHECK" size "$tmp/b.png" 960 600 || fail "default size"
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/c.png" --log-y || fail "--log-y exited $?"
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/d.png" || fail "default plot exited $?"
+"$PNGCHECK" differ "$tmp/c.png" "$tmp/d.png" || fail "--log-y draws the same picture"
+
+# A sweep parameter that varies splits each variant into a series per value.
+{ echo "point,cores,BATCH,scenario,variant,ops_per_sec"
+  echo "0,1,8,s,atomic,5"; echo "1,1,16,s,atomic,6"; echo "2,2,8,s,atomic,7"; echo "3,2,16,s,atomic,8"; } >"$tmp/p.csv"
+"$BOUNCE" plot "$tmp/p.csv" -o "$tmp/p.png" || fail "plot with a varying --set exited $?"
+"$PNGCHECK" colors "$tmp/p.png" $S1 $S2 || fail "BATCH=8 and BATCH=16 are not two series"
+
+refused() { # expected-message-fragment, then the arguments
+	want=$1
+	shift
+	"$BOUNCE" plot "$@" -o "$tmp/bad.png" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "plot $*: exit $rc, expected 2"
+	grep -q -- "$want" "$tmp/err" || fail "plot $*: expected '$want' in: $(cat "$tmp/err")"
+	[ ! -e "$tmp/bad.png" ] || fail "plot $*: a PNG was written"
+	[ ! -e "$tmp/bad.png.tmp" ] || fail "plot $*: a temporary file was left"
+}
+printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,fast\n' >"$tmp/nan.csv"
+refused "nan.csv:3:5: ops_per_sec 'fast' is not a number" "$tmp/nan.csv"
+printf 'cores,variant,ops_per_sec\n1,a,5\n1,a,6\n' >"$tmp/dup.csv"
+refused "dup.csv:3:1: a second row for series 'a' at cores = 1" "$tmp/dup.csv"
+printf 'cores,variant,ops_per_sec\n1,a\n' >"$tmp/short.csv"
+refused "short.csv:2:1: 2 fields, the header has 3" "$tmp/short.csv"
+printf 'cores,variant,ops_per_sec\n1,"a,5\n' >"$tmp/open.csv"
+refused "open.csv:2:3: quoted field not closed" "$tmp/open.csv"
+refused "no metric column 'nope'" "$tmp/sw.csv" --metric nope
+refused "needs every bounces_per_op above 0" "$tmp/sw.csv" --metric bounces_per_op --log-y
+refused "cannot open" "$tmp/missing.csv"
+refused "unknown option" "$tmp/sw.csv" --bogus
+refused "expected WxH" "$tmp/sw.csv" --size 10x10
+"$BOUNCE" plot "$tmp/sw.csv" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "-o F.png is required" "$tmp/err" || fail "plot without -o: $(cat "$tmp/err")"
+echo "ok: plot"

@@ -1,0 +1,364 @@
+/* `bounce plot`'s input: an RFC 4180 CSV with a header row (fields may be
+ * quoted, "" inside quotes is a quote), read whole, then grouped into one
+ * series per variant (or series column) with the points sorted by x. */
+#include "config.h"
+#include "plot_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_engine.h"
+
+struct csv_row {
+	char **f;
+	int *col;               /* 1-based byte column where each field starts */
+	size_t n;
+	int line;
+};
+
+struct csv {
+	struct csv_row *row;    /* row[0] is the header */
+	size_t n, cap;
+};
+
+static void csv_free(struct csv *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		for (size_t j = 0; j < c->row[i].n; j++)
+			free(c->row[i].f[j]);
+		free(c->row[i].f);
+		free(c->row[i].col);
+	}
+	free(c->row);
+	memset(c, 0, sizeof *c);
+}
+
+static int add_field(struct csv_row *r, const char *s, size_t len, int col)
+{
+	char **f = realloc(r->f, (r->n + 1) * sizeof *f);
+	if (!f)
+		return -1;
+	r->f = f;
+	int *c = realloc(r->col, (r->n + 1) * sizeof *c);
+	if (!c)
+		return -1;
+	r->col = c;
+	if (!(r->f[r->n] = malloc(len + 1)))
+		return -1;
+	memcpy(r->f[r->n], s, len);
+	r->f[r->n][len] = 0;
+	r->col[r->n++] = col;
+	return 0;
+}
+
+/* Split text into rows. A quoted field may hold commas and newlines. */
+static int csv_parse(const char *file, const char *text, size_t len, struct csv *c, struct err *e)
+{
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return err_internal(e, "out of memory");
+	size_t i = 0;
+	int line = 1, col = 1;
+	while (i < len) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 64;
+			struct csv_row *r = realloc(c->row, cap * sizeof *r);
+			if (!r)
+				goto oom;
+			c->row = r;
+			c->cap = cap;
+		}
+		struct csv_row *r = &c->row[c->n++];
+		memset(r, 0, sizeof *r);
+		r->line = line;
+		for (;;) { /* one field */
+			size_t k = 0;
+			int start = col, sline = line;
+			if (i < len && text[i] == '"') {
+				i++, col++;
+				for (;;) {
+					if (i >= len) {
+						free(buf);
+						return err_set(e, file, sline, start, "quoted field not closed");
+					}
+					if (text[i] == '"' && i + 1 < len && text[i + 1] == '"') {
+						buf[k++] = '"';
+						i += 2, col += 2;
+					} else if (text[i] == '"') {
+						i++, col++;
+						break;
+					} else {
+						if (text[i] == '\n')
+							line++, col = 0;
+						buf[k++] = text[i++];
+						col++;
+					}
+				}
+				if (i < len && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
+					free(buf);
+					return err_set(e, file, line, col, "text after a quoted field's closing quote");
+				}
+			} else {
+				while (i < len && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
+					buf[k++] = text[i++];
+					col++;
+				}
+			}
+			if (add_field(r, buf, k, start))
+				goto oom;
+			if (i < len && text[i] == ',') {
+				i++, col++;
+				continue;
+			}
+			if (i < len && text[i] == '\r')
+				i++;
+			if (i < len && text[i] == '\n')
+				i++;
+			line++, col = 1;
+			break;
+		}
+		if (r->n == 1 && !r->f[0][0]) { /* a blank line */
+			free(r->f[0]);
+			free(r->f);
+			free(r->col);
+			c->n--;
+		}
+	}
+	free(buf);
+	return 0;
+oom:
+	free(buf);
+	return err_internal(e, "out of memory");
+}
+
+static int read_file(const char *path, char **text, size_t *len, struct err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *t = malloc(cap);
+	while (t) {
+		n += fread(t + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *bigger = realloc(t, cap * 2);
+		if (!bigger) {
+			free(t);
+			t = NULL;
+			break;
+		}
+		t = bigger;
+		cap *= 2;
+	}
+	int bad = t && ferror(f);
+	fclose(f);
+	if (!t)
+		return err_internal(e, "out of memory");
+	if (bad) {
+		free(t);
+		return err_set(e, path, 0, 0, "read error");
+	}
+	*text = t;
+	*len = n;
+	return 0;
+}
+
+static int column(const struct csv_row *h, const char *name)
+{
+	for (size_t j = 0; j < h->n; j++)
+		if (!strcmp(h->f[j], name))
+			return (int)j;
+	return -1;
+}
+
+static int no_column(const char *file, const struct csv_row *h, const char *what, const char *name,
+		     struct err *e)
+{
+	char list[700];
+	size_t k = 0;
+	list[0] = 0;
+	for (size_t j = 0; j < h->n && k < sizeof list - 1; j++)
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", j ? ", " : "", h->f[j]);
+	return err_set(e, file, 1, 1, "no %s column '%s' (columns: %s)", what, name, list);
+}
+
+static int number(const char *file, const struct csv_row *r, int j, const char *what, double *v,
+		  struct err *e)
+{
+	const char *s = r->f[j];
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (!*s || *end || errno == ERANGE || !isfinite(*v))
+		return err_set(e, file, r->line, r->col[j], "%s '%s' is not a number", what, s);
+	return 0;
+}
+
+static struct plot_series *series_named(struct plot_data *d, const char *name)
+{
+	for (size_t i = 0; i < d->ns; i++)
+		if (!strcmp(d->s[i].name, name))
+			return &d->s[i];
+	struct plot_series *s = realloc(d->s, (d->ns + 1) * sizeof *s);
+	if (!s)
+		return NULL;
+	d->s = s;
+	s = &d->s[d->ns];
+	memset(s, 0, sizeof *s);
+	if (!(s->name = strdup(name)))
+		return NULL;
+	d->ns++;
+	return s;
+}
+
+/* Insert keeping x sorted; 1 when the series already has a point at x. */
+static int series_add(struct plot_series *s, double x, double y)
+{
+	size_t i = s->n;
+	while (i > 0 && s->x[i - 1] > x)
+		i--;
+	if (i > 0 && s->x[i - 1] == x)
+		return 1;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		double *nx = realloc(s->x, cap * sizeof *nx);
+		if (!nx)
+			return -1;
+		s->x = nx;
+		double *ny = realloc(s->y, cap * sizeof *ny);
+		if (!ny)
+			return -1;
+		s->y = ny;
+		s->cap = cap;
+	}
+	memmove(s->x + i + 1, s->x + i, (s->n - i) * sizeof *s->x);
+	memmove(s->y + i + 1, s->y + i, (s->n - i) * sizeof *s->y);
+	s->x[i] = x;
+	s->y[i] = y;
+	s->n++;
+	return 0;
+}
+
+/* The sweep parameters (columns between "point" and "scenario") other than
+ * x whose value is not the same on every row: they split a variant into
+ * several series. */
+static void varying_params(const struct csv *c, int xc, int *params, size_t *np)
+{
+	const struct csv_row *h = &c->row[0];
+	int p = column(h, "point"), sc = column(h, "scenario");
+	*np = 0;
+	if (p < 0 || sc < p)
+		return;
+	for (int j = p + 1; j < sc; j++) {
+		if (j == xc)
+			continue;
+		for (size_t i = 2; i < c->n; i++)
+			if (strcmp(c->row[i].f[j], c->row[1].f[j])) {
+				params[(*np)++] = j;
+				break;
+			}
+	}
+}
+
+static int group(const char *file, const struct csv *c, const struct plot_spec *spec,
+		 struct plot_data *d, struct err *e)
+{
+	const struct csv_row *h = &c->row[0];
+	const char *xn = spec->x ? spec->x : "cores", *yn = spec->metric ? spec->metric : "ops_per_sec";
+	int xc = column(h, xn), yc = column(h, yn), sc = -1;
+	if (xc < 0)
+		return no_column(file, h, "x", xn, e);
+	if (yc < 0)
+		return no_column(file, h, "metric", yn, e);
+	if (spec->series && (sc = column(h, spec->series)) < 0)
+		return no_column(file, h, "series", spec->series, e);
+	if (sc < 0 && (sc = column(h, "series")) < 0)
+		sc = column(h, "variant");
+	int params[64];
+	size_t np = 0;
+	if (!spec->series && sc >= 0 && !strcmp(h->f[sc], "variant") && h->n <= 64)
+		varying_params(c, xc, params, &np);
+	if (!(d->xname = strdup(xn)) || !(d->yname = strdup(yn)))
+		return err_internal(e, "out of memory");
+	for (size_t i = 1; i < c->n; i++) {
+		const struct csv_row *r = &c->row[i];
+		double x, y;
+		if (number(file, r, xc, xn, &x, e) || number(file, r, yc, yn, &y, e))
+			return -1;
+		char name[256];
+		size_t k = (size_t)snprintf(name, sizeof name, "%s", sc >= 0 ? r->f[sc] : yn);
+		for (size_t q = 0; q < np && k < sizeof name; q++)
+			k += (size_t)snprintf(name + k, sizeof name - k, " %s=%s", h->f[params[q]],
+					      r->f[params[q]]);
+		struct plot_series *s = series_named(d, name);
+		if (!s)
+			return err_internal(e, "out of memory");
+		int dup = series_add(s, x, y);
+		if (dup < 0)
+			return err_internal(e, "out of memory");
+		if (dup)
+			return err_set(e, file, r->line, r->col[xc],
+				       "a second row for series '%s' at %s = %s (plot each point once: "
+				       "use --series, or merge the shards first)",
+				       name, xn, r->f[xc]);
+	}
+	return 0;
+}
+
+int plot_read(const struct plot_spec *spec, struct plot_data *d, struct err *e)
+{
+	memset(d, 0, sizeof *d);
+	char *text = NULL;
+	size_t len = 0;
+	if (read_file(spec->csv, &text, &len, e))
+		return -1;
+	struct csv c = {0};
+	int rc = csv_parse(spec->csv, text, len, &c, e);
+	free(text);
+	if (!rc && c.n < 2)
+		rc = err_set(e, spec->csv, c.n ? 2 : 1, 0, c.n ? "no data rows after the header" : "empty file");
+	for (size_t i = 1; !rc && i < c.n; i++)
+		if (c.row[i].n != c.row[0].n)
+			rc = err_set(e, spec->csv, c.row[i].line, 1, "%zu fields, the header has %zu",
+				     c.row[i].n, c.row[0].n);
+	if (!rc)
+		rc = group(spec->csv, &c, spec, d, e);
+	csv_free(&c);
+	if (rc)
+		plot_data_free(d);
+	return rc;
+}
+
+void plot_data_free(struct plot_data *d)
+{
+	for (size_t i = 0; i < d->ns; i++) {
+		free(d->s[i].name);
+		free(d->s[i].x);
+		free(d->s[i].y);
+	}
+	free(d->s);
+	free(d->xname);
+	free(d->yname);
+	memset(d, 0, sizeof *d);
+}
+
+const char *plot_unit(const char *column)
+{
+	static const struct { const char *col, *unit; } units[] = {
+		{"ops_per_sec", "ops/s"}, {"bounces_per_op", "bounces/op"}, {"cycles", "cycles"},
+		{"seconds", "s"}, {"locked_cycles", "cycles"}, {"cores", "cores"},
+		{"core_count", "cores"}, {"threads", "threads"}, {"footprint", "bytes"},
+		{"instructions", "instructions"}, {"ops", "ops"}, {"bounces", "bounces"},
+		{"hitm", "HITMs"}, {"hitm_remote", "HITMs"}, {"c2c_transfers", "transfers"},
+		{"invalidations", "invalidations"}, {"locked_ops", "locked ops"},
+		{"mem_reads", "reads"}, {"writebacks", "writebacks"}, {"max_error", "counts"},
+	};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strcmp(units[i].col, column))
+			return units[i].unit;
+	return NULL;
+}

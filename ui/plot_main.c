@@ -1,0 +1,93 @@
+/* `bounce plot CSV -o F.png [--metric M] [--x COLUMN] [--series COLUMN]
+ * [--title T] [--subtitle S] [--log-x|--lin-x] [--log-y] [--size WxH]`: its options
+ * (getopt_long), then read (plot_csv.c) and draw (plot_draw.c). */
+#include "config.h"
+#include "plot.h"
+#include "plot_int.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_engine.h"
+
+static const char plot_usage[] =
+	"usage: bounce plot CSV -o F.png [--metric M] [--x COLUMN] [--series COLUMN]\n"
+	"                   [--title T] [--subtitle S] [--log-x | --lin-x] [--log-y] [--size WxH]\n"
+	"  Draw a CSV with a header row (a sweep's or merge's --csv, or any table)\n"
+	"  as a line chart: the metric against x, one line per series.\n"
+	"  -o, --output F.png  the PNG to write (whole or not at all)\n"
+	"  --metric M          the y column (default ops_per_sec)\n"
+	"  --x COLUMN          the x column (default cores)\n"
+	"  --series COLUMN     one line per value of COLUMN (default: the \"series\"\n"
+	"                      column, else \"variant\" plus each sweep --set that varies)\n"
+	"  --title T           the chart's title (default \"M by X\")\n"
+	"  --subtitle S        the small line under it (default: the CSV's path)\n"
+	"  --log-x, --lin-x    x axis scale (default: log when the largest x is 16 or\n"
+	"                      more times the smallest, powers of 2 when every x is one)\n"
+	"  --log-y             logarithmic y axis\n"
+	"  --size WxH          image size in pixels (default 960x600, 400x300 to 4096x4096)\n";
+
+int ui_plot_cmd(int argc, char **argv, struct err *e)
+{
+	enum { O_METRIC = 256, O_X, O_SERIES, O_TITLE, O_SUBTITLE, O_LOGX, O_LINX, O_LOGY, O_SIZE };
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'}, {"metric", required_argument, NULL, O_METRIC},
+		{"x", required_argument, NULL, O_X}, {"series", required_argument, NULL, O_SERIES},
+		{"title", required_argument, NULL, O_TITLE}, {"subtitle", required_argument, NULL, O_SUBTITLE},
+		{"log-x", no_argument, NULL, O_LOGX},
+		{"lin-x", no_argument, NULL, O_LINX}, {"log-y", no_argument, NULL, O_LOGY},
+		{"size", required_argument, NULL, O_SIZE}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct plot_spec spec = {0};
+	struct plot_style st = {.width = 960, .height = 600, .log_x = -1};
+	const char *out = NULL;
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case O_METRIC: spec.metric = optarg; break;
+		case O_X: spec.x = optarg; break;
+		case O_SERIES: spec.series = optarg; break;
+		case O_TITLE: st.title = optarg; break;
+		case O_SUBTITLE: st.subtitle = optarg; break;
+		case O_LOGX: st.log_x = 1; break;
+		case O_LINX: st.log_x = 0; break;
+		case O_LOGY: st.log_y = true; break;
+		case O_SIZE: {
+			char *end;
+			long w = strtol(optarg, &end, 10), h = *end == 'x' ? strtol(end + 1, &end, 10) : 0;
+			if (*end || w < 400 || h < 300 || w > 4096 || h > 4096)
+				return err_set(e, NULL, 0, 0,
+					       "plot: --size '%s': expected WxH from 400x300 to 4096x4096", optarg);
+			st.width = (int)w;
+			st.height = (int)h;
+			break;
+		}
+		case 'h': fputs(plot_usage, stdout); return 0;
+		case ':':
+			return err_set(e, NULL, 0, 0, "plot: %s needs a value\n%s", argv[optind - 1], plot_usage);
+		default:
+			return err_set(e, NULL, 0, 0, "plot: unknown option '%s'\n%s", argv[optind - 1], plot_usage);
+		}
+	}
+	if (optind != argc - 1)
+		return err_set(e, NULL, 0, 0, "plot: expected one CSV file\n%s", plot_usage);
+	if (!out)
+		return err_set(e, NULL, 0, 0, "plot: -o F.png is required\n%s", plot_usage);
+	spec.csv = argv[optind];
+	if (!st.subtitle)
+		st.subtitle = spec.csv;
+	st.font = getenv("BOUNCE_FONT") ? getenv("BOUNCE_FONT") : UI_FONT_PATH;
+
+	struct plot_data d;
+	if (plot_read(&spec, &d, e))
+		return -1;
+	int rc = plot_draw_png(&d, &st, out, e);
+	plot_data_free(&d);
+	return rc;
+}
