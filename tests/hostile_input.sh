@@ -34,6 +34,9 @@ expect_status "a 10^12-cycle stop is allowed" 0 "$BOUNCE" check "$T/stop_ok.json
 
 # Memory is sparse: a 1 GiB .space of zeros is allowed, 4 GiB or 64 MiB
 # filled with a non-zero value are not.
+printf '.data\nbuf: .space 1073741824\n.text\nworker:\n    hlt\n' >"$T/space1g.s"
+scen "$T/space1g.json" 8 space1g.s
+expect_status "a 1 GiB .space of zeros is allowed" 0 "$BOUNCE" check "$T/space1g.json" --quiet
 printf '.data\nbuf: .space 4294967296\n.text\nworker:\n    hlt\n' >"$T/space.s"
 scen "$T/space.json" 8 space.s
 refuse "a 4 GiB .space" 'space.s:2:[0-9]*: 4294967296 more bytes would make .data 4294967296 bytes, over its limit of 2147483648 (2 GiB)' check "$T/space.json"

@@ -41,15 +41,13 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 				 (uint64_t)(PROG_MAX_DATA - *size));
 	/* Every CPU gets a written copy of .percpu: bound the memory map
 	 * beyond .data (whose zeros cost nothing: memory is sparse). */
-	uint64_t data = 0, pcpu = st->percpu_size;
-	uint64_t *grow = section == SEC_DATA ? &data : &pcpu;
-	uint64_t mem = asm_memory_size(st, data + (grow == &data ? n : 0), pcpu + (grow == &pcpu ? n : 0));
+	uint64_t pcpu = st->percpu_size;
+	uint64_t mem = asm_memory_size(st, 0, pcpu + (section == SEC_PERCPU ? n : 0));
 	if (mem > PROG_MAX_MEMORY) {
 		uint64_t lo = 0, hi = n; /* the most bytes that still fit */
 		while (lo < hi) {
 			uint64_t mid = lo + (hi - lo + 1) / 2;
-			if (asm_memory_size(st, data + (grow == &data ? mid : 0), pcpu + (grow == &pcpu ? mid : 0)) <=
-			    PROG_MAX_MEMORY)
+			if (asm_memory_size(st, 0, pcpu + mid) <= PROG_MAX_MEMORY)
 				lo = mid;
 			else
 				hi = mid - 1;
