@@ -39,6 +39,35 @@ static enum sim_status run_variant(struct runner *r, int progress, struct err *e
 	return st;
 }
 
+/* Every expectation path into variant r's report must exist there: checked
+ * on the report of r before it ran, so a misspelled metric is refused
+ * before any simulation (and by `check`, which simulates nothing). */
+static int check_metrics(const struct scenario *s, const struct runner *r, struct err *e)
+{
+	cJSON *rep = rep_new(s, r);
+	if (rep_add_variant(rep, r, e)) {
+		cJSON_Delete(rep);
+		return -1;
+	}
+	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"), 0);
+	size_t nl = strlen(r->run.variant);
+	int rc = 0;
+	for (size_t i = 0; i < s->n_expect && !rc; i++) {
+		const struct scen_expect *x = &s->expect[i];
+		const char *paths[2] = {x->metric, x->to};
+		for (int k = 0; k < 2 && !rc; k++) {
+			const char *m = paths[k];
+			char why[400];
+			if (!m || strncmp(m + 9, r->run.variant, nl) != 0 || (m[9 + nl] && m[9 + nl] != '.'))
+				continue;
+			if (rep_metric_known(v, m, why, sizeof why))
+				rc = err_set(e, s->file, x->loc.line, x->loc.col, "metric \"%s\": %s", m, why);
+		}
+	}
+	cJSON_Delete(rep);
+	return rc;
+}
+
 static int write_output(const char *path, const cJSON *rep, int kind, struct err *e)
 {
 	struct outfile *of = outfile_open(path, e);
@@ -85,6 +114,10 @@ int cli_run(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
+		if (check_metrics(&s, &r, &e)) {
+			runner_free(&r);
+			goto fail;
+		}
 		if (!rep)
 			rep = rep_new(&s, &r);
 		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0) : NULL;
@@ -126,6 +159,8 @@ int cli_run(const struct cli_opts *o)
 		goto fail;
 	if (!o->quiet)
 		rep_print_summary(rep, stdout);
+	else
+		rep_print_expectations(rep, 1, stdout);
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:
@@ -152,6 +187,10 @@ int cli_check(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, 0, &e))
 			goto fail;
+		if (check_metrics(&s, &r, &e)) {
+			runner_free(&r);
+			goto fail;
+		}
 		if (!o->quiet)
 			printf("%s: variant %s: %d cores, %u instructions, %u symbols\n", s.file,
 			       r.run.variant, r.run.cores, r.prog.n_insns, r.prog.n_syms);
