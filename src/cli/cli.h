@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "load/scenario.h"
 #include "base/error.h"
 
@@ -29,8 +30,11 @@ struct cli_opts {
 	size_t n_sets;
 	const char *json, *csv, *junit, *trace, *markdown;
 	bool check, quiet;
+	bool help;             /* --help was given: its text is printed, do nothing */
 	/* sweep */
 	int jobs, shard_k, shard_n;
+	bool jobs_given;
+	int progress;          /* 1 --progress, -1 --no-progress, 0 on a terminal */
 	/* view */
 	double speed;
 	const char *screenshot;
@@ -42,8 +46,11 @@ struct cli_opts {
 
 extern volatile sig_atomic_t cli_interrupted;
 
-/* Parse argv for subcommand `cmd`; returns -1 with e set on a usage error. */
+/* Parse argv (argv[0] is the command) for subcommand `cmd` with
+ * getopt_long; returns -1 with e set on a usage error. */
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e);
+/* The --help text of a command parsed by cli_parse; -1 for another name. */
+int cli_help(const char *cmd, FILE *f);
 void cli_opts_free(struct cli_opts *o);
 /* Command-line overrides with the storage they point into (so keep it in
  * place once filled). */
