@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli/outfile.h"
 #ifdef HAVE_UI
@@ -46,6 +47,48 @@ static const char usage[] =
 	"  -h, --help               this text\n\n"
 	"Exit status: 0 ok, 1 an expectation failed, 2 bad input, 3 internal error,\n"
 	"130 interrupted. See bounce(1) and bounce help COMMAND.\n";
+
+static int has_data(const char *dir)
+{
+	char p[4200];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/cpus", dir);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Where cpus/ and scenarios/ are when BOUNCE_DATADIR does not say: a
+ * program in its build tree uses the source tree's (what it was built
+ * with); an installed one, the compiled-in $(pkgdatadir); one whose
+ * installation was moved (a DESTDIR staging tree, a copied prefix), the
+ * share/bounce beside its bin/. The loader reads BOUNCE_DATADIR. */
+static void locate_data(void)
+{
+	const char *d = getenv("BOUNCE_DATADIR");
+	char exe[4096];
+	ssize_t n;
+	if ((d && *d) || (n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
+		return;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = 0;
+	char *build = realpath(BOUNCE_BUILDDIR, NULL);
+	int in_build = build && strcmp(build, exe) == 0;
+	free(build);
+	if (in_build) {
+		setenv("BOUNCE_DATADIR", BOUNCE_SRCDIR, 1);
+		return;
+	}
+	if (has_data(BOUNCE_DATADIR))
+		return;
+	char moved[4200];
+	snprintf(moved, sizeof moved, "%s/../share/%s", exe, PACKAGE);
+	char *real = realpath(moved, NULL);
+	if (real && has_data(real))
+		setenv("BOUNCE_DATADIR", real, 1);
+	free(real);
+}
 
 /* `bounce help [COMMAND]`. */
 static int help(const char *cmd, int nargs)
@@ -122,6 +165,7 @@ int main(int argc, char **argv)
 			}
 	if (strcmp(cmd, "help") == 0)
 		return help(i < argc ? argv[i] : NULL, argc - i);
+	locate_data();
 
 	/* The command sees argv[0] = its name, the global options, then its own. */
 	char **args = calloc((size_t)argc + 2, sizeof *args);
