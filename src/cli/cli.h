@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "load/scenario.h"
+#include "report/runner.h"
 #include "base/error.h"
 
 #define CLI_MAX_SETS 64
@@ -70,6 +71,12 @@ int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, s
 int cli_exit_status(const struct err *e);
 /* Print e and return its exit status: how every subcommand fails. */
 int cli_fail(const struct err *e);
+
+/* Simulate r to its end in slices of about 50 ms of wall time, so that a
+ * signal stops it within a fraction of a second (SIM_RUNNING is returned
+ * with cli_interrupted set) and, when progress, a progress line is kept on
+ * stderr. How a run is sliced does not change its result. */
+enum sim_status cli_simulate(struct runner *r, int progress, struct err *e);
 
 int cli_run(const struct cli_opts *o);
 int cli_check(const struct cli_opts *o);

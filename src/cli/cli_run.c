@@ -7,35 +7,96 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/outfile.h"
 #include "report/report.h"
 #include "report/runner.h"
 #include "report/trace.h"
 
-#define PROGRESS_CHUNK 2000000ull /* cycles simulated between progress checks */
-
 static int selected(const struct cli_opts *o, const struct scenario *s, size_t v)
 {
 	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
 }
 
-/* Run to the end in chunks, so that progress can be shown and a signal
- * stops the run between chunks. */
-static enum sim_status run_variant(struct runner *r, int progress, struct err *e)
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* 12.3k, 4.56M: figures for a progress line. */
+static void si(double v, char *buf, size_t n)
+{
+	static const char units[] = " kMGTP";
+	int u = 0;
+	while (v >= 1000 && u < 5) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.3g%c" : "%.0f", v, units[u]);
+}
+
+static void seconds(double t, char *buf, size_t n)
+{
+	if (t < 1e-3)
+		snprintf(buf, n, "%.3g us", t * 1e6);
+	else if (t < 1)
+		snprintf(buf, n, "%.3g ms", t * 1e3);
+	else if (t < 120)
+		snprintf(buf, n, "%.0f s", t);
+	else
+		snprintf(buf, n, "%.0f min", t / 60);
+}
+
+/* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
+ * ETA 3 s": what is done and how fast. The end is known only for a run
+ * stopped at a cycle count (at most that when it may halt earlier). */
+static void show_progress(const struct runner *r, double elapsed)
+{
+	struct core_stats cs;
+	uint64_t cycles = sim_cycles(r->sim);
+	sim_total_core_stats(r->sim, &cs);
+	char ins[16], ops[16], rate[16], sim_t[24], eta[40] = "";
+	si((double)cs.instructions, ins, sizeof ins);
+	si((double)runner_ops(r), ops, sizeof ops);
+	si(elapsed > 0 ? (double)cs.instructions / elapsed : 0, rate, sizeof rate);
+	seconds((double)cycles / (r->run.cpu.ghz * 1e9), sim_t, sizeof sim_t);
+	if (r->run.stop.cycles && cycles && elapsed > 0) {
+		char left[24];
+		uint64_t end = r->run.stop.cycles;
+		seconds(elapsed * (double)(end > cycles ? end - cycles : 0) / (double)cycles, left, sizeof left);
+		snprintf(eta, sizeof eta, ", %s %s", r->run.stop.halt ? "ETA at most" : "ETA", left);
+	}
+	fprintf(stderr, "\r\033[K  %s: %s instructions, %s ops, %s simulated, %s instr/s%s", r->run.variant, ins,
+		ops, sim_t, rate, eta);
+}
+
+enum sim_status cli_simulate(struct runner *r, int progress, struct err *e)
 {
 	enum sim_status st;
-	uint64_t limit = sim_limit(r->sim);
-	uint64_t until = 0;
+	/* Slices of about 50 ms: the slice grows or shrinks with the speed. */
+	uint64_t slice = 10000, until = 0;
+	double t0 = now_s(), shown = t0;
+	int printed = 0;
 	do {
-		until += PROGRESS_CHUNK;
+		double a = now_s();
+		until = until > UINT64_MAX - slice ? UINT64_MAX : until + slice;
 		st = sim_run_until(r->sim, until, e);
-		if (progress)
-			fprintf(stderr, "\r  %s: %" PRIu64 " Mcycles (%.0f%% of limit)   ", r->run.variant,
-				sim_cycles(r->sim) / 1000000, 100.0 * (double)sim_cycles(r->sim) / (double)limit);
+		double b = now_s();
+		if (b - a < 0.025 && slice < (1ull << 40))
+			slice *= 2;
+		else if (b - a > 0.1 && slice > 1000)
+			slice /= 2;
+		if (progress && b - shown >= 0.25) {
+			show_progress(r, b - t0);
+			shown = b;
+			printed = 1;
+		}
 	} while (st == SIM_RUNNING && !cli_interrupted);
-	if (progress)
-		fprintf(stderr, "\r%60s\r", "");
+	if (printed)
+		fputs("\r\033[K", stderr);
 	return st;
 }
 
@@ -102,7 +163,7 @@ int cli_run(const struct cli_opts *o)
 	cJSON *rep = NULL;
 	struct outfile *trace_out = NULL;
 	int rc = EXIT_OK, pid = 0;
-	int progress = !o->quiet && isatty(2);
+	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
 
 	if (cli_setup(o, &s, &ov, &e))
 		goto fail;
@@ -122,7 +183,7 @@ int cli_run(const struct cli_opts *o)
 			rep = rep_new(&s, &r);
 		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0) : NULL;
 		pid++;
-		r.status = run_variant(&r, progress, &e);
+		r.status = cli_simulate(&r, progress, &e);
 		trace_finish(t);
 		if (cli_interrupted) {
 			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64

@@ -11,7 +11,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/outfile.h"
 #include "report/report.h"
@@ -51,7 +55,7 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 			goto fail;
 		if (!rep)
 			rep = rep_new(s, &r);
-		r.status = sim_run(r.sim, e);
+		r.status = cli_simulate(&r, 0, e);
 		if (r.status == SIM_ERROR || cli_interrupted) {
 			runner_free(&r);
 			if (cli_interrupted)
@@ -83,30 +87,135 @@ static int in_shard(const struct cli_opts *o, size_t p)
 	return !o->shard_n || p % (size_t)o->shard_n == (size_t)(o->shard_k - 1);
 }
 
-/* Child j of a --jobs sweep: its share of the points into its own file. */
-static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int j,
-		       const char *path)
+/* Child j of a --jobs sweep: its share of the points into its own file,
+ * a byte on `done` after each point (the parent's progress). It dies with
+ * the parent; interrupted, it removes its file. */
+static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int jobs, int j,
+		       const char *path, int done, pid_t parent)
 {
 	struct err e = {0};
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		return EXIT_INTERRUPTED;
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return EXIT_INTERNAL;
 	size_t mine = 0;
-	for (size_t p = 0; p < np; p++) {
+	for (size_t p = 0; p < np && !cli_interrupted; p++) {
 		if (!in_shard(o, p))
 			continue;
-		if (mine++ % (size_t)o->jobs != (size_t)j)
+		if (mine++ % (size_t)jobs != (size_t)j)
 			continue;
 		/* Each point's rows are preceded by its number so the parent
 		 * can put the points back in order. */
 		fprintf(f, "#%zu\n", p);
 		if (run_point(o, s, p, f, &e)) {
-			err_print(&e, stderr);
 			fclose(f);
+			if (cli_interrupted) {
+				unlink(path);
+				return EXIT_INTERRUPTED;
+			}
+			err_print(&e, stderr);
 			return cli_exit_status(&e);
 		}
+		if (write(done, "", 1) < 0)
+			break;
+	}
+	if (cli_interrupted) {
+		fclose(f);
+		unlink(path);
+		return EXIT_INTERRUPTED;
 	}
 	return fclose(f) ? EXIT_INTERNAL : EXIT_OK;
+}
+
+/* Signals while the workers run: counted, never fatal to the parent, which
+ * passes them on and cleans up (main's handler leaves at the second). */
+static volatile sig_atomic_t sweep_signals;
+
+static void on_sweep_signal(int sig)
+{
+	cli_interrupted = sig;
+	sweep_signals++;
+}
+
+static double mono_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Wait for the workers, showing "points done/total, rate, ETA" when
+ * progress; the first signal is passed on to them (they stop within a
+ * slice), a second kills them. Returns the worst exit status. */
+static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progress)
+{
+	struct sigaction sa = {.sa_handler = on_sweep_signal}, old[3];
+	static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	if (cli_interrupted)
+		sweep_signals = 1; /* a signal came before the handler was ours */
+	int running = jobs, worst = EXIT_OK, forwarded = 0, printed = 0, stopping = 0;
+	size_t finished = 0;
+	double t0 = mono_s(), shown = 0;
+	while (running) {
+		if (sweep_signals > forwarded) {
+			forwarded = sweep_signals;
+			for (int j = 0; j < jobs; j++)
+				if (kids[j] > 0)
+					kill(kids[j], forwarded > 1 ? SIGKILL : SIGINT);
+		}
+		struct pollfd pf = {.fd = done, .events = POLLIN};
+		if (poll(&pf, 1, 100) > 0) {
+			char buf[256];
+			ssize_t n = read(done, buf, sizeof buf);
+			if (n > 0)
+				finished += (size_t)n;
+		}
+		for (int j = 0; j < jobs; j++) {
+			int st;
+			if (kids[j] <= 0 || waitpid(kids[j], &st, WNOHANG) != kids[j])
+				continue;
+			kids[j] = 0;
+			running--;
+			int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERRUPTED;
+			if (!WIFEXITED(st) && !cli_interrupted && !stopping) {
+				fprintf(stderr, "bounce: sweep worker killed by signal %d\n", WTERMSIG(st));
+				code = EXIT_INTERNAL;
+			}
+			/* Workers we stopped exit 130: not their own failure. */
+			if (stopping && !cli_interrupted && code == EXIT_INTERRUPTED)
+				continue;
+			if (code > worst)
+				worst = code;
+			if (code != EXIT_OK && !stopping) {
+				/* One failed: the sweep has failed, stop the others. */
+				stopping = 1;
+				for (int k = 0; k < jobs; k++)
+					if (kids[k] > 0)
+						kill(kids[k], SIGINT);
+			}
+		}
+		double t = mono_s();
+		if (progress && t - shown >= 0.25) {
+			double rate = (double)finished / (t - t0);
+			char eta[64] = "";
+			if (finished && finished < total)
+				snprintf(eta, sizeof eta, ", %.3g points/s, ETA %.0f s", rate,
+					 (double)(total - finished) / rate);
+			fprintf(stderr, "\r\033[K  sweep: %zu/%zu points, %.0f s%s", finished, total, t - t0, eta);
+			shown = t;
+			printed = 1;
+		}
+	}
+	if (printed)
+		fputs("\r\033[K", stderr);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return worst;
 }
 
 struct chunk {
@@ -181,8 +290,9 @@ int cli_sweep(const struct cli_opts *o)
 	struct scenario s = {0};
 	struct err e = {0};
 	int rc = EXIT_OK;
-	char dir[] = "/tmp/bounce-sweep-XXXXXX";
-	int have_dir = 0;
+	char dir[256] = "";
+	char paths[256][288];
+	int have_dir = 0, jobs = 0;
 	struct chunk *cs = NULL;
 	size_t ncs = 0;
 
@@ -202,38 +312,57 @@ int cli_sweep(const struct cli_opts *o)
 		if (cli_overrides(o, pick, &ov, &e))
 			goto fail;
 	}
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 32) /* too long: /tmp */
+		tmp = "/tmp";
+	snprintf(dir, sizeof dir, "%s/bounce-sweep-XXXXXX", tmp);
 	if (!mkdtemp(dir)) {
 		err_internal(&e, "cannot create a temporary directory: %s", strerror(errno));
 		goto fail;
 	}
 	have_dir = 1;
+	/* No more workers than points: each gets at least one. */
+	size_t mine = 0;
+	for (size_t p = 0; p < np; p++)
+		mine += in_shard(o, p);
+	jobs = o->jobs < (int)mine ? o->jobs : (int)(mine ? mine : 1);
+	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
+	int pipefd[2];
+	if (pipe(pipefd)) {
+		err_internal(&e, "pipe: %s", strerror(errno));
+		goto fail;
+	}
 	fflush(NULL);
-	pid_t kids[256];
-	char paths[256][64];
-	for (int j = 0; j < o->jobs; j++) {
+	pid_t kids[256] = {0};
+	pid_t parent = getpid();
+	for (int j = 0; j < jobs; j++) {
 		snprintf(paths[j], sizeof paths[j], "%s/part%d", dir, j);
 		kids[j] = fork();
 		if (kids[j] < 0) {
 			err_internal(&e, "fork: %s", strerror(errno));
+			for (int k = 0; k < j; k++)
+				kill(kids[k], SIGKILL);
+			for (int k = 0; k < j; k++)
+				waitpid(kids[k], NULL, 0);
+			close(pipefd[0]);
+			close(pipefd[1]);
 			goto fail;
 		}
-		if (kids[j] == 0)
-			_exit(sweep_child(o, &s, np, j, paths[j]));
+		if (kids[j] == 0) {
+			close(pipefd[0]);
+			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent));
+		}
 	}
-	int worst = EXIT_OK;
-	for (int j = 0; j < o->jobs; j++) {
-		int st;
-		while (waitpid(kids[j], &st, 0) < 0 && errno == EINTR)
-			;
-		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
-		if (code > worst)
-			worst = code;
-	}
+	close(pipefd[1]);
+	int worst = sweep_wait(kids, jobs, pipefd[0], mine, progress);
+	close(pipefd[0]);
 	if (worst != EXIT_OK || cli_interrupted) {
 		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
+		if (cli_interrupted)
+			fprintf(stderr, "bounce: sweep interrupted; no CSV written\n");
 		goto out;
 	}
-	for (int j = 0; j < o->jobs; j++)
+	for (int j = 0; j < jobs; j++)
 		if (read_chunks(paths[j], &cs, &ncs)) {
 			err_internal(&e, "cannot read sweep part %s", paths[j]);
 			goto fail;
@@ -262,8 +391,8 @@ out:
 		free(cs[i].text);
 	free(cs);
 	if (have_dir) {
-		for (int j = 0; j < o->jobs; j++) {
-			char p[64];
+		for (int j = 0; j < jobs; j++) {
+			char p[288];
 			snprintf(p, sizeof p, "%s/part%d", dir, j);
 			unlink(p);
 		}
