@@ -70,10 +70,10 @@ done
 # Each documented option of a command is in its help, and each option in
 # the help is accepted by the parser (it then fails on its value or runs).
 expect_status "run --help" 0 "$BOUNCE" run --help
-for o in cpu cores seed variant set json csv junit trace markdown check quiet help; do
+for o in cpu cores seed variant set json csv junit trace markdown check jobs progress no-progress quiet help; do
 	expect_grep "run --help has --$o" " --$o\b" "$T/out"
 done
-grep -q -- "--jobs\|--shard\|--speed" "$T/out" && bad "run --help lists another command's option" || ok "run --help: only run's options"
+grep -q -- "--shard\|--speed\|--frames" "$T/out" && bad "run --help lists another command's option" || ok "run --help: only run's options"
 expect_status "sweep --help" 0 "$BOUNCE" sweep --help
 for o in cpu cores seed variant set csv check jobs shard progress no-progress quiet; do
 	expect_grep "sweep --help has --$o" " --$o\b" "$T/out"

@@ -105,6 +105,25 @@ expect_eq "run: SIGINT exit status" 130 "$?"
 [ "$ms" -le 500 ] && ok "run: stopped in $ms ms (<= 500)" || bad "run: took $ms ms (> 500)"
 [ -e "$T/run.json" ] && bad "run: report written" || ok "run: no report"
 
+# run --jobs 2: both variants on threads; SIGINT stops both at once.
+cat >"$T/spin2.json" <<'S'
+{"name": "spin2", "cpu": "manycore-1024", "cores": 8, "program": ["spin.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "stop": {"cycles": 1000000000000},
+ "variants": [{"name": "a", "cores": 64}, {"name": "b", "cores": 32}]}
+S
+"$BOUNCE" run "$T/spin2.json" --jobs 2 --json "$T/run2.json" 2>"$T/run2.err" &
+pid=$!
+sleep 1.5
+t0=$(now); kill -INT "$pid"
+while kill -0 "$pid" 2>/dev/null && [ $(( ($(now) - t0) / 1000000 )) -lt 10000 ]; do sleep 0.01; done
+ms=$(( ($(now) - t0) / 1000000 ))
+wait "$pid"
+expect_eq "run --jobs 2: SIGINT exit status" 130 "$?"
+[ "$ms" -le 500 ] && ok "run --jobs 2: stopped in $ms ms (<= 500)" || bad "run --jobs 2: took $ms ms (> 500)"
+expect_grep "run --jobs 2: says so" "interrupted with 0 of 2 variants done; no report written" "$T/run2.err"
+[ -e "$T/run2.json" ] && bad "run --jobs 2: report written" || ok "run --jobs 2: no report"
+
 # Progress: asked for on a pipe, it shows points done/total and a rate.
 cat >"$T/short.json" <<'S'
 {"name": "short", "cpu": "manycore-1024", "cores": 8, "program": ["spin.s"],
@@ -119,6 +138,10 @@ expect_eq "no progress on a pipe" "" "$(cat "$T/err")"
 expect_status "run --progress" 0 "$BOUNCE" run "$T/short.json" --cores 256 --set cores=512 --progress --quiet
 expect_grep "run progress: instructions, ops, simulated time, rate, ETA" \
 	"default: [0-9.]*[kMG]* instructions, [0-9.]*[kMG]* ops, [0-9.]* [mu]s simulated, [0-9.]*[kMG]* instr/s, ETA" "$T/err"
+sed 's/"cycles": 1000000000000/"cycles": 100000000/; s/"cores": 64/"cores": 256/; s/"cores": 32/"cores": 128/' \
+	"$T/spin2.json" >"$T/short2.json"
+expect_status "run --jobs 2 --progress" 0 "$BOUNCE" run "$T/short2.json" --progress --quiet --jobs 2
+expect_grep "run --jobs 2: progress over both variants" "run: [0-9]/2 variants, [0-9.]*[kMG]* instructions, [0-9.]*[kMG]* ops, [0-9.]*[kMG]* instr/s" "$T/err"
 expect_status "run on a pipe" 0 "$BOUNCE" run "$T/short.json" --cores 256 --quiet
 expect_eq "run: no progress on a pipe" "" "$(cat "$T/err")"
 finish

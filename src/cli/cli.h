@@ -4,6 +4,7 @@
 #define BOUNCE_CLI_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include "load/scenario.h"
@@ -72,11 +73,18 @@ int cli_exit_status(const struct err *e);
 /* Print e and return its exit status: how every subcommand fails. */
 int cli_fail(const struct err *e);
 
+/* What a run has done so far, for progress shown by another thread; the
+ * run stops after a slice when *stop is set. */
+struct cli_meter {
+	atomic_uint_least64_t instructions, ops;
+	atomic_int *stop;
+};
+
 /* Simulate r to its end in slices of about 50 ms of wall time, so that a
  * signal stops it within a fraction of a second (SIM_RUNNING is returned
  * with cli_interrupted set) and, when progress, a progress line is kept on
  * stderr. How a run is sliced does not change its result. */
-enum sim_status cli_simulate(struct runner *r, int progress, struct err *e);
+enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
 
 int cli_run(const struct cli_opts *o);
 int cli_check(const struct cli_opts *o);

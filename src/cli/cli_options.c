@@ -52,7 +52,7 @@ static const struct opt_def opt_defs[] = {
 	{"trace", required_argument, O_TRACE, C_RUN, "FILE", "write a Chrome/Perfetto trace of the run"},
 	{"markdown", required_argument, O_MARKDOWN, C_RUN, "FILE", "write the headline table as Markdown"},
 	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
-	{"jobs", required_argument, 'j', C_SWEEP, "N", "run N points at once (default: the online CPUs)"},
+	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
 	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
 	{"progress", no_argument, O_PROGRESS, C_RUN | C_SWEEP, NULL, "show progress on stderr even when it is not a terminal"},
 	{"no-progress", no_argument, O_NO_PROGRESS, C_RUN | C_SWEEP, NULL, "no progress, even on a terminal"},

@@ -4,7 +4,10 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -73,7 +76,7 @@ static void show_progress(const struct runner *r, double elapsed)
 		ops, sim_t, rate, eta);
 }
 
-enum sim_status cli_simulate(struct runner *r, int progress, struct err *e)
+enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
 {
 	enum sim_status st;
 	/* Slices of about 50 ms: the slice grows or shrinks with the speed. */
@@ -94,7 +97,13 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct err *e)
 			shown = b;
 			printed = 1;
 		}
-	} while (st == SIM_RUNNING && !cli_interrupted);
+		if (m) {
+			struct core_stats cs;
+			sim_total_core_stats(r->sim, &cs);
+			atomic_store(&m->instructions, cs.instructions);
+			atomic_store(&m->ops, runner_ops(r));
+		}
+	} while (st == SIM_RUNNING && !cli_interrupted && !(m && m->stop && atomic_load(m->stop)));
 	if (printed)
 		fputs("\r\033[K", stderr);
 	return st;
@@ -155,6 +164,106 @@ static int write_output(const char *path, const cJSON *rep, int kind, struct err
 	return outfile_commit(of, e);
 }
 
+/* One selected variant of a run: prepared, simulated (by a worker thread
+ * or inline), then added to the report by the main thread in scenario
+ * order, so the outputs do not depend on --jobs. */
+struct slot {
+	size_t v;
+	struct runner r;
+	int prepared, done;
+	enum sim_status status;
+	struct err e;
+	FILE *trace;            /* the variant's trace events, copied in order */
+	struct cli_meter meter;
+};
+
+struct pool {
+	const struct cli_opts *o;
+	const struct scenario *s;
+	const struct cli_ov *ov;
+	struct slot *slots;
+	size_t n, next, reported;
+	int jobs, tracing;
+	atomic_int stop;        /* a variant failed: the others stop */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+/* Prepare and simulate slot k. */
+static void run_slot(struct pool *p, size_t k, int progress)
+{
+	struct slot *sl = &p->slots[k];
+	sl->meter.stop = &p->stop;
+	if (runner_prepare(&sl->r, p->s, sl->v, &p->ov->ov, p->o->check, &sl->e)) {
+		sl->status = SIM_ERROR;
+		return;
+	}
+	sl->prepared = 1;
+	struct trace *t = NULL;
+	if (p->tracing) {
+		if (!(sl->trace = tmpfile())) {
+			err_internal(&sl->e, "cannot create a temporary file for the trace: %s", strerror(errno));
+			sl->status = SIM_ERROR;
+			return;
+		}
+		t = trace_start(&sl->r, sl->trace, (int)k, k == 0);
+	}
+	sl->status = cli_simulate(&sl->r, progress, &sl->meter, &sl->e);
+	trace_finish(t);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		/* Finished variants wait for the earlier ones to be reported:
+		 * keep at most 2 x jobs of them alive. */
+		while (p->next < p->n && p->next >= p->reported + 2 * (size_t)p->jobs && !cli_interrupted &&
+		       !atomic_load(&p->stop))
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->next >= p->n || cli_interrupted || atomic_load(&p->stop))
+			break;
+		size_t k = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		run_slot(p, k, 0);
+		pthread_mutex_lock(&p->mu);
+		p->slots[k].done = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* "run: 2/6 variants, 12.3M instructions, 4.5M ops, 48M instr/s" over
+ * every worker (their meters are atomics updated after each slice). */
+static void show_pool_progress(const struct pool *p, double elapsed)
+{
+	uint64_t ins = 0, ops = 0;
+	for (size_t k = 0; k < p->n; k++) {
+		ins += atomic_load(&p->slots[k].meter.instructions);
+		ops += atomic_load(&p->slots[k].meter.ops);
+	}
+	char a[16], b[16], c[16];
+	si((double)ins, a, sizeof a);
+	si((double)ops, b, sizeof b);
+	si(elapsed > 0 ? (double)ins / elapsed : 0, c, sizeof c);
+	fprintf(stderr, "\r\033[K  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a,
+		b, c);
+}
+
+/* Copy a variant's trace part into the trace. */
+static int copy_trace(FILE *from, FILE *to, struct err *e)
+{
+	char buf[65536];
+	size_t n;
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return err_internal(e, "writing the trace: %s", strerror(errno));
+	return ferror(from) ? err_internal(e, "reading a trace part: %s", strerror(errno)) : 0;
+}
+
 int cli_run(const struct cli_opts *o)
 {
 	struct scenario s = {0};
@@ -162,49 +271,127 @@ int cli_run(const struct cli_opts *o)
 	struct cli_ov ov;
 	cJSON *rep = NULL;
 	struct outfile *trace_out = NULL;
-	int rc = EXIT_OK, pid = 0;
+	struct pool p = {.o = o, .s = &s, .ov = &ov};
+	pthread_t threads[256];
+	int rc = EXIT_OK, started = 0, printed = 0;
+	double t0 = 0, shown = 0;
 	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
 
 	if (cli_setup(o, &s, &ov, &e))
 		goto fail;
-	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
+	if (!(p.slots = calloc(s.n_variants, sizeof *p.slots))) {
+		err_internal(&e, "out of memory");
 		goto fail;
+	}
+	/* Every variant is checked before any runs: a bad one is refused
+	 * at once, whatever --jobs. */
 	for (size_t v = 0; v < s.n_variants; v++) {
 		if (!selected(o, &s, v))
 			continue;
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
-		if (check_metrics(&s, &r, &e)) {
-			runner_free(&r);
-			goto fail;
-		}
-		if (!rep)
-			rep = rep_new(&s, &r);
-		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0) : NULL;
-		pid++;
-		r.status = cli_simulate(&r, progress, &e);
-		trace_finish(t);
-		if (cli_interrupted) {
-			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64
-				" of %" PRIu64 "; no report written\n", r.run.variant, sim_cycles(r.sim),
-				sim_limit(r.sim));
-			runner_free(&r);
-			rc = EXIT_INTERRUPTED;
-			goto out;
-		}
-		if (r.status == SIM_ERROR) {
-			runner_free(&r);
-			goto fail;
-		}
-		if (r.status == SIM_LIMIT && !r.run.stop.cycles && !o->quiet)
-			fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64
-				" cycles) before every thread halted\n", r.run.variant, sim_limit(r.sim));
-		int bad = rep_add_variant(rep, &r, &e);
+		int bad = check_metrics(&s, &r, &e);
 		runner_free(&r);
 		if (bad)
 			goto fail;
+		p.slots[p.n++].v = v;
 	}
+	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
+		goto fail;
+	p.tracing = trace_out != NULL;
+	p.jobs = o->jobs < (int)p.n ? o->jobs : (int)p.n;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (p.jobs > 1) {
+		for (int j = 0; j < p.jobs; j++) {
+			int err = pthread_create(&threads[j], NULL, worker, &p);
+			if (err) {
+				atomic_store(&p.stop, 1);
+				err_internal(&e, "cannot start a thread: %s", strerror(err));
+				break;
+			}
+			started++;
+		}
+		if (started < p.jobs)
+			goto stop;
+	}
+	t0 = shown = now_s();
+	for (; p.reported < p.n; p.reported++) {
+		struct slot *sl = &p.slots[p.reported];
+		if (p.jobs <= 1) {
+			run_slot(&p, p.reported, progress);
+		} else {
+			pthread_mutex_lock(&p.mu);
+			while (!sl->done && !cli_interrupted) {
+				struct timespec until;
+				clock_gettime(CLOCK_REALTIME, &until);
+				until.tv_nsec += 100000000;
+				if (until.tv_nsec >= 1000000000) {
+					until.tv_sec++;
+					until.tv_nsec -= 1000000000;
+				}
+				pthread_cond_timedwait(&p.cv, &p.mu, &until);
+				double t = now_s();
+				if (progress && t - shown >= 0.25) {
+					show_pool_progress(&p, t - t0);
+					shown = t;
+					printed = 1;
+				}
+			}
+			pthread_mutex_unlock(&p.mu);
+			if (!sl->done) /* interrupted: the workers stop within a slice */
+				break;
+		}
+		if (cli_interrupted)
+			break;
+		struct runner *r = &sl->r;
+		if (sl->status == SIM_ERROR) {
+			e = sl->e;
+			atomic_store(&p.stop, 1);
+			goto stop;
+		}
+		if (!rep)
+			rep = rep_new(&s, r);
+		if (r->status = sl->status, r->status == SIM_LIMIT && !r->run.stop.cycles && !o->quiet)
+			fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64
+				" cycles) before every thread halted\n", printed ? "\r\033[K" : "", r->run.variant,
+				sim_limit(r->sim));
+		int bad = rep_add_variant(rep, r, &e) || (sl->trace && copy_trace(sl->trace, outfile_stream(trace_out), &e));
+		runner_free(r);
+		sl->prepared = 0;
+		if (sl->trace)
+			fclose(sl->trace);
+		sl->trace = NULL;
+		pthread_mutex_lock(&p.mu);
+		pthread_cond_broadcast(&p.cv); /* a worker may wait for room */
+		pthread_mutex_unlock(&p.mu);
+		if (bad) {
+			atomic_store(&p.stop, 1);
+			goto stop;
+		}
+	}
+	if (printed)
+		fputs("\r\033[K", stderr);
+stop:
+	pthread_mutex_lock(&p.mu);
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (int j = 0; j < started; j++)
+		pthread_join(threads[j], NULL);
+	if (cli_interrupted) {
+		if (p.jobs <= 1 && p.reported < p.n && p.slots[p.reported].prepared) {
+			const struct runner *r = &p.slots[p.reported].r;
+			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64 " of %" PRIu64
+				"; no report written\n", r->run.variant, sim_cycles(r->sim), sim_limit(r->sim));
+		} else
+			fprintf(stderr, "%sbounce: interrupted with %zu of %zu variants done; no report written\n",
+				printed ? "\r\033[K" : "", p.reported, p.n);
+		rc = EXIT_INTERRUPTED;
+		goto out;
+	}
+	if (e.kind != ERR_NONE)
+		goto fail;
 	int failed = rep_check_expectations(rep, &s);
 	if (trace_out) {
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", outfile_stream(trace_out));
@@ -227,6 +414,17 @@ int cli_run(const struct cli_opts *o)
 fail:
 	rc = cli_fail(&e);
 out:
+	for (size_t k = 0; k < p.n; k++) {
+		if (p.slots[k].prepared)
+			runner_free(&p.slots[k].r);
+		if (p.slots[k].trace)
+			fclose(p.slots[k].trace);
+	}
+	if (p.jobs > 0) {
+		pthread_mutex_destroy(&p.mu);
+		pthread_cond_destroy(&p.cv);
+	}
+	free(p.slots);
 	outfile_abort(trace_out);
 	cJSON_Delete(rep);
 	scen_free(&s);

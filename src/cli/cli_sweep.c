@@ -55,7 +55,7 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 			goto fail;
 		if (!rep)
 			rep = rep_new(s, &r);
-		r.status = cli_simulate(&r, 0, e);
+		r.status = cli_simulate(&r, 0, NULL, e);
 		if (r.status == SIM_ERROR || cli_interrupted) {
 			runner_free(&r);
 			if (cli_interrupted)
