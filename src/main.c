@@ -15,6 +15,17 @@
 #include "../ui/ui.h"
 #endif
 
+/* Set by Makefile.am; the defaults are for tools that compile this file alone. */
+#ifndef BOUNCE_DATADIR
+#define BOUNCE_DATADIR "."
+#endif
+#ifndef BOUNCE_SRCDIR
+#define BOUNCE_SRCDIR "."
+#endif
+#ifndef BOUNCE_BUILDDIR
+#define BOUNCE_BUILDDIR ""
+#endif
+
 volatile sig_atomic_t cli_interrupted;
 
 static void on_signal(int sig)

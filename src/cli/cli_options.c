@@ -157,13 +157,14 @@ static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
 	if (o->n_sets == CLI_MAX_SETS)
 		return err_set(e, NULL, 0, 0, "--set: at most %d settings", CLI_MAX_SETS);
 	struct cli_set *s = &o->sets[o->n_sets++];
-	s->name = strndup(arg, nlen);
+	if (!(s->name = strndup(arg, nlen)))
+		return err_internal(e, "out of memory");
 	const char *p = eq + 1;
 	for (;;) {
 		const char *c = list ? strchr(p, ',') : NULL;
 		size_t len = c ? (size_t)(c - p) : strlen(p);
 		char **nv = realloc(s->values, (s->n_values + 1) * sizeof *nv);
-		if (!nv || !s->name)
+		if (!nv)
 			return err_internal(e, "out of memory");
 		s->values = nv;
 		if (!len)

@@ -485,9 +485,15 @@ static int merge_row(const char *path, size_t fi, int ln, const char *text, size
 	r->scen = strdup(f[np + 1]);
 	r->variant = strdup(f[np + 2]);
 	if (r->params) {
-		r->params[0] = 0;
-		for (size_t i = 1; i <= np; i++)
-			strcat(strcat(r->params, i > 1 ? "," : ""), f[i]);
+		size_t at = 0;
+		for (size_t i = 1; i <= np; i++) {
+			size_t l = strlen(f[i]);
+			if (i > 1)
+				r->params[at++] = ',';
+			memcpy(r->params + at, f[i], l);
+			at += l;
+		}
+		r->params[at] = 0;
 	}
 	free(copy);
 	r->point = p;
@@ -565,7 +571,8 @@ static int merge_check_grid(char **files, const struct mrow *rows, size_t points
 			     r->point, product);
 	}
 	/* The order: point p has value (p / stride) % count of each column. */
-	stride[np] = 1;
+	if (!rc)
+		stride[np] = 1;
 	for (size_t c = np; c-- > 0 && !rc;)
 		stride[c] = stride[c + 1] * nval[c];
 	for (size_t c = 0; c < np && !rc; c++) {

@@ -125,7 +125,7 @@ int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t
 				return -1;
 			}
 			if (!c) {
-				const char *names[64];
+				const char *names[64] = {0};
 				key_list(node, names, sizeof names / sizeof names[0]);
 				if (parent && parent->string && strcmp(parent->string, "symbols") == 0 && !names[62]) {
 					/* Offer "accuracy" too, which a run may add. */
@@ -196,7 +196,7 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 		if (!metric_ran(rep, x->metric) || !metric_ran(rep, x->to)) {
 			/* --variant left out a variant it names: nothing to judge. */
 			const char *name;
-			const char *m = metric_ran(rep, x->metric) ? x->to : x->metric;
+			const char *m = !metric_ran(rep, x->metric) || !x->to ? x->metric : x->to;
 			size_t len = metric_variant_name(m, &name);
 			snprintf(why, sizeof why, "variant %.*s did not run", (int)len, name);
 			cJSON_AddBoolToObject(o, "skipped", 1);
