@@ -35,14 +35,68 @@ const struct ui_snap *ui_app_snap(const struct ui_app *a, int v)
 	return &a->var[v].live;
 }
 
-void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, const int *inval, int ninval)
+const struct ui_txn_log *ui_var_log(const struct ui_var *v, uint64_t line)
 {
+	for (int i = 0; i < UI_MAX_ROWS; i++)
+		if (v->log[i].line == line + 1)
+			return &v->log[i];
+	return NULL;
+}
+
+/* Logs follow the displayed lines: a line that lost its row gives its log
+ * to a line that gained one. */
+static void sync_logs(struct ui_var *v)
+{
+	const struct ui_snap *s = &v->live;
+	for (int i = 0; i < UI_MAX_ROWS; i++) {
+		int keep = 0;
+		for (int r = 0; r < s->nrows && !keep; r++)
+			keep = v->log[i].line == s->rows[r].addr + 1;
+		if (!keep)
+			v->log[i].line = 0;
+	}
+	for (int r = 0; r < s->nrows; r++) {
+		if (ui_var_log(v, s->rows[r].addr))
+			continue;
+		for (int i = 0; i < UI_MAX_ROWS; i++)
+			if (!v->log[i].line) {
+				memset(&v->log[i], 0, sizeof v->log[i]);
+				v->log[i].line = s->rows[r].addr + 1;
+				break;
+			}
+	}
+}
+
+static void log_txn(struct ui_txn_log *l, const struct ui_txn *x)
+{
+	l->t[l->n++ % UI_LINE_LOG] = *x;
+	if (!x->t.hitm)
+		return;
+	/* Keep the busiest HITM causes: count a known one, else replace the
+	 * least counted (a newcomer must earn its place again). */
+	int lo = 0;
+	for (int i = 0; i < UI_HITM_PCS; i++) {
+		if (l->hitm[i].n && l->hitm[i].pc == x->pc) {
+			l->hitm[i].n++;
+			return;
+		}
+		if (l->hitm[i].n < l->hitm[lo].n)
+			lo = i;
+	}
+	l->hitm[lo].pc = x->pc;
+	l->hitm[lo].n = 1;
+}
+
+void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, uint32_t pc, const int *inval, int ninval)
+{
+	struct ui_txn x = {*t, pc};
+	v->last = x;
+	v->has_last = 1;
 	if (t->bounce)
 		v->heat[t->core] += 1.0f;
-	for (int i = 0; i < v->live.nrows; i++)
-		if (v->live.rows[i].addr == t->line) {
-			struct ui_txn_log *l = &v->log[i];
-			l->t[l->n++ % UI_LINE_LOG] = *t;
+	for (int i = 0; i < UI_MAX_ROWS; i++)
+		if (v->log[i].line == t->line + 1) {
+			log_txn(&v->log[i], &x);
 			break;
 		}
 	if (!v->visible)
@@ -93,7 +147,7 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 {
 	memset(a, 0, sizeof *a);
 	a->sc = sc;
-	a->sel_row = a->sel_core = -1;
+	a->sel_core = -1;
 	a->nvar = ui_source_nvariants(sc);
 	if (a->nvar > UI_MAX_VARIANTS)
 		a->nvar = UI_MAX_VARIANTS;
@@ -187,6 +241,16 @@ static void snapshot(struct ui_app *a, double dt, int record)
 		struct ui_var *v = &a->var[i];
 		struct ui_snap *s = &v->live;
 		ui_machine_snap(v->m, s, UI_MAX_ROWS);
+		sync_logs(v);
+		/* This frame's transfers, for paused and scrubbed frames; a
+		 * frame that did not advance keeps the last ones it saw. */
+		if (record) {
+			s->nxrec = 0;
+			for (int k = 0; k < v->xf.npend && s->nxrec < UI_SNAP_XFERS; k++) {
+				const struct ui_particle *p = &v->xf.pend[k];
+				s->xrec[s->nxrec++] = (struct ui_xrec){p->from, p->to, p->kind, p->weight};
+			}
+		}
 		for (int c = 0; c < a->ncores; c++) {
 			s->heat[c] = v->heat[c];
 			v->heat[c] *= decay;
@@ -274,10 +338,19 @@ int ui_app_step(struct ui_app *a, struct err *e)
 	a->scrub = 0;
 	v->visible = 1;
 	if (!v->finished) {
+		v->has_last = 0;
 		int rc = ui_machine_step(v->m, e);
 		if (rc < 0)
 			return -1;
 		v->finished = rc;
+		if (v->has_last)
+			ui_machine_describe(v->m, &v->last, a->step_what, sizeof a->step_what, a->step_why,
+					    sizeof a->step_why);
+		else {
+			snprintf(a->step_what, sizeof a->step_what, "no transaction: the run %s",
+				 v->finished ? "has finished" : "made none in 100000 events");
+			a->step_why[0] = 0;
+		}
 	}
 	/* The other variants follow to the same simulated time. */
 	uint64_t now = ui_machine_now(v->m);
@@ -308,5 +381,6 @@ int ui_app_restart(struct ui_app *a, struct err *e)
 	}
 	a->target = 0;
 	a->scrub = 0;
+	a->step_what[0] = a->step_why[0] = 0;
 	return 0;
 }

@@ -16,6 +16,7 @@ void ui_draw_footer(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_frame(struct ui_app *a, struct ui_gfx *g)
 {
 	ui_text_frame(g->txt);
+	a->ntips = 0;
 	SDL_SetRenderDrawBlendMode(g->r, SDL_BLENDMODE_BLEND);
 	ui_set_color(g->r, ui_col_bg);
 	SDL_RenderClear(g->r);

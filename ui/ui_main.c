@@ -75,12 +75,26 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 		a->last_draw_ms = ms_since(t0);
 		stats_add(&st, sim_ms, a->last_draw_ms);
 	}
+	for (int i = 0; i < opt->steps && !rc; i++)
+		rc = ui_app_step(a, e);
+	if (opt->steps > 0 && !rc)
+		rc = ui_app_tick(a, 1.0 / UI_FPS, 0, e); /* paused: draws the step */
+	FILE *log = NULL;
+	if (!rc && opt->textlog && !(log = fopen(opt->textlog, "w")))
+		rc = err_internal(e, "view: %s: cannot write", opt->textlog);
 	if (!rc) {
 		/* The shot shows the last frame's timings, like the window does. */
+		ui_text_log(o.g.txt, log);
 		ui_draw_frame(a, &o.g);
-		if (ui_offscreen_save(&o, opt->screenshot, eb, sizeof eb))
+		ui_text_log(o.g.txt, NULL);
+		if (log && fclose(log))
+			rc = err_internal(e, "view: %s: write failed", opt->textlog);
+		log = NULL;
+		if (!rc && ui_offscreen_save(&o, opt->screenshot, eb, sizeof eb))
 			rc = err_internal(e, "view: %s", eb);
 	}
+	if (log)
+		fclose(log);
 	stats_print(&st, a);
 	ui_offscreen_close(&o);
 	return rc;
@@ -104,6 +118,7 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 		} else {
 			a->paused = !a->paused;
 		}
+		a->step_what[0] = a->step_why[0] = 0;
 		break;
 	case SDLK_PERIOD:
 		if (ui_app_step(a, e))
@@ -129,7 +144,7 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 	}
 	case SDLK_v:
 		a->cur = (a->cur + 1) % a->nvar;
-		a->sel_row = -1;
+		a->sel_line = 0;
 		ui_xfers_clear(&a->var[a->cur].xf);
 		ui_app_status(a, "variant %s", a->var[a->cur].name);
 		break;
@@ -164,15 +179,17 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 
 static void on_click(struct ui_app *a, int x, int y)
 {
-	int row = ui_layout_row_at(&a->lay, ui_app_snap(a, a->cur)->nrows, x, y);
+	const struct ui_snap *s = ui_app_snap(a, a->cur);
+	int row = ui_layout_row_at(&a->lay, s->nrows, x, y);
 	if (row >= 0) {
-		a->sel_row = a->sel_row == row ? -1 : row;
+		uint64_t line = s->rows[row].addr + 1;
+		a->sel_line = a->sel_line == line ? 0 : line;
 		a->sel_core = -1;
 		return;
 	}
 	int core = ui_layout_core_at(&a->lay, a->ncores, x, y);
 	a->sel_core = core >= 0 && a->sel_core != core ? core : -1;
-	a->sel_row = -1;
+	a->sel_line = 0;
 }
 
 static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,

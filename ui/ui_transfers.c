@@ -236,11 +236,28 @@ static void draw_one(struct ui_gfx *g, const struct ui_layout *l, const struct u
 	SDL_RenderCopyF(g->r, g->dot, NULL, &d);
 }
 
+/* A recorded frame's transfers, frozen most of the way along their arcs:
+ * what a paused or scrubbed frame moved. */
+static void draw_recorded(struct ui_app *a, struct ui_gfx *g, const struct ui_snap *s)
+{
+	float now = (float)a->t_disp;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < s->nxrec; i++) {
+			const struct ui_xrec *r = &s->xrec[i];
+			if ((r->kind == UI_XFER_INVAL) != (pass == 0))
+				continue;
+			struct ui_particle p = {r->from, r->to, r->kind, r->weight, now - 0.7f * LIFE};
+			draw_one(g, &a->lay, &p, now);
+		}
+}
+
 void ui_draw_transfers(struct ui_app *a, struct ui_gfx *g)
 {
-	if (a->scrub)
-		return; /* particles are the live traffic, not recorded history */
 	struct ui_xfers *x = &a->var[a->cur].xf;
+	if (a->scrub || (a->paused && !x->nlive)) {
+		draw_recorded(a, g, ui_app_snap(a, a->cur));
+		return;
+	}
 	/* Invalidations first so that data transfers draw on top. */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < x->nlive; i++)

@@ -308,6 +308,16 @@ static enum step wait_mem(struct core_env *env, struct core *c)
 	return ST_WAIT;
 }
 
+int core_rfo_store(const struct core *c, uint64_t *addr, uint32_t *pc)
+{
+	if (c->drain_at != RFO_WAIT || !c->sb.n)
+		return 0;
+	const struct sb_entry *e = &c->sb.e[c->sb.head];
+	*addr = e->addr;
+	*pc = e->pc;
+	return 1;
+}
+
 int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
 {
 	if ((what & MS_WAKE_DRAIN) && c->drain_at == RFO_WAIT) {
@@ -364,7 +374,7 @@ static inline enum step store(struct core_env *env, struct core *c, uint64_t add
 {
 	if (bad_access(env, c, addr, size, "store"))
 		return ST_FAULT;
-	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay);
+	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay, c->pc);
 	if (c->sb.n == 1 && c->drain_at == NONE)
 		c->stop_at = min64(c->stop_at, sb_next(c));
 	return ST_OK;

@@ -129,6 +129,9 @@ int core_drain_event(struct core_env *env, struct core *c);
 /* The memory system's waker: the line core c missed on has arrived at
  * cycle t, for its execution and/or its store buffer (MS_WAKE_*). */
 int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t);
+/* The buffered store whose RFO is in flight: its address and instruction;
+ * 0 when none (the core's own pc is then the access it waits for). */
+int core_rfo_store(const struct core *c, uint64_t *addr, uint32_t *pc);
 void core_free(struct core *c);
 
 

@@ -356,6 +356,16 @@ void sim_core_view(const struct sim *s, int core, struct sim_core_view *out)
 	out->sb_used = sb_used(&c->sb);
 }
 
+uint32_t sim_txn_pc(const struct sim *s, int core, uint64_t line, uint32_t line_size)
+{
+	const struct core *c = &s->cores[core];
+	uint64_t addr;
+	uint32_t pc;
+	if (core_rfo_store(c, &addr, &pc) && (addr & ~(uint64_t)(line_size - 1)) == line)
+		return pc;
+	return c->pc;
+}
+
 const struct core_stats *sim_core_stats(const struct sim *s, int core)
 {
 	return &s->cores[core].st;

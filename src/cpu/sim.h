@@ -120,6 +120,11 @@ const struct program *sim_program(const struct sim *s);
 const struct cpu_model *sim_cpu(const struct sim *s);
 void sim_core_view(const struct sim *s, int core, struct sim_core_view *out);
 const struct core_stats *sim_core_stats(const struct sim *s, int core);
+/* The instruction a coherence transaction of `core` on `line` is for, asked
+ * from a memsys observer (the core still waits for it): the buffered store
+ * whose RFO is in flight when it is for that line, else the instruction the
+ * core is executing. */
+uint32_t sim_txn_pc(const struct sim *s, int core, uint64_t line, uint32_t line_size);
 /* Sum over all cores. */
 void sim_total_core_stats(const struct sim *s, struct core_stats *out);
 

@@ -12,6 +12,7 @@ struct sb_entry {
 	uint64_t val;
 	uint64_t ready;     /* earliest cycle it may leave the buffer */
 	uint32_t size;
+	uint32_t pc;        /* the store instruction (the UI names what an RFO is for) */
 };
 
 /* Invariant: entries e[(head + i) % cap], i < n, oldest first. A store
@@ -40,7 +41,8 @@ static inline struct sb_entry *sb_head(struct sb *b)
 	return &b->e[b->head];
 }
 /* On the run-ahead hot path, hence inline. The caller checks for room. */
-static inline void sb_push(struct sb *b, uint64_t addr, unsigned size, uint64_t val, uint64_t ready)
+static inline void sb_push(struct sb *b, uint64_t addr, unsigned size, uint64_t val, uint64_t ready,
+			   uint32_t pc)
 {
 	unsigned i = b->head + b->n;
 	struct sb_entry *e = &b->e[i >= b->cap ? i - b->cap : i];
@@ -48,6 +50,7 @@ static inline void sb_push(struct sb *b, uint64_t addr, unsigned size, uint64_t 
 	e->size = size;
 	e->val = val;
 	e->ready = ready;
+	e->pc = pc;
 	b->n++;
 }
 
