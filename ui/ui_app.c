@@ -148,6 +148,10 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 	memset(a, 0, sizeof *a);
 	a->sc = sc;
 	a->sel_core = -1;
+	a->tl_zoom = 1;
+	a->tl_follow = 1;
+	a->drag_x = -1;
+	a->mouse_x = a->mouse_y = -1;
 	a->nvar = ui_source_nvariants(sc);
 	if (a->nvar > UI_MAX_VARIANTS)
 		a->nvar = UI_MAX_VARIANTS;

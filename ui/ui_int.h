@@ -284,6 +284,13 @@ struct ui_app {
 	double status_until;
 	double last_sim_ms, last_draw_ms;
 	int show_times;         /* window only: off-screen images stay deterministic */
+	double part_ms[8];      /* draw time by part, the `t` key's breakdown */
+	double tl_zoom;         /* timeline span divisor; 1 = the speed's default span */
+	int tl_follow;          /* the timeline window follows the playhead */
+	double tl_t0;           /* its start when not following (panned) */
+	int drag_x;             /* timeline drag in progress from x; -1 = none */
+	double drag_t0;
+	int dragged;
 
 	struct ui_layout lay;
 	int lay_rows;           /* rows_hint the layout was computed for */
@@ -321,6 +328,8 @@ void ui_draw_core_labels(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_transfers(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_lines(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g);
+void ui_timeline_window(const struct ui_app *a, uint64_t play, uint64_t *t0, uint64_t *t1);
+uint64_t ui_timeline_time_at(const struct ui_app *a, int x);
 void ui_draw_panel(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_overlays(struct ui_app *a, struct ui_gfx *g);
 

@@ -137,6 +137,10 @@ static void layout_timeline(struct ui_layout *l, int ncores)
 	l->plot = (SDL_Rect){t.x + 64, t.y + 44, t.w - 64 - 12, t.h - 44 - 22};
 	int max_lanes = imin(64, imax(1, l->plot.h / 3));
 	int cpl = (ncores + max_lanes - 1) / max_lanes;
+	/* Many cores: a lane per socket when they fit 6 px each, so lanes
+	 * read as the machine's sockets. */
+	if (ncores > UI_FOLD_CORES && l->nsockets * 6 <= l->plot.h && l->cps >= cpl)
+		cpl = l->cps;
 	/* Group lanes along socket boundaries, so a lane is a socket or an
 	 * equal share of one. */
 	if (cpl > 1 && cpl <= l->cps)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "ui_engine.h"
 
@@ -100,6 +101,76 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 	return rc;
 }
 
+static void on_click(struct ui_app *a, int x, int y);
+
+/* Zoom the timeline by f about pixel column x: the time under x stays. */
+static void zoom_timeline(struct ui_app *a, double f, int x)
+{
+	uint64_t t0, t1;
+	uint64_t at = ui_timeline_time_at(a, x);
+	double z = a->tl_zoom * f;
+	if (z < 1.0 / 64 || z > 4096)
+		return;
+	ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+	double span = (double)(t1 - t0) / f;
+	double frac = a->lay.plot.w > 0 ? (double)(x - a->lay.plot.x) / a->lay.plot.w : 0.5;
+	a->tl_zoom = z;
+	a->tl_t0 = at - frac * span > 0 ? at - frac * span : 0;
+	a->tl_follow = 0;
+}
+
+/* Scrub to the recorded frame at simulated time t (the newest at or
+ * before it); the live frame when t is past it. */
+static void seek(struct ui_app *a, uint64_t t)
+{
+	const struct ui_hist *h = &a->var[a->cur].hist;
+	uint32_t back = 0;
+	while (back + 1 < h->snap_n && ui_hist_snap(h, back)->now > t)
+		back++;
+	a->scrub = back;
+	a->paused = 1;
+}
+
+static int in_rect(SDL_Rect r, int x, int y)
+{
+	return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+}
+
+static void on_mouse(struct ui_app *a, const SDL_Event *ev)
+{
+	const SDL_Rect p = a->lay.plot;
+	if (ev->type == SDL_MOUSEMOTION) {
+		a->mouse_x = ev->motion.x;
+		a->mouse_y = ev->motion.y;
+		if (a->drag_x >= 0 && ev->motion.x != a->drag_x) {
+			uint64_t t0, t1;
+			ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+			double cpp = p.w > 0 ? (double)(t1 - t0) / p.w : 0;
+			double nt = a->drag_t0 - (ev->motion.x - a->drag_x) * cpp;
+			a->tl_t0 = nt > 0 ? nt : 0;
+			a->tl_follow = 0;
+			a->dragged = 1;
+		}
+	} else if (ev->type == SDL_MOUSEWHEEL) {
+		if (in_rect(a->lay.timeline, a->mouse_x, a->mouse_y) && ev->wheel.y)
+			zoom_timeline(a, ev->wheel.y > 0 ? 1.25 : 0.8, a->mouse_x);
+	} else if (ev->type == SDL_MOUSEBUTTONDOWN && ev->button.button == SDL_BUTTON_LEFT) {
+		if (in_rect(p, ev->button.x, ev->button.y)) {
+			uint64_t t0, t1;
+			ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+			a->drag_x = ev->button.x;
+			a->drag_t0 = (double)t0;
+			a->dragged = 0;
+		} else {
+			on_click(a, ev->button.x, ev->button.y);
+		}
+	} else if (ev->type == SDL_MOUSEBUTTONUP && ev->button.button == SDL_BUTTON_LEFT && a->drag_x >= 0) {
+		if (!a->dragged) /* a click, not a drag: seek there */
+			seek(a, ui_timeline_time_at(a, ev->button.x));
+		a->drag_x = -1;
+	}
+}
+
 static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit, struct err *e,
 		   int *rc)
 {
@@ -155,15 +226,35 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 			ui_app_status(a, "restarted");
 		break;
 	case SDLK_s: {
-		static int shot;
+		/* The next name not taken, so shots from an earlier run stay. */
 		char path[64], eb[512];
-		snprintf(path, sizeof path, "bounce-%04d.png", shot++);
+		struct stat st;
+		int shot = 0;
+		do
+			snprintf(path, sizeof path, "bounce-%04d.png", shot++);
+		while (!stat(path, &st) && shot < 10000);
 		if (ui_render_png(a, f, a->lay.w, a->lay.h, path, eb, sizeof eb))
 			ui_app_status(a, "screenshot failed: %s", eb);
 		else
 			ui_app_status(a, "screenshot written to %s", path);
 		break;
 	}
+	case SDLK_EQUALS:
+	case SDLK_PLUS:
+	case SDLK_KP_PLUS:
+	case SDLK_MINUS:
+	case SDLK_KP_MINUS:
+		zoom_timeline(a, k.sym == SDLK_MINUS || k.sym == SDLK_KP_MINUS ? 0.5 : 2.0,
+			      a->lay.plot.x + a->lay.plot.w / 2);
+		break;
+	case SDLK_t:
+		a->show_times = !a->show_times;
+		break;
+	case SDLK_0:
+		a->tl_zoom = 1;
+		a->tl_follow = 1;
+		ui_app_status(a, "timeline follows the playhead");
+		break;
 	case SDLK_h:
 	case SDLK_QUESTION:
 		a->help = !a->help;
@@ -216,7 +307,6 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
 		goto out;
 	}
 	int lw = 0, lh = 0;
-	a->show_times = 1;
 	Uint64 last = SDL_GetPerformanceCounter();
 	while (!quit && !(interrupted && *interrupted)) {
 		Uint64 t0 = SDL_GetPerformanceCounter();
@@ -226,8 +316,8 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
 				quit = 1;
 			else if (ev.type == SDL_KEYDOWN)
 				on_key(a, ev.key.keysym, f, &quit, e, &rc);
-			else if (ev.type == SDL_MOUSEBUTTONDOWN && ev.button.button == SDL_BUTTON_LEFT)
-				on_click(a, ev.button.x, ev.button.y);
+			else
+				on_mouse(a, &ev);
 		}
 		if (quit)
 			break;

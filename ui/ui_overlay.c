@@ -10,21 +10,25 @@
 
 static const char *const help[][2] = {
 	{"space", "pause / resume (leaves scrubbing)"},
-	{".", "step one coherence transaction"},
+	{".", "step one coherence transaction: what it was and its instruction"},
 	{"[  ]", "halve / double the speed (simulated cycles per second)"},
 	{"←  →", "scrub back / forward through recorded frames"},
+	{"+  -", "zoom the timeline in / out (or the mouse wheel over it)"},
+	{"0", "timeline: default zoom, follow the playhead"},
+	{"drag, click", "timeline: pan; click to seek there"},
 	{"v", "next variant"},
+	{"t", "frame-time breakdown (simulate, draw)"},
 	{"r", "restart every variant"},
-	{"s", "screenshot to bounce-NNNN.png"},
+	{"s", "screenshot to the next free bounce-NNNN.png"},
 	{"h  ?", "this help"},
 	{"q  Esc", "quit"},
-	{"click", "a line row: its history; a core: its state"},
+	{"click", "a line row: its history; a core: its state (at the playhead)"},
 };
 
 static void draw_help(struct ui_app *a, struct ui_gfx *g)
 {
 	int n = sizeof help / sizeof help[0];
-	SDL_Rect r = {0, 0, 520, 56 + n * 22};
+	SDL_Rect r = {0, 0, 600, 56 + n * 22};
 	r.x = (a->lay.w - r.w) / 2;
 	r.y = (a->lay.h - r.h) / 2;
 	SDL_SetRenderDrawColor(g->r, 0, 0, 0, 140);
@@ -35,7 +39,7 @@ static void draw_help(struct ui_app *a, struct ui_gfx *g)
 	for (int i = 0; i < n; i++) {
 		int y = r.y + 46 + i * 22;
 		ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_accent, r.x + 20, y, UI_LEFT, help[i][0]);
-		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 110, y, UI_LEFT, help[i][1]);
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 130, y, UI_LEFT, help[i][1]);
 	}
 }
 

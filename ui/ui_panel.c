@@ -292,7 +292,9 @@ void ui_draw_panel(struct ui_app *a, struct ui_gfx *g)
 	SDL_RenderSetClipRect(g->r, NULL);
 	if (a->show_times)
 		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, pr.x + 10, pr.y + pr.h - 18, UI_LEFT,
-			      "frame: simulate %.1f ms · draw %.1f ms", a->last_sim_ms, a->last_draw_ms);
+			      "frame: simulate %.1f · draw %.1f ms (machine %.1f, lines %.1f, timeline %.1f, "
+			      "panel %.1f, particles %.1f)", a->last_sim_ms, a->last_draw_ms,
+			      a->part_ms[1] + a->part_ms[7], a->part_ms[2], a->part_ms[3], a->part_ms[4], a->part_ms[6]);
 }
 
 void ui_draw_header(struct ui_app *a, struct ui_gfx *g);
@@ -323,6 +325,6 @@ void ui_draw_footer(struct ui_app *a, struct ui_gfx *g)
 	SDL_Rect f = a->lay.footer;
 	ui_fill(g->r, f, ui_col_panel);
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, 12, f.y + 5, UI_LEFT,
-		     "space  pause    .  step    [ ]  speed    ← →  scrub    v  variant    r  restart    "
-		     "s  screenshot    h  help    q  quit    ·    click: details");
+		     "space  pause    .  step    [ ]  speed    ← →  scrub    + -  zoom    v  variant    "
+		     "r  restart    s  screenshot    h  help    q  quit    ·    click: details");
 }
