@@ -105,7 +105,9 @@ static int counter_order(const struct ui_app *a, const char **names, int max)
 
 static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, int ymax)
 {
-	int lab_w = 128;
+	/* Labels take what the value columns (64 px each) leave, within bounds. */
+	int lab_w = pr.w - 20 - 64 * (a->nvar ? a->nvar : 1);
+	lab_w = lab_w < 128 ? 128 : lab_w > 200 ? 200 : lab_w;
 	int colw = (pr.w - 20 - lab_w) / (a->nvar ? a->nvar : 1);
 	int x0 = pr.x + 10 + lab_w;
 	for (int v = 0; v < a->nvar; v++) {
