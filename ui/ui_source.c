@@ -317,7 +317,7 @@ static void pick_busiest(struct ui_machine *m, int want)
 {
 	const struct ms_line_info *hot;
 	size_t n = ms_hot_lines(sim_memsys(m->run.sim), &hot);
-	uint64_t chosen[UI_MAX_ROWS];
+	uint64_t chosen[UI_MAX_ROWS] = {0};
 	int nchosen = 0, nrep = 0;
 	for (int i = 0; i < m->nrows; i++)
 		nrep += m->rows[i].reported;
