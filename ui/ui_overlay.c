@@ -31,7 +31,7 @@ static void draw_help(struct ui_app *a, struct ui_gfx *g)
 	SDL_Rect r = {0, 0, 600, 56 + n * 22};
 	r.x = (a->lay.w - r.w) / 2;
 	r.y = (a->lay.h - r.h) / 2;
-	SDL_SetRenderDrawColor(g->r, 0, 0, 0, 140);
+	ui_set_color(g->r, (SDL_Color){0, 0, 0, 140});
 	SDL_RenderFillRect(g->r, NULL);
 	ui_fill_round(g->r, r, ui_col_panel2, 8);
 	ui_frame_rect(g->r, r, ui_col_grid, 1);
@@ -111,7 +111,7 @@ static void draw_card(struct ui_app *a, struct ui_gfx *g, const char *title, con
 	SDL_Rect r = {m.x + m.w - w - 10, m.y + 30, w, h};
 	if (r.y + r.h > a->lay.h - 30)
 		r.y = a->lay.h - 30 - r.h;
-	SDL_SetRenderDrawColor(g->r, 0x0c, 0x0e, 0x12, 235);
+	ui_set_color(g->r, (SDL_Color){0x0c, 0x0e, 0x12, 235});
 	SDL_RenderFillRect(g->r, &r);
 	ui_frame_rect(g->r, r, ui_col_accent, 1);
 	SDL_RenderSetClipRect(g->r, &r);
@@ -178,7 +178,7 @@ static void draw_step(struct ui_app *a, struct ui_gfx *g)
 		return;
 	SDL_Rect m = a->lay.machine;
 	SDL_Rect r = {m.x + 8, m.y + m.h - 66, m.w - 16, 60};
-	SDL_SetRenderDrawColor(g->r, 0x0c, 0x0e, 0x12, 230);
+	ui_set_color(g->r, (SDL_Color){0x0c, 0x0e, 0x12, 230});
 	SDL_RenderFillRect(g->r, &r);
 	ui_frame_rect(g->r, r, ui_col_mark, 1);
 	SDL_RenderSetClipRect(g->r, &r);

@@ -105,8 +105,8 @@ static int counter_order(const struct ui_app *a, const char **names, int max)
 
 static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, int ymax)
 {
-	/* Labels take what the value columns (64 px each) leave, within bounds. */
-	int lab_w = pr.w - 20 - 64 * (a->nvar ? a->nvar : 1);
+	/* Labels take what the value columns (76 px each) leave, within bounds. */
+	int lab_w = pr.w - 20 - 76 * (a->nvar ? a->nvar : 1);
 	lab_w = lab_w < 128 ? 128 : lab_w > 200 ? 200 : lab_w;
 	int colw = (pr.w - 20 - lab_w) / (a->nvar ? a->nvar : 1);
 	int x0 = pr.x + 10 + lab_w;
@@ -253,7 +253,7 @@ static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
 	for (int i = 0; i < UI_NXFERS; i++) {
 		SDL_Color c = ui_col_xfer[i];
 		int xx = x + (i % 2) * half;
-		SDL_SetRenderDrawColor(g->r, c.r, c.g, c.b, 150);
+		ui_set_color(g->r, (SDL_Color){c.r, c.g, c.b, 150});
 		ui_line_thick(g->r, xx, y + 9, xx + 14, y + 9, i == UI_XFER_INVAL ? 1 : 2);
 		SDL_SetTextureColorMod(g->dot, c.r, c.g, c.b);
 		SDL_SetTextureAlphaMod(g->dot, 255);

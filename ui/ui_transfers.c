@@ -219,7 +219,7 @@ static void draw_one(struct ui_gfx *g, const struct ui_layout *l, const struct u
 	const int segs = 6;
 	for (int i = 0; i < segs; i++) {
 		float u0 = t0 + (e - t0) * i / segs, u1 = t0 + (e - t0) * (i + 1) / segs;
-		SDL_SetRenderDrawColor(g->r, c.r, c.g, c.b, (Uint8)(160.0f * fade * (i + 1) / segs));
+		ui_set_color(g->r, (SDL_Color){c.r, c.g, c.b, (Uint8)(160.0f * fade * (i + 1) / segs)});
 		ui_line_thick(g->r, BEZ(u0, a.x, cx, b.x), BEZ(u0, a.y, cy, b.y), BEZ(u1, a.x, cx, b.x),
 			      BEZ(u1, a.y, cy, b.y), p->kind == UI_XFER_INVAL ? 1 : 2);
 	}
