@@ -1,8 +1,8 @@
 #!/bin/sh
 # What the view says, read from the strings it draws (ui_driver --textlog):
 # the figures panel gives the JSON report's numbers once a run has finished
-# (the same final cycle), and a step names its transaction and the source
-# line of the instruction behind it.
+# (the same final cycle), a step names its transaction and the source line
+# of the instruction behind it, and split view draws two machines.
 set -u
 . "${top_srcdir:-.}/tests/ui_common.sh"
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -74,3 +74,15 @@ src=$(find "$SCEN" -name "$file" | head -n 1)
 want=$(sed -n "${line}p" "$src" | tr '\t' ' ' | sed 's/^ *//; s/ *$//')
 [ "$text" = "$want" ] || fail "step shows '$text' for $file:$line, which reads '$want'"
 echo "ok: a step names its transaction and $file:$line"
+
+# Split view: two machines, each titled with its variant, and each with its
+# own hot-line table and timeline.
+"$DRIVER" "$SCEN/proto_inuse.json" --split --frames 30 --screenshot "$tmp/split.png" \
+	--textlog "$tmp/split.txt" || fail "ui_driver --split exited $?"
+grep -qx "padded  ·  8 cores" "$tmp/split.txt" || fail "split view: no machine titled padded"
+grep -qx "percpu  ·  8 cores" "$tmp/split.txt" || fail "split view: no machine titled percpu"
+[ "$(grep -cx "Timeline" "$tmp/split.txt")" -eq 2 ] || fail "split view: not two timelines"
+[ "$(grep -cx "Hot lines" "$tmp/split.txt")" -eq 2 ] || fail "split view: not two hot-line tables"
+[ "$(grep -cx "cpu7" "$tmp/split.txt")" -ge 2 ] || fail "split view: cpu7 not drawn twice"
+grep -q "^variants padded | percpu" "$tmp/split.txt" || fail "split view: header does not name both variants"
+echo "ok: split view draws two machines"

@@ -18,6 +18,7 @@ struct ui_options {
 	const char *textlog;    /* off-screen: every string the shot draws, one a line */
 	int width, height;      /* window / image size; 0 = 1280x800 */
 	const char *variant;    /* variant shown first; NULL = the first one */
+	int split;              /* start with the next variant side by side */
 	const struct scen_overrides *overrides; /* --cpu/--cores/--seed/--set, as for run; may be NULL */
 	/* Set asynchronously (the CLI's SIGINT/SIGTERM handler) to close the
 	 * window as `q` would; may be NULL. The CLI's handler replaces SDL's,

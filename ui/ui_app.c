@@ -203,7 +203,9 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		ui_machine_attach(v->m);
 	}
 	a->speed = opt && opt->speed > 0 ? opt->speed : default_speed(ui_machine_cpu(a->var[0].m));
-	if (ui_layout_alloc(&a->lay, a->ncores, a->cps))
+	a->other = a->nvar > 1 ? (a->cur + 1) % a->nvar : a->cur;
+	a->split = opt && opt->split && a->nvar > 1;
+	if (ui_layout_alloc(&a->lay, a->ncores, a->cps) || ui_layout_alloc(&a->lay2, a->ncores, a->cps))
 		return err_internal(e, "out of memory");
 	return 0;
 }
@@ -219,6 +221,7 @@ void ui_app_free(struct ui_app *a)
 		free(v->heat);
 	}
 	ui_layout_free(&a->lay);
+	ui_layout_free(&a->lay2);
 	memset(a, 0, sizeof *a);
 }
 
@@ -234,7 +237,9 @@ static int rows_wanted(const struct ui_app *a)
 void ui_app_layout(struct ui_app *a, struct ui_text *t, int w, int h)
 {
 	a->lay_rows = rows_wanted(a);
-	ui_layout_compute(&a->lay, t, w, h, a->ncores, a->nvar, a->lay_rows);
+	int np = a->split ? 2 : 1;
+	ui_layout_compute(&a->lay, t, w, h, a->ncores, a->nvar, a->lay_rows, 0, np);
+	ui_layout_compute(&a->lay2, t, w, h, a->ncores, a->nvar, a->lay_rows, 1, np);
 }
 
 /* Refresh every variant's live snapshot and record it for scrubbing. */
@@ -293,7 +298,7 @@ int ui_app_tick(struct ui_app *a, double dt, double budget_ms, struct err *e)
 	uint64_t t_start = SDL_GetPerformanceCounter();
 	double freq = (double)SDL_GetPerformanceFrequency();
 	for (int i = 0; i < a->nvar; i++)
-		a->var[i].visible = i == a->cur && !a->scrub;
+		a->var[i].visible = (i == a->cur || (a->split && i == a->other)) && !a->scrub;
 	if (!a->paused && !a->scrub && !all_finished(a)) {
 		uint64_t from = a->target;
 		a->target += (uint64_t)llround(a->speed * dt);
@@ -326,12 +331,15 @@ int ui_app_tick(struct ui_app *a, double dt, double budget_ms, struct err *e)
 	/* More hot lines found: give the table the room (the layout is cheap). */
 	if (rows_wanted(a) > a->lay_rows && a->lay.w)
 		ui_app_layout(a, NULL, a->lay.w, a->lay.h);
-	struct ui_xfers *x = &a->var[a->cur].xf;
-	ui_xfers_commit(x, (float)a->t_disp);
-	ui_xfers_expire(x, (float)a->t_disp);
-	for (int i = 0; i < a->nvar; i++)
-		if (i != a->cur && a->var[i].xf.npend)
-			a->var[i].xf.npend = 0;
+	for (int i = 0; i < a->nvar; i++) {
+		struct ui_xfers *x = &a->var[i].xf;
+		if (i == a->cur || (a->split && i == a->other)) {
+			ui_xfers_commit(x, (float)a->t_disp);
+			ui_xfers_expire(x, (float)a->t_disp);
+		} else {
+			x->npend = 0;
+		}
+	}
 	return 0;
 }
 

@@ -107,7 +107,10 @@ void ui_draw_cores(struct ui_app *a, struct ui_gfx *g)
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
 	char title[320];
 	int cps = a->cps < a->ncores ? a->cps : a->ncores; /* --cores below a socket's worth */
-	if (l->folded)
+	if (a->split)
+		snprintf(title, sizeof title, "%s  ·  %d cores%s", a->var[a->cur].name, a->ncores,
+			 l->folded ? "  ·  heat = bounces per core" : "");
+	else if (l->folded)
 		snprintf(title, sizeof title, "Machine: %d cores, %d sockets  ·  heat = bounces per core, last second",
 			 a->ncores, a->nsockets);
 	else

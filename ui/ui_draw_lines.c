@@ -111,8 +111,11 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 {
 	const struct ui_layout *l = &a->lay;
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
-	ui_box(g, l->lines, l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
-				     : "Hot lines  ·  MESI state per core, owner framed");
+	/* A narrow box (split view) keeps the title short: the right corner
+	 * says how many lines were left out. */
+	ui_box(g, l->lines, l->lines.w < 640 ? "Hot lines"
+			    : l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
+					: "Hot lines  ·  MESI state per core, owner framed");
 	if (l->nrows_fit <= 0)
 		return;
 	draw_header(a, g);

@@ -25,10 +25,22 @@ void ui_draw_frame(struct ui_app *a, struct ui_gfx *g)
 		ui_draw_header, ui_draw_cores, ui_draw_lines, ui_draw_timeline, ui_draw_panel,
 		ui_draw_footer, ui_draw_transfers, ui_draw_core_labels,
 	};
+	enum { PANE_PARTS = 0x1 << 1 | 0x1 << 2 | 0x1 << 3 | 0x1 << 6 | 0x1 << 7 };
 	double freq = (double)SDL_GetPerformanceFrequency();
 	for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
 		Uint64 t0 = SDL_GetPerformanceCounter();
 		part[i](a, g);
+		if (a->split && (PANE_PARTS >> i & 1)) {
+			/* The second pane: the same drawing with the other
+			 * variant and the other layout swapped in. */
+			struct ui_layout keep = a->lay;
+			int cur = a->cur;
+			a->lay = a->lay2;
+			a->cur = a->other;
+			part[i](a, g);
+			a->lay = keep;
+			a->cur = cur;
+		}
 		a->part_ms[i] = (SDL_GetPerformanceCounter() - t0) * 1000.0 / freq;
 	}
 	ui_draw_overlays(a, g);

@@ -187,7 +187,7 @@ void ui_layout_free(struct ui_layout *l);
 /* rows_hint: how many hot-line rows there are to show (the table gets no
  * more height than they need, the machine view the rest). */
 void ui_layout_compute(struct ui_layout *l, struct ui_text *t, int w, int h, int ncores,
-		       int nvariants, int rows_hint);
+		       int nvariants, int rows_hint, int pane, int npanes);
 /* Hit tests: -1 when outside. */
 int ui_layout_core_at(const struct ui_layout *l, int ncores, int x, int y);
 int ui_layout_row_at(const struct ui_layout *l, int nrows, int x, int y);
@@ -294,6 +294,10 @@ struct ui_app {
 
 	struct ui_layout lay;
 	int lay_rows;           /* rows_hint the layout was computed for */
+	/* Split view: a second machine, table and timeline beside the first,
+	 * for variant `other`, on the same simulated clock. */
+	int split, other;
+	struct ui_layout lay2;
 
 	/* Names shortened on screen, with their full text for hovering;
 	 * collected while a frame draws. */

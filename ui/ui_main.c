@@ -213,8 +213,24 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 			a->scrub = a->scrub > step ? a->scrub - step : 0;
 		break;
 	}
+	case SDLK_2:
+	case SDLK_KP_2:
+		if (a->nvar < 2) {
+			ui_app_status(a, "one variant: nothing to compare side by side");
+			break;
+		}
+		a->split = !a->split;
+		if (a->other == a->cur)
+			a->other = (a->cur + 1) % a->nvar;
+		ui_app_layout(a, NULL, a->lay.w, a->lay.h);
+		ui_app_status(a, a->split ? "side by side: %s | %s" : "one variant: %s%s", a->var[a->cur].name,
+			      a->split ? a->var[a->other].name : "");
+		break;
 	case SDLK_v:
 		a->cur = (a->cur + 1) % a->nvar;
+		if (a->split) /* the right pane shows the variant after the left one */
+			a->other = (a->cur + 1) % a->nvar;
+		ui_xfers_clear(&a->var[a->other].xf);
 		a->sel_line = 0;
 		ui_xfers_clear(&a->var[a->cur].xf);
 		ui_app_status(a, "variant %s", a->var[a->cur].name);

@@ -17,6 +17,7 @@ static const char *const help[][2] = {
 	{"0", "timeline: default zoom, follow the playhead"},
 	{"drag, click", "timeline: pan; click to seek there"},
 	{"v", "next variant"},
+	{"2", "split view: this variant and the next side by side"},
 	{"t", "frame-time breakdown (simulate, draw)"},
 	{"r", "restart every variant"},
 	{"s", "screenshot to the next free bounce-NNNN.png"},

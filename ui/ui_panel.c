@@ -315,8 +315,12 @@ void ui_draw_header(struct ui_app *a, struct ui_gfx *g)
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
 	const char *state = a->scrub ? "scrubbing" : a->var[a->cur].finished ? "finished"
 			    : a->paused ? "paused" : a->lagging ? "running (sim-bound)" : "running";
-	snprintf(right, sizeof right, "variant %s (%d/%d)  ·  %s  ·  t = %s  ·  speed %s cycles/s",
-		 a->var[a->cur].name, a->cur + 1, a->nvar, state,
+	char which[120];
+	if (a->split)
+		snprintf(which, sizeof which, "variants %s | %s", a->var[a->cur].name, a->var[a->other].name);
+	else
+		snprintf(which, sizeof which, "variant %s (%d/%d)", a->var[a->cur].name, a->cur + 1, a->nvar);
+	snprintf(right, sizeof right, "%s  ·  %s  ·  t = %s  ·  speed %s cycles/s", which, state,
 		 ui_fmt_cycles(now, sizeof now, s->now, s->figs.ghz), ui_fmt_count(sp, sizeof sp, a->speed));
 	ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, h.w - 12, y + 2, UI_RIGHT, right);
 }
@@ -327,6 +331,6 @@ void ui_draw_footer(struct ui_app *a, struct ui_gfx *g)
 	SDL_Rect f = a->lay.footer;
 	ui_fill(g->r, f, ui_col_panel);
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, 12, f.y + 5, UI_LEFT,
-		     "space  pause    .  step    [ ]  speed    ← →  scrub    + -  zoom    v  variant    "
-		     "r  restart    s  screenshot    h  help    q  quit    ·    click: details");
+		     "space pause   . step   [ ] speed   ← → scrub   + - zoom   v variant   2 split   "
+		     "r restart   s screenshot   h help   q quit   click: details");
 }

@@ -123,10 +123,11 @@ static void stack_lane(struct stacks *st, SDL_Rect r, const float *acc, int w)
 	}
 }
 
-/* 1, 2, 5 x 10^k cycles: about six ticks across the window. */
-static uint64_t tick_step(uint64_t span)
+/* 1, 2, 5 x 10^k cycles: a tick per 90 px or so, six at most. */
+static uint64_t tick_step(uint64_t span, int width)
 {
-	double raw = span / 6.0, p = pow(10, floor(log10(raw)));
+	int n = width / 90 < 2 ? 2 : width / 90 > 6 ? 6 : width / 90;
+	double raw = span / (double)n, p = pow(10, floor(log10(raw)));
 	double m = raw / p;
 	return (uint64_t)((m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p);
 }
@@ -136,8 +137,9 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 	const struct ui_layout *l = &a->lay;
 	const struct ui_var *v = &a->var[a->cur];
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
-	ui_box(g, l->timeline, l->cores_per_lane > 1 ? "Timeline  ·  per group of cores: share of cycles in each activity"
-						      : "Timeline  ·  what each core spends its cycles on");
+	ui_box(g, l->timeline, l->timeline.w < 640 ? "Timeline"
+			       : l->cores_per_lane > 1 ? "Timeline  ·  per group of cores: share of cycles in each activity"
+						       : "Timeline  ·  what each core spends its cycles on");
 	SDL_Rect p = l->plot;
 	if (p.w < 10 || p.h < 4)
 		return;
@@ -207,7 +209,7 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 
 	/* Axis */
 	char b[32];
-	uint64_t step = tick_step(t1 - t0);
+	uint64_t step = tick_step(t1 - t0, p.w);
 	for (uint64_t t = (t0 + step - 1) / step * step; t < t1; t += step) {
 		int x = p.x + (int)((t - t0) / cpp);
 		ui_set_color(g->r, ui_col_grid);
