@@ -411,9 +411,10 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
 		c->scalar = size <= 8;
 		c->value = runner_symbol_value(&m->run, sym);
 		/* Accessed as the report decides it: a line of any copy was
-		 * touched. Untouched symbols are re-checked every few frames
-		 * only (a per-CPU symbol has a copy per core). */
-		if (!m->accessed[k] && (m->snaps % 8 == 0 || f->finished)) {
+		 * touched. Untouched symbols are checked every frame at first
+		 * (a frame recorded for scrubbing must not miss its counters),
+		 * then every few frames (a per-CPU symbol has a copy per core). */
+		if (!m->accessed[k] && (m->snaps <= 32 || m->snaps % 8 == 0 || f->finished)) {
 			int copies = c->percpu ? m->ncores : 1;
 			struct ms_line_info li;
 			for (int cpu = 0; cpu < copies && !m->accessed[k]; cpu++) {
