@@ -43,6 +43,8 @@ const struct ui_txn_log *ui_var_log(const struct ui_var *v, uint64_t line)
 	return NULL;
 }
 
+static void log_txn(struct ui_txn_log *l, const struct ui_txn *x);
+
 /* Logs follow the displayed lines: a line that lost its row gives its log
  * to a line that gained one. */
 static void sync_logs(struct ui_var *v)
@@ -62,6 +64,11 @@ static void sync_logs(struct ui_var *v)
 			if (!v->log[i].line) {
 				memset(&v->log[i], 0, sizeof v->log[i]);
 				v->log[i].line = s->rows[r].addr + 1;
+				for (uint32_t k = 0; k < v->recent_n; k++) {
+					const struct ui_txn *x = &v->recent[(v->recent_head + k) % UI_RECENT];
+					if (x->t.line == s->rows[r].addr)
+						log_txn(&v->log[i], x);
+				}
 				break;
 			}
 	}
@@ -92,6 +99,11 @@ void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, uint32_t pc, const 
 	struct ui_txn x = {*t, pc};
 	v->last = x;
 	v->has_last = 1;
+	if (v->recent_n == UI_RECENT) {
+		v->recent_head = (v->recent_head + 1) % UI_RECENT;
+		v->recent_n--;
+	}
+	v->recent[(v->recent_head + v->recent_n++) % UI_RECENT] = x;
 	if (t->bounce)
 		v->heat[t->core] += 1.0f;
 	for (int i = 0; i < UI_MAX_ROWS; i++)
@@ -190,7 +202,8 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		v->folded = a->ncores > UI_FOLD_CORES;
 		v->visible = i == a->cur;
 		v->heat = calloc((size_t)a->ncores, sizeof *v->heat);
-		if (!v->heat || ui_hist_init(&v->hist, a->ncores, a->nvar) || ui_snap_alloc(&v->live, a->ncores) ||
+		v->recent = malloc(UI_RECENT * sizeof *v->recent);
+		if (!v->heat || !v->recent || ui_hist_init(&v->hist, a->ncores, a->nvar) || ui_snap_alloc(&v->live, a->ncores) ||
 		    ui_xfers_init(&v->xf))
 			return err_internal(e, "out of memory");
 		if (v->folded) {
@@ -219,6 +232,7 @@ void ui_app_free(struct ui_app *a)
 		ui_snap_free(&v->live);
 		ui_xfers_free(&v->xf);
 		free(v->heat);
+		free(v->recent);
 	}
 	ui_layout_free(&a->lay);
 	ui_layout_free(&a->lay2);
@@ -387,6 +401,8 @@ int ui_app_restart(struct ui_app *a, struct err *e)
 		ui_xfers_clear(&v->xf);
 		memset(v->heat, 0, (size_t)a->ncores * sizeof *v->heat);
 		memset(v->log, 0, sizeof v->log);
+		v->recent_n = v->recent_head = 0;
+		v->has_last = 0;
 		if (ui_machine_restart(v->m, e))
 			return -1;
 		v->finished = 0;

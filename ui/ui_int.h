@@ -231,6 +231,7 @@ void ui_machine_describe(struct ui_machine *m, const struct ui_txn *x, char *wha
 #define UI_LINE_LOG 24          /* transactions kept per displayed row */
 
 #define UI_HITM_PCS 4           /* instructions named per line */
+#define UI_RECENT 8192          /* transactions remembered per variant, any line */
 
 /* A transaction with the instruction it was for. */
 struct ui_txn { struct ms_txn t; uint32_t pc; };
@@ -256,6 +257,10 @@ struct ui_var {
 	struct ui_xfers xf;
 	float *heat;                    /* decaying bounce counts per core */
 	struct ui_txn_log log[UI_MAX_ROWS]; /* per displayed line, any order */
+	/* The latest transactions on any line: a line that gets a row starts
+	 * its log with what it saw before. */
+	struct ui_txn *recent;
+	uint32_t recent_n, recent_head;
 	struct ui_txn last;             /* the latest transaction (what a step did) */
 	int has_last;
 	int finished;

@@ -77,7 +77,7 @@ static void card_log(struct card *c, struct ui_machine *m, const struct ui_txn_l
 		}
 	for (int i = 0; i < n && c->n < 40; i++) {
 		if (!any++)
-			snprintf(c->line[c->n++], sizeof c->line[0], "HITMs caused by (since the row appeared):");
+			snprintf(c->line[c->n++], sizeof c->line[0], "HITMs by the instruction that caused them:");
 		ui_machine_where(m, log->hitm[idx[i]].pc, where, sizeof where);
 		snprintf(c->line[c->n++], sizeof c->line[0], "  %" PRIu64 "×  %s", log->hitm[idx[i]].n, where);
 	}
