@@ -39,10 +39,10 @@ struct ui_machine {
 	unsigned long snaps;
 	int *inval_buf;
 	uint8_t accessed[UI_MAX_COUNTERS]; /* sticky: a symbol once touched stays so */
-	/* the source line last shown, so a step does not reopen the file */
-	uint16_t src_file;
-	uint32_t src_line;
-	char src_text[96];
+	/* Source lines already read: a card names the same few instructions
+	 * every frame, and must not reopen files to do it. */
+	struct { uint16_t file; uint32_t line; char text[96]; } src[32];
+	unsigned nsrc;
 };
 
 int ui_source_nvariants(const struct scenario *sc)
@@ -608,13 +608,19 @@ void ui_machine_where(struct ui_machine *m, uint32_t pc, char *buf, size_t n)
 	}
 	const struct src_loc *l = &p->locs[p->insns[pc].loc];
 	const char *file = l->file < p->n_files ? p->files[l->file] : "?";
-	if (!m->src_line || m->src_file != l->file || m->src_line != l->line) {
-		source_text(file, l->line, m->src_text, sizeof m->src_text);
-		m->src_file = l->file;
-		m->src_line = l->line;
+	const unsigned cap = sizeof m->src / sizeof m->src[0];
+	const char *text = NULL;
+	for (unsigned i = 0; i < m->nsrc && i < cap && !text; i++)
+		if (m->src[i].file == l->file && m->src[i].line == l->line)
+			text = m->src[i].text;
+	if (!text) { /* read it, replacing the oldest entry when full */
+		unsigned i = m->nsrc++ % cap;
+		m->src[i].file = l->file;
+		m->src[i].line = l->line;
+		source_text(file, l->line, m->src[i].text, sizeof m->src[i].text);
+		text = m->src[i].text;
 	}
-	snprintf(buf, n, "%s:%u%s%s", base_name(file), (unsigned)l->line, m->src_text[0] ? "  " : "",
-		 m->src_text);
+	snprintf(buf, n, "%s:%u%s%s", base_name(file), (unsigned)l->line, text[0] ? "  " : "", text);
 }
 
 void ui_machine_line_name(struct ui_machine *m, uint64_t line, char *buf, size_t n)
