@@ -139,8 +139,10 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 		SDL_Color nc = row->reported ? ui_col_text : ui_col_dim;
 		SDL_Rect clip = {l->lines.x + 10, rr.y, l->label_w - 8, l->row_h};
 		SDL_RenderSetClipRect(g->r, &clip);
-		ui_text_draw(g->txt, UI_FONT_NORMAL, nc, clip.x, rr.y + (l->row_h - 16) / 2, UI_LEFT,
-			     fit_name(g, row->name, clip.w));
+		const char *shown = fit_name(g, row->name, clip.w);
+		ui_text_draw(g->txt, UI_FONT_NORMAL, nc, clip.x, rr.y + (l->row_h - 16) / 2, UI_LEFT, shown);
+		if (shown != row->name) /* shortened: the full name on hover */
+			ui_tip_add(a, clip, row->name);
 		SDL_RenderSetClipRect(g->r, NULL);
 		draw_cells(a, g, s, i, rr);
 		int sx = l->cells.x + l->cells.w + 12;
