@@ -630,32 +630,38 @@ read_src(struct core_env *env, struct core *c, const struct operand *o, unsigned
 /* a = a OP b (cmp and test only set the flags): on a register, as a locked
  * RMW, or as a load and a store through the buffer. */
 ALWAYS_INLINE enum step
-modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
+modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t b, unsigned op,
+	  unsigned sz, unsigned akind, unsigned lock)
 {
-	unsigned sz = in->size;
-	int writes = in->op != OP_CMP && in->op != OP_TEST;
+	int writes = op != OP_CMP && op != OP_TEST;
 	uint64_t a, r;
-	if (in->a.kind == OPND_REG) {
-		r = arith(c, in->op, c->r[in->a.reg] & mask(sz), b, sz);
+	if (akind == OPND_REG) {
+		r = arith(c, op, c->r[in->a.reg] & mask(sz), b, sz);
 		if (writes)
 			wr_reg(c, in->a.reg, sz, r);
 		return ST_OK;
 	}
 	uint64_t addr = ea(c, &in->a);
-	if (in->lock) {
+	if (lock) {
 		uint64_t t0, done;
 		TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
-		r = arith(c, in->op, a, b, sz);
+		r = arith(c, op, a, b, sz);
 		lock_end(env, c, addr, sz, writes ? r : a, t0, done);
 		return ST_TIMED;
 	}
 	if (writes)
 		TRY(need_slot(env, c));
 	TRY(load(env, c, addr, sz, &a));
-	r = arith(c, in->op, a, b, sz);
+	r = arith(c, op, a, b, sz);
 	if (writes)
 		TRY(store(env, c, addr, sz, r));
 	return ST_OK;
+}
+
+ALWAYS_INLINE enum step
+modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
+{
+	return modify_as(env, c, in, b, in->op, in->size, in->a.kind, in->lock);
 }
 
 /* xadd, cmpxchg, xchg. xchg with memory is locked with or without the
@@ -907,6 +913,118 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 	}
 }
 
+/* ---- pre-decoded forms ----
+ *
+ * The commonest instructions at 8 bytes (two-operand arithmetic with a
+ * register or immediate source, inc/dec, mov without a memory source on
+ * both sides, jumps) each get a form of their own, decided once per
+ * program: the interpreter runs for them the same code as execute() with
+ * the opcode, width and operand kinds as constants, so GCC folds away the
+ * decoding (the opcode and size switches, masks, operand kinds). What the
+ * instruction does is exactly execute()'s; only the dispatch differs.
+ * F_END sits one past the last instruction, so that running off the end
+ * needs no check of its own. */
+#define ARITH2(X) X(ADD) X(SUB) X(AND) X(OR) X(XOR) X(CMP) X(TEST)
+
+enum form {
+	F_GENERIC, F_END,
+#define FORM4(o) F_##o##_RR, F_##o##_RI, F_##o##_MR, F_##o##_MI,
+	ARITH2(FORM4)
+#undef FORM4
+	F_INC_R, F_INC_M, F_DEC_R, F_DEC_M, F_JCC, F_JMP,
+	F_MOV_RR, F_MOV_RI, F_MOV_RM, F_MOV_MR, F_MOV_MI,
+};
+
+static uint8_t form_of(const struct insn *in)
+{
+	if (in->op == OP_JCC)
+		return F_JCC;
+	if (in->op == OP_JMP)
+		return F_JMP;
+	if (in->size != 8 || in->lock)
+		return F_GENERIC;
+	unsigned a = in->a.kind, b = in->b.kind;
+	int rr = a == OPND_REG && b == OPND_REG, ri = a == OPND_REG && b == OPND_IMM;
+	int mr = a == OPND_MEM && b == OPND_REG, mi = a == OPND_MEM && b == OPND_IMM;
+	switch (in->op) {
+#define CLASS4(o) case OP_##o: \
+		return rr ? F_##o##_RR : ri ? F_##o##_RI : mr ? F_##o##_MR : mi ? F_##o##_MI : F_GENERIC;
+	ARITH2(CLASS4)
+#undef CLASS4
+	case OP_INC:
+	case OP_DEC:
+		if (b != OPND_NONE || (a != OPND_REG && a != OPND_MEM))
+			return F_GENERIC;
+		return in->op == OP_INC ? (a == OPND_REG ? F_INC_R : F_INC_M)
+					: (a == OPND_REG ? F_DEC_R : F_DEC_M);
+	case OP_MOV:
+		if (a == OPND_REG && b == OPND_MEM)
+			return F_MOV_RM;
+		return rr ? F_MOV_RR : ri ? F_MOV_RI : mr ? F_MOV_MR : mi ? F_MOV_MI : F_GENERIC;
+	default:
+		return F_GENERIC;
+	}
+}
+
+uint8_t *core_forms_new(const struct program *p)
+{
+	uint8_t *f = malloc((size_t)p->n_insns + 1);
+	if (!f)
+		return NULL;
+	for (uint32_t i = 0; i < p->n_insns; i++)
+		f[i] = form_of(&p->insns[i]);
+	f[p->n_insns] = F_END;
+	return f;
+}
+
+/* One instruction by its form; the same outcome as execute(). */
+ALWAYS_INLINE enum step
+dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form)
+{
+	uint64_t b;
+	switch (form) {
+#define RUN4(o) \
+	case F_##o##_RR: return modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_REG, 0); \
+	case F_##o##_RI: return modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_REG, 0); \
+	case F_##o##_MR: return modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_MEM, 0); \
+	case F_##o##_MI: return modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_MEM, 0);
+	ARITH2(RUN4)
+#undef RUN4
+	case F_INC_R: return modify_as(env, c, in, 0, OP_INC, 8, OPND_REG, 0);
+	case F_INC_M: return modify_as(env, c, in, 0, OP_INC, 8, OPND_MEM, 0);
+	case F_DEC_R: return modify_as(env, c, in, 0, OP_DEC, 8, OPND_REG, 0);
+	case F_DEC_M: return modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 0);
+	case F_JCC:
+		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
+		return ST_JUMP;
+	case F_JMP:
+		c->pc = in->target;
+		return ST_JUMP;
+	case F_MOV_RR:
+		c->r[in->a.reg] = c->r[in->b.reg];
+		return ST_OK;
+	case F_MOV_RI:
+		c->r[in->a.reg] = (uint64_t)in->b.imm;
+		return ST_OK;
+	case F_MOV_RM:
+		TRY(load(env, c, ea(c, &in->b), 8, &b));
+		c->r[in->a.reg] = b;
+		return ST_OK;
+	case F_MOV_MR:
+		TRY(need_slot(env, c));
+		TRY(store(env, c, ea(c, &in->a), 8, c->r[in->b.reg]));
+		return ST_OK;
+	case F_MOV_MI:
+		TRY(need_slot(env, c));
+		TRY(store(env, c, ea(c, &in->a), 8, (uint64_t)in->b.imm));
+		return ST_OK;
+	case F_END:
+		return fault(env, c, "ran past the end of the program");
+	default:
+		return execute(env, c, in);
+	}
+}
+
 #undef TRY
 
 static void halt(struct core_env *env, struct core *c)
@@ -936,13 +1054,9 @@ int core_exec_event(struct core_env *env, struct core *c)
 			if (b)
 				goto yield;
 		}
-		if (__builtin_expect(c->pc >= p->n_insns, 0)) {
-			fault(env, c, "ran past the end of the program");
-			goto fail;
-		}
 		/* Retire: the only place an instruction is charged its cpi,
 		 * counted and moved past (enum step). */
-		switch (execute(env, c, &p->insns[c->pc])) {
+		switch (dispatch(env, c, &p->insns[c->pc], env->forms[c->pc])) {
 		case ST_OK:
 			c->pc++;
 			/* fall through */

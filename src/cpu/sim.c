@@ -15,6 +15,7 @@ struct sim {
 	struct core_env env;
 	struct core *cores;
 	struct irq_source *irq_src;
+	uint8_t *forms;
 	uint64_t limit;
 	int check;
 	enum sim_status status;
@@ -137,7 +138,8 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
 	env->ghosts = ghost_table_new();
-	if (!s->cores || !s->irq_src || !which || !env->ghosts) {
+	s->forms = core_forms_new(cfg->prog);
+	if (!s->cores || !s->irq_src || !which || !env->ghosts || !s->forms) {
 		err_internal(e, "out of memory");
 		goto fail;
 	}
@@ -150,6 +152,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 		};
 	}
 	env->prog = s->prog;
+	env->forms = s->forms;
 	env->m = &s->m;
 	env->ms = s->ms;
 	env->q = &s->q;
@@ -212,6 +215,7 @@ void sim_destroy(struct sim *s)
 			core_free(&s->cores[c]);
 	free(s->cores);
 	free(s->irq_src);
+	free(s->forms);
 	ghost_table_free(s->env.ghosts);
 	evq_free(&s->q);
 	ms_destroy(s->ms);
