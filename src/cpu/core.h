@@ -105,6 +105,7 @@ struct core_env {
 	uint64_t now;            /* the event being processed */
 	uint64_t limit;          /* no core runs past this */
 	uint64_t horizon;        /* run-ahead bound of the event being processed */
+	uint64_t run_bound;      /* the driver pops no event at or past this cycle */
 	int running;             /* threads started and not halted */
 	uint64_t map[3][2];      /* mapped [lo, hi): .data, the per-CPU areas, the stacks */
 	uint64_t lookahead;

@@ -302,6 +302,7 @@ enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e)
 {
 	uint64_t bound = cycle == UINT64_MAX ? UINT64_MAX : cycle + 1;
 	enum sim_status st;
+	s->env.run_bound = bound;
 	do
 		st = step(s, bound, e);
 	while (st == SIM_RUNNING && next_time(s) < bound);
@@ -315,6 +316,7 @@ enum sim_status sim_run(struct sim *s, struct err *e)
 
 enum sim_status sim_step_event(struct sim *s, struct err *e)
 {
+	s->env.run_bound = 0; /* one event: a core that would go on yields */
 	return step(s, UINT64_MAX, e);
 }
 
