@@ -386,7 +386,7 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
-	if (!ms_try_load(env->ms, c->id, addr, size, v)) {
+	if (!ms_rmw_load(env->ms, c->id, addr, size, v)) {
 		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
@@ -398,13 +398,12 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
 		     uint64_t v, uint64_t t0, uint64_t done)
 {
-	if (!ms_try_store(env->ms, c->id, addr, size, v & mask(size))) {
+	uint64_t until = done + env->m->lat_locked_op;
+	if (!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size), until)) {
 		err_internal(&env->err, "core %d: lost line 0x%llx inside a locked RMW", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
 	}
-	uint64_t until = done + env->m->lat_locked_op;
-	ms_rmw_end(env->ms, c->id, addr, until);
 	c->st.locked_ops++;
 	c->st.locked_cycles += until - t0;
 	acct(env, c, CORE_ACT_LOCKED, until - t0);

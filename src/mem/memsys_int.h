@@ -100,6 +100,10 @@ struct memsys {
 	ms_observer_fn obs;
 	void *obs_ctx;
 	struct ms_scratch *scratch;
+	/* The entry, core and L1 way of the last locked RMW's hit
+	 * (ms_rmw_load and ms_rmw_finish check it is still that line's). */
+	struct ms_line *rmw_le;
+	int rmw_core, rmw_way;
 };
 
 #define COUNT(ms, core, le, field, n) do { \
