@@ -189,7 +189,7 @@ static int ensure_drain(struct core_env *env, struct core *c)
 /* Commit, in order, the buffered stores that can leave by cycle t without
  * a transaction (their line is M or E here). Returns 1 when the head is
  * ready but needs an RFO. */
-static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
+ALWAYS_INLINE int drain_hits_inline(struct core_env *env, struct core *c, uint64_t t)
 {
 	while (c->sb.n) {
 		struct sb_entry *e = sb_head(&c->sb);
@@ -200,6 +200,11 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 		sb_pop(&c->sb);
 	}
 	return 0;
+}
+
+static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
+{
+	return drain_hits_inline(env, c, t);
 }
 
 /* Where the run-ahead loop must next leave its fast path: the horizon, its
@@ -327,8 +332,8 @@ int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
 
 /* A load that partially overlaps a buffered store waits until the buffer
  * has drained: simpler than waiting for just that entry, and rare. */
-static inline enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
-			     uint64_t *v)
+ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			    uint64_t *v)
 {
 	if (bad_access(env, c, addr, size, "load"))
 		return ST_FAULT;
@@ -597,7 +602,7 @@ static void irq_exit(struct core_env *env, struct core *c)
  * Returns 1 when the core must yield to the event queue. */
 static int boundary(struct core_env *env, struct core *c)
 {
-	if (c->sb.n && c->drain_at == NONE && drain_hits(env, c, c->clock) && ensure_drain(env, c))
+	if (c->sb.n && c->drain_at == NONE && drain_hits_inline(env, c, c->clock) && ensure_drain(env, c))
 		return -1;
 	if (c->irq_any) {
 		irq_poll(&c->irq, env->irq_src, c->clock);
