@@ -87,7 +87,7 @@ static inline void note_act(struct core_env *env, struct core *c, unsigned act)
 		env->on_activity(env->obs_ctx, c->id, c->clock, (enum core_activity)act);
 }
 
-static inline void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
+ALWAYS_INLINE void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
 {
 	if (c->in_handler)
 		act = CORE_ACT_IRQ;
@@ -600,7 +600,7 @@ static void irq_exit(struct core_env *env, struct core *c)
 /* The slow part of an instruction boundary: store-buffer hits whose time
  * has come, interrupt arrivals and delivery, the lookahead horizon.
  * Returns 1 when the core must yield to the event queue. */
-static int boundary(struct core_env *env, struct core *c)
+ALWAYS_INLINE int boundary(struct core_env *env, struct core *c)
 {
 	if (c->sb.n && c->drain_at == NONE && drain_hits_inline(env, c, c->clock) && ensure_drain(env, c))
 		return -1;
