@@ -981,56 +981,6 @@ uint8_t *core_forms_new(const struct program *p)
 	return f;
 }
 
-/* One instruction by its form; the same outcome as execute(). */
-ALWAYS_INLINE enum step
-dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form)
-{
-	uint64_t b;
-	switch (form) {
-#define RUN4(o) \
-	case F_##o##_RR: return modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_REG, 0); \
-	case F_##o##_RI: return modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_REG, 0); \
-	case F_##o##_MR: return modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_MEM, 0); \
-	case F_##o##_MI: return modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_MEM, 0);
-	ARITH2(RUN4)
-#undef RUN4
-	case F_INC_R: return modify_as(env, c, in, 0, OP_INC, 8, OPND_REG, 0);
-	case F_INC_M: return modify_as(env, c, in, 0, OP_INC, 8, OPND_MEM, 0);
-	case F_DEC_R: return modify_as(env, c, in, 0, OP_DEC, 8, OPND_REG, 0);
-	case F_DEC_M: return modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 0);
-	case F_JCC:
-		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
-		return ST_JUMP;
-	case F_JMP:
-		c->pc = in->target;
-		return ST_JUMP;
-	case F_MOV_RR:
-		c->r[in->a.reg] = c->r[in->b.reg];
-		return ST_OK;
-	case F_MOV_RI:
-		c->r[in->a.reg] = (uint64_t)in->b.imm;
-		return ST_OK;
-	case F_MOV_RM:
-		TRY(load(env, c, ea(c, &in->b), 8, &b));
-		c->r[in->a.reg] = b;
-		return ST_OK;
-	case F_MOV_MR:
-		TRY(need_slot(env, c));
-		TRY(store(env, c, ea(c, &in->a), 8, c->r[in->b.reg]));
-		return ST_OK;
-	case F_MOV_MI:
-		TRY(need_slot(env, c));
-		TRY(store(env, c, ea(c, &in->a), 8, (uint64_t)in->b.imm));
-		return ST_OK;
-	case F_END:
-		return fault(env, c, "ran past the end of the program");
-	default:
-		return execute(env, c, in);
-	}
-}
-
-#undef TRY
-
 static void halt(struct core_env *env, struct core *c)
 {
 	c->state = CORE_HALTED;
@@ -1038,6 +988,98 @@ static void halt(struct core_env *env, struct core *c)
 	note_act(env, c, CORE_ACT_HALTED);
 	env->running--;
 }
+
+/* What the interpreter's loop does after an instruction. */
+enum { R_NEXT, R_YIELD, R_STOP, R_FAIL };
+
+/* Retire: the only place an instruction is charged its cpi, counted and
+ * moved past (enum step). Inlined into each form, so that a form whose
+ * outcome is a constant retires without a second dispatch. */
+ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uint64_t cpi)
+{
+	switch (st) {
+	case ST_OK:
+		c->pc++;
+		/* fall through */
+	case ST_JUMP:
+		acct(env, c, CORE_ACT_BUSY, cpi);
+		c->st.instructions++;
+		return R_NEXT;
+	case ST_TIMED:
+		c->pc++;
+		c->st.instructions++;
+		return R_NEXT;
+	case ST_FREE:
+		c->pc++;
+		return R_NEXT;
+	case ST_HALT:
+		c->st.instructions++;
+		halt(env, c);
+		return R_STOP;
+	case ST_RETRY:
+		return R_NEXT;
+	case ST_YIELD:
+		return R_YIELD;
+	case ST_WAIT:
+		return R_STOP;
+	default: /* ST_FAULT */
+		return R_FAIL;
+	}
+}
+
+/* One instruction by its form, executed as execute() would and retired. */
+#define RET(x) return retire(env, c, (x), cpi)
+#define TRYR(x) do { enum step st_ = (x); if (st_ != ST_OK) RET(st_); } while (0)
+ALWAYS_INLINE int
+dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form, uint64_t cpi)
+{
+	uint64_t b;
+	switch (form) {
+#define RUN4(o) \
+	case F_##o##_RR: RET(modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_REG, 0)); \
+	case F_##o##_RI: RET(modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_REG, 0)); \
+	case F_##o##_MR: RET(modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_MEM, 0)); \
+	case F_##o##_MI: RET(modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_MEM, 0));
+	ARITH2(RUN4)
+#undef RUN4
+	case F_INC_R: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_REG, 0));
+	case F_INC_M: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_MEM, 0));
+	case F_DEC_R: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_REG, 0));
+	case F_DEC_M: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 0));
+	case F_JCC:
+		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
+		RET(ST_JUMP);
+	case F_JMP:
+		c->pc = in->target;
+		RET(ST_JUMP);
+	case F_MOV_RR:
+		c->r[in->a.reg] = c->r[in->b.reg];
+		RET(ST_OK);
+	case F_MOV_RI:
+		c->r[in->a.reg] = (uint64_t)in->b.imm;
+		RET(ST_OK);
+	case F_MOV_RM:
+		TRYR(load(env, c, ea(c, &in->b), 8, &b));
+		c->r[in->a.reg] = b;
+		RET(ST_OK);
+	case F_MOV_MR:
+		TRYR(need_slot(env, c));
+		TRYR(store(env, c, ea(c, &in->a), 8, c->r[in->b.reg]));
+		RET(ST_OK);
+	case F_MOV_MI:
+		TRYR(need_slot(env, c));
+		TRYR(store(env, c, ea(c, &in->a), 8, (uint64_t)in->b.imm));
+		RET(ST_OK);
+	case F_END:
+		RET(fault(env, c, "ran past the end of the program"));
+	default:
+		RET(execute(env, c, in));
+	}
+}
+#undef TRYR
+#undef RET
+
+#undef TRY
 
 /* The memory system recorded an error (ms_check_error): the driver stops
  * after this event. */
@@ -1067,35 +1109,13 @@ run:
 			if (b)
 				goto yield;
 		}
-		/* Retire: the only place an instruction is charged its cpi,
-		 * counted and moved past (enum step). */
-		switch (dispatch(env, c, &p->insns[c->pc], env->forms[c->pc])) {
-		case ST_OK:
-			c->pc++;
-			/* fall through */
-		case ST_JUMP:
-			acct(env, c, CORE_ACT_BUSY, cpi);
-			c->st.instructions++;
-			break;
-		case ST_TIMED:
-			c->pc++;
-			c->st.instructions++;
-			break;
-		case ST_FREE:
-			c->pc++;
-			break;
-		case ST_HALT:
-			c->st.instructions++;
-			halt(env, c);
+		int r = dispatch(env, c, &p->insns[c->pc], env->forms[c->pc], cpi);
+		if (__builtin_expect(r != R_NEXT, 0)) {
+			if (r == R_YIELD)
+				goto yield;
+			if (r == R_FAIL)
+				goto fail;
 			return 0;
-		case ST_RETRY:
-			break;
-		case ST_YIELD:
-			goto yield;
-		case ST_WAIT:
-			return 0;
-		case ST_FAULT:
-			goto fail;
 		}
 	}
 
