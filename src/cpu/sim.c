@@ -238,15 +238,18 @@ static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
 	return st;
 }
 
-/* One event, if its cycle is below `bound`. */
-/* The next event of either queue: the cores' or the fabric's messages. */
-static uint64_t next_time(const struct sim *s)
+/* The next event of either queue: the cores' or the fabric's messages
+ * (*fabric: the fabric's; messages of a cycle go before the cores' events). */
+static inline uint64_t next_at(const struct sim *s, int *fabric)
 {
 	uint64_t a = evq_peek_time(&s->q), b = ms_next_event(s->ms);
+	*fabric = b <= a;
 	return a < b ? a : b;
 }
 
-static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
+/* One event, if its cycle is below `bound`; next and fabric are next_at's. */
+static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_t bound,
+			       struct err *e)
 {
 	uint64_t t;
 	uint32_t id;
@@ -255,7 +258,6 @@ static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
 			*e = s->err;
 		return s->status;
 	}
-	uint64_t next = next_time(s);
 	if (next == UINT64_MAX) {
 		if (s->env.running == 0)
 			return finish(s, SIM_HALTED, e);
@@ -267,7 +269,7 @@ static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
 	if (next >= bound)
 		return SIM_RUNNING;
 	struct core_env *env = &s->env;
-	if (ms_next_event(s->ms) == next) {
+	if (fabric) {
 		/* Messages of a cycle arrive before the cores act in it. */
 		env->now = next;
 		ms_step(s->ms);
@@ -303,9 +305,12 @@ enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e)
 	uint64_t bound = cycle == UINT64_MAX ? UINT64_MAX : cycle + 1;
 	enum sim_status st;
 	s->env.run_bound = bound;
-	do
-		st = step(s, bound, e);
-	while (st == SIM_RUNNING && next_time(s) < bound);
+	int fabric;
+	uint64_t next = next_at(s, &fabric);
+	do {
+		st = step_at(s, next, fabric, bound, e);
+		next = next_at(s, &fabric);
+	} while (st == SIM_RUNNING && next < bound);
 	return st;
 }
 
@@ -317,7 +322,9 @@ enum sim_status sim_run(struct sim *s, struct err *e)
 enum sim_status sim_step_event(struct sim *s, struct err *e)
 {
 	s->env.run_bound = 0; /* one event: a core that would go on yields */
-	return step(s, UINT64_MAX, e);
+	int fabric;
+	uint64_t next = next_at(s, &fabric);
+	return step_at(s, next, fabric, UINT64_MAX, e);
 }
 
 enum sim_status sim_status(const struct sim *s) { return s->status; }
