@@ -178,6 +178,25 @@ size_t ms_bitset_words(const struct memsys *ms)
 /* ---- per-offset detail (perf c2c's shared-line table) ---- */
 
 /* is_write: 0 read, 1 write, 2 only the HITM of a locked RMW's ownership request. */
+static inline void offset_count(struct ms_offset_stats *o, int core, unsigned size, int is_write,
+				int hitm, int hitm_remote)
+{
+	if (size > o->size)
+		o->size = (uint8_t)size;
+	uint64_t bit = 1ull << (core & 63);
+	if (is_write == 2) {
+		/* a locked RMW taking the line: its load and store are counted as hits */
+	} else if (is_write) {
+		o->writes++;
+		o->writers[core >> 6] |= bit;
+	} else {
+		o->reads++;
+		o->readers[core >> 6] |= bit;
+	}
+	o->hitm += (uint64_t)hitm;
+	o->hitm_remote += (uint64_t)hitm_remote;
+}
+
 void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off,
 			unsigned size, int is_write, int hitm, int hitm_remote)
 {
@@ -208,21 +227,8 @@ void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned of
 		o->readers = bits;
 		o->writers = bits + ms->words;
 	}
-	struct ms_offset_stats *o = &le->offsets[k];
-	if (size > o->size)
-		o->size = (uint8_t)size;
-	uint64_t bit = 1ull << (core & 63);
-	if (is_write == 2) {
-		/* a locked RMW taking the line: its load and store are counted as hits */
-	} else if (is_write) {
-		o->writes++;
-		o->writers[core >> 6] |= bit;
-	} else {
-		o->reads++;
-		o->readers[core >> 6] |= bit;
-	}
-	o->hitm += (uint64_t)hitm;
-	o->hitm_remote += (uint64_t)hitm_remote;
+	le->off_last = k;
+	offset_count(&le->offsets[k], core, size, is_write, hitm, hitm_remote);
 }
 
 void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx)
@@ -305,8 +311,15 @@ MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, u
 	struct cache *c = l1_of(ms, core);
 	struct ms_way way = { &c->lru[w], cache_data(c, w), &le->stats };
 	ms_perform(ms, core, &way, addr, size, kind, val, hit);
-	if (le->contended)
-		ms_offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size, (int)kind, hitm, hitm_remote);
+	if (le->contended) {
+		/* the offset noted last on this line, usually this one: no search */
+		unsigned off = (unsigned)(addr & (ms->ls - 1));
+		uint32_t k = le->off_last;
+		if (k < le->n_offsets && le->offsets[k].offset == off)
+			offset_count(&le->offsets[k], core, size, (int)kind, hitm, hitm_remote);
+		else
+			ms_offset_note(ms, le, core, off, size, (int)kind, hitm, hitm_remote);
+	}
 }
 
 /* The hit path past the lookaside: find core's way for the line (its

@@ -43,6 +43,7 @@ struct ms_line {
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
+	uint32_t off_last;    /* index of the offset noted last (a hint: checked) */
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
 	uint64_t sharers[];   /* ms->words words */
