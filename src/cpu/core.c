@@ -935,14 +935,14 @@ enum form {
 #define FORM4(o) F_##o##_RR, F_##o##_RI, F_##o##_MR, F_##o##_MI,
 	ARITH2(FORM4)
 #undef FORM4
-	F_INC_R, F_INC_M, F_DEC_R, F_DEC_M, F_JCC, F_JMP,
+	F_INC_R, F_INC_M, F_DEC_R, F_DEC_M, F_JCC, F_JNE, F_JE, F_JMP,
 	F_MOV_RR, F_MOV_RI, F_MOV_RM, F_MOV_MR, F_MOV_MI,
 };
 
 static uint8_t form_of(const struct insn *in)
 {
-	if (in->op == OP_JCC)
-		return F_JCC;
+	if (in->op == OP_JCC)  /* jne and je close most loops */
+		return in->cond == CC_NE ? F_JNE : in->cond == CC_E ? F_JE : F_JCC;
 	if (in->op == OP_JMP)
 		return F_JMP;
 	if (in->size != 8 || in->lock)
@@ -1048,6 +1048,12 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 	case F_DEC_M: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 0));
 	case F_JCC:
 		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
+		RET(ST_JUMP);
+	case F_JNE:
+		c->pc = cond(c, CC_NE) ? in->target : c->pc + 1;
+		RET(ST_JUMP);
+	case F_JE:
+		c->pc = cond(c, CC_E) ? in->target : c->pc + 1;
 		RET(ST_JUMP);
 	case F_JMP:
 		c->pc = in->target;
