@@ -1,6 +1,7 @@
-/* The x86 core: the interpreter over the pre-decoded program (one switch,
- * as Lua's lvm.c), x86 flag semantics, the cost model of each instruction,
- * the store buffer's drain, locked RMWs and interrupt entry and exit. */
+/* The x86 core: the interpreter over the pre-decoded program (one switch
+ * over each instruction's form, the commonest ones specialized), x86 flag
+ * semantics, the cost model of each instruction, the store buffer's drain,
+ * locked RMWs and interrupt entry and exit. */
 #include "config.h"
 #include "cpu/core.h"
 #include "cpu/ghost.h"
