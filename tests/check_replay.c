@@ -7,13 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load/cpu_json.h"
+#include "load/scenario.h"
 #include "replay/replay_run.h"
 
 static struct cpu_model teaching(void)
 {
 	struct cpu_model m;
 	struct err e = {0};
-	ck_assert_msg(cpu_json_load(BOUNCE_DATADIR "/cpus/teaching-4core.json", &m, &e) == 0, "%s", e.msg);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/cpus/teaching-4core.json", scen_datadir());
+	ck_assert_msg(cpu_json_load(path, &m, &e) == 0, "%s", e.msg);
 	return m;
 }
 

@@ -3,12 +3,15 @@
 # exit status 2, one message naming file:line:col, and no output file.
 . "$top_srcdir/tests/lib.sh"
 
-# run_bad NAME PATTERN ARGS...: exit 2, PATTERN in stderr, no $T/out.json.
+# run_bad NAME PATTERN ARGS...: exit 2, PATTERN in stderr, no $T/out.json
+# (asked for with --json when the command is run).
 run_bad() {
 	name=$1 pat=$2
 	shift 2
 	rm -f "$T/out.json"
-	expect_status "$name" 2 "$BOUNCE" "$@" --json "$T/out.json" --quiet
+	# --json belongs to run: check refuses it.
+	[ "$1" = run ] && set -- "$@" --json "$T/out.json"
+	expect_status "$name" 2 "$BOUNCE" "$@" --quiet
 	expect_grep "$name: message" "$pat" "$T/err"
 	if [ -e "$T/out.json" ]; then bad "$name: partial output left behind"; else ok "$name: no output file"; fi
 	lines=$(wc -l <"$T/err")

@@ -38,6 +38,63 @@ else
 fi
 printf 'point,other\n0,1\n' >"$T/alien.csv"
 expect_status "merge refuses another sweep's part" 2 "$BOUNCE" merge "$T/plain.csv" "$T/alien.csv" --csv "$T/x.csv"
+expect_status "sweep --jobs 1" 0 "$BOUNCE" sweep "$T/inc.json" $sets --jobs 1 --csv "$T/one.csv"
+cmp -s "$T/plain.csv" "$T/one.csv" && ok "default jobs equals --jobs 1" || bad "default jobs differs from --jobs 1"
+
+# merge checks that the parts are one whole sweep: exit 2 naming file:row.
+# Two variants, so a point is two rows.
+cat >"$T/two.json" <<'S'
+{"name": "two", "cpu": "x460-8way", "program": ["inc.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "variants": [{"name": "a", "seed": 2}, {"name": "b", "seed": 3}]}
+S
+for k in 1 2 3; do
+	"$BOUNCE" sweep "$T/two.json" $sets --shard $k/3 --csv "$T/s$k.csv"
+done
+"$BOUNCE" sweep "$T/two.json" $sets --csv "$T/s.csv"
+expect_status "merge of the three shards" 0 "$BOUNCE" merge "$T/s2.csv" "$T/s3.csv" "$T/s1.csv" --csv "$T/m.csv"
+cmp -s "$T/s.csv" "$T/m.csv" && ok "merged equals the plain sweep" || bad "merged differs"
+merge_bad() { # WHAT PATTERN PARTS...
+	what=$1 pat=$2
+	shift 2
+	rm -f "$T/m.csv"
+	expect_status "merge: $what" 2 "$BOUNCE" merge "$@" --csv "$T/m.csv"
+	expect_grep "merge: $what: message" "$pat" "$T/err"
+	[ -e "$T/m.csv" ] && bad "merge: $what: output written" || ok "merge: $what: no output"
+}
+merge_bad "a part twice" "s1.csv:2:1: point 0, variant \"a\" again (also .*s1.csv:2): every point must appear once" \
+	"$T/s1.csv" "$T/s1.csv" "$T/s2.csv" "$T/s3.csv"
+merge_bad "a shard missing" "s1.csv:4:1: point 3 follows point 1 (.*s2.csv:3): no part has point 2" "$T/s1.csv" "$T/s2.csv"
+merge_bad "the first shard missing" "s2.csv:2:1: the first point is 1: no part has point 0" "$T/s2.csv" "$T/s3.csv"
+# The last shard holds only the last point: found by counting the parameters' values.
+for k in 1 2 3 4 5 6 7 8; do "$BOUNCE" sweep "$T/two.json" $sets --shard $k/8 --csv "$T/e$k.csv"; done
+merge_bad "the last point missing" "e7.csv:2:1: point 6 has cores=8, which 1 point has where cores=1 is in 2" \
+	"$T/e1.csv" "$T/e2.csv" "$T/e3.csv" "$T/e4.csv" "$T/e5.csv" "$T/e6.csv" "$T/e7.csv"
+grep -v '^4,.*"b"' "$T/s2.csv" >"$T/rows.csv"
+merge_bad "a row missing" "rows.csv:4:1: point 4 has 1 row, point 0 has 2 (one per variant)" \
+	"$T/s1.csv" "$T/rows.csv" "$T/s3.csv"
+sed 's/"two"/"other"/' "$T/s2.csv" >"$T/other.csv"
+merge_bad "another scenario" "other.csv:2:1: scenario \"other\", but .*s1.csv:2 is \"two\": parts of different sweeps" \
+	"$T/s1.csv" "$T/other.csv" "$T/s3.csv"
+"$BOUNCE" sweep "$T/two.json" --set cores=1,2,4,8 --set ROUNDS=10,30 --shard 2/3 --csv "$T/p30.csv"
+merge_bad "another sweep's values" "p30.csv:2:1: point 1 has ROUNDS=30, which 2 points have where ROUNDS=10 is in 4" \
+	"$T/s1.csv" "$T/p30.csv" "$T/s3.csv"
+# The same values in another order: refused, though which part is the odd
+# one cannot be told (it blames the rarest value's first row).
+"$BOUNCE" sweep "$T/two.json" --set cores=8,4,2,1 --set ROUNDS=10,20 --shard 2/3 --csv "$T/rev.csv"
+merge_bad "another order" "s3.csv:4:1: point 5 has cores=4, which 1 point has where cores=1 is in 2: not one whole sweep" \
+	"$T/s1.csv" "$T/rev.csv" "$T/s3.csv"
+# Equal counts, product right, order wrong: the order check names the point.
+awk -F, 'BEGIN{OFS=","} NR>1&&$1==1{$1=2; print; next} NR>1&&$1==2{$1=1} {print}' "$T/s.csv" >"$T/swap.csv"
+merge_bad "values swapped between points" "swap.csv:6:1: point 1 has cores=2 where the sweep's order puts 1" "$T/swap.csv"
+"$BOUNCE" sweep "$T/inc.json" $sets --shard 2/3 --csv "$T/v2.csv"
+merge_bad "another scenario's shard" "v2.csv:2:1: scenario \"inc\", but .*s1.csv:2 is \"two\"" "$T/s1.csv" "$T/v2.csv" "$T/s3.csv"
+"$BOUNCE" sweep "$T/two.json" --set cores=1,2,4,8 --set seed=1,2 --shard 2/3 --csv "$T/h2.csv"
+merge_bad "another sweep's parameters" "h2.csv:1:1: header differs from .*s1.csv's" "$T/s1.csv" "$T/h2.csv" "$T/s3.csv"
+"$BOUNCE" run "$T/two.json" --quiet --csv "$T/run.csv"
+merge_bad "a run's CSV" "run.csv:1:1: not a sweep CSV" "$T/run.csv"
+printf '%s\n' "$(head -1 "$T/s1.csv")" 'x,1,10,"two","a"' >"$T/junk.csv"
+merge_bad "a row without its point" "junk.csv:2:1: expected a sweep row" "$T/junk.csv"
 expect_status "sweep without --set" 2 "$BOUNCE" sweep "$T/inc.json"
 expect_status "sweep with a bad value" 2 "$BOUNCE" sweep "$T/inc.json" --set cores=1,0
 finish

@@ -1,6 +1,6 @@
 /* A stand-alone front end for the visualizer's tests and measurements:
  * `ui_driver [SCENARIO.json] [--speed X] [--screenshot F.png --frames N]
- * [--variant V] [--size WxH] [--cpu M] [--cores N]` calls ui_view exactly as
+ * [--steps N] [--textlog F] [--split] [--variant V] [--size WxH] [--cpu M] [--cores N]` calls ui_view exactly as
  * `bounce view` does, without depending on the CLI's argument parsing. */
 #include "config.h"
 
@@ -26,6 +26,12 @@ int main(int argc, char **argv)
 			opt.screenshot = argv[++i];
 		else if (!strcmp(a, "--frames") && v)
 			opt.frames = atoi(argv[++i]);
+		else if (!strcmp(a, "--split"))
+			opt.split = 1;
+		else if (!strcmp(a, "--steps") && v)
+			opt.steps = atoi(argv[++i]);
+		else if (!strcmp(a, "--textlog") && v)
+			opt.textlog = argv[++i];
 		else if (!strcmp(a, "--variant") && v)
 			opt.variant = argv[++i];
 		else if (!strcmp(a, "--cores") && v)

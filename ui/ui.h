@@ -14,8 +14,11 @@ struct ui_options {
 	double speed;           /* simulated cycles per displayed second; 0 = default */
 	const char *screenshot; /* non-NULL: off-screen mode, write this PNG */
 	int frames;             /* off-screen: frames to advance before the shot */
+	int steps;              /* off-screen: then pause and step this many transactions */
+	const char *textlog;    /* off-screen: every string the shot draws, one a line */
 	int width, height;      /* window / image size; 0 = 1280x800 */
 	const char *variant;    /* variant shown first; NULL = the first one */
+	int split;              /* start with the next variant side by side */
 	const struct scen_overrides *overrides; /* --cpu/--cores/--seed/--set, as for run; may be NULL */
 	/* Set asynchronously (the CLI's SIGINT/SIGTERM handler) to close the
 	 * window as `q` would; may be NULL. The CLI's handler replaces SDL's,

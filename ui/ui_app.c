@@ -35,14 +35,80 @@ const struct ui_snap *ui_app_snap(const struct ui_app *a, int v)
 	return &a->var[v].live;
 }
 
-void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, const int *inval, int ninval)
+const struct ui_txn_log *ui_var_log(const struct ui_var *v, uint64_t line)
 {
+	for (int i = 0; i < UI_MAX_ROWS; i++)
+		if (v->log[i].line == line + 1)
+			return &v->log[i];
+	return NULL;
+}
+
+static void log_txn(struct ui_txn_log *l, const struct ui_txn *x);
+
+/* Logs follow the displayed lines: a line that lost its row gives its log
+ * to a line that gained one. */
+static void sync_logs(struct ui_var *v)
+{
+	const struct ui_snap *s = &v->live;
+	for (int i = 0; i < UI_MAX_ROWS; i++) {
+		int keep = 0;
+		for (int r = 0; r < s->nrows && !keep; r++)
+			keep = v->log[i].line == s->rows[r].addr + 1;
+		if (!keep)
+			v->log[i].line = 0;
+	}
+	for (int r = 0; r < s->nrows; r++) {
+		if (ui_var_log(v, s->rows[r].addr))
+			continue;
+		for (int i = 0; i < UI_MAX_ROWS; i++)
+			if (!v->log[i].line) {
+				memset(&v->log[i], 0, sizeof v->log[i]);
+				v->log[i].line = s->rows[r].addr + 1;
+				for (uint32_t k = 0; k < v->recent_n; k++) {
+					const struct ui_txn *x = &v->recent[(v->recent_head + k) % UI_RECENT];
+					if (x->t.line == s->rows[r].addr)
+						log_txn(&v->log[i], x);
+				}
+				break;
+			}
+	}
+}
+
+static void log_txn(struct ui_txn_log *l, const struct ui_txn *x)
+{
+	l->t[l->n++ % UI_LINE_LOG] = *x;
+	if (!x->t.hitm)
+		return;
+	/* Keep the busiest HITM causes: count a known one, else replace the
+	 * least counted (a newcomer must earn its place again). */
+	int lo = 0;
+	for (int i = 0; i < UI_HITM_PCS; i++) {
+		if (l->hitm[i].n && l->hitm[i].pc == x->pc) {
+			l->hitm[i].n++;
+			return;
+		}
+		if (l->hitm[i].n < l->hitm[lo].n)
+			lo = i;
+	}
+	l->hitm[lo].pc = x->pc;
+	l->hitm[lo].n = 1;
+}
+
+void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, uint32_t pc, const int *inval, int ninval)
+{
+	struct ui_txn x = {*t, pc};
+	v->last = x;
+	v->has_last = 1;
+	if (v->recent_n == UI_RECENT) {
+		v->recent_head = (v->recent_head + 1) % UI_RECENT;
+		v->recent_n--;
+	}
+	v->recent[(v->recent_head + v->recent_n++) % UI_RECENT] = x;
 	if (t->bounce)
 		v->heat[t->core] += 1.0f;
-	for (int i = 0; i < v->live.nrows; i++)
-		if (v->live.rows[i].addr == t->line) {
-			struct ui_txn_log *l = &v->log[i];
-			l->t[l->n++ % UI_LINE_LOG] = *t;
+	for (int i = 0; i < UI_MAX_ROWS; i++)
+		if (v->log[i].line == t->line + 1) {
+			log_txn(&v->log[i], &x);
 			break;
 		}
 	if (!v->visible)
@@ -93,7 +159,11 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 {
 	memset(a, 0, sizeof *a);
 	a->sc = sc;
-	a->sel_row = a->sel_core = -1;
+	a->sel_core = -1;
+	a->tl_zoom = 1;
+	a->tl_follow = 1;
+	a->drag_x = -1;
+	a->mouse_x = a->mouse_y = -1;
 	a->nvar = ui_source_nvariants(sc);
 	if (a->nvar > UI_MAX_VARIANTS)
 		a->nvar = UI_MAX_VARIANTS;
@@ -132,7 +202,8 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		v->folded = a->ncores > UI_FOLD_CORES;
 		v->visible = i == a->cur;
 		v->heat = calloc((size_t)a->ncores, sizeof *v->heat);
-		if (!v->heat || ui_hist_init(&v->hist, a->ncores, a->nvar) || ui_snap_alloc(&v->live, a->ncores) ||
+		v->recent = malloc(UI_RECENT * sizeof *v->recent);
+		if (!v->heat || !v->recent || ui_hist_init(&v->hist, a->ncores, a->nvar) || ui_snap_alloc(&v->live, a->ncores) ||
 		    ui_xfers_init(&v->xf))
 			return err_internal(e, "out of memory");
 		if (v->folded) {
@@ -145,7 +216,9 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		ui_machine_attach(v->m);
 	}
 	a->speed = opt && opt->speed > 0 ? opt->speed : default_speed(ui_machine_cpu(a->var[0].m));
-	if (ui_layout_alloc(&a->lay, a->ncores, a->cps))
+	a->other = a->nvar > 1 ? (a->cur + 1) % a->nvar : a->cur;
+	a->split = opt && opt->split && a->nvar > 1;
+	if (ui_layout_alloc(&a->lay, a->ncores, a->cps) || ui_layout_alloc(&a->lay2, a->ncores, a->cps))
 		return err_internal(e, "out of memory");
 	return 0;
 }
@@ -159,8 +232,10 @@ void ui_app_free(struct ui_app *a)
 		ui_snap_free(&v->live);
 		ui_xfers_free(&v->xf);
 		free(v->heat);
+		free(v->recent);
 	}
 	ui_layout_free(&a->lay);
+	ui_layout_free(&a->lay2);
 	memset(a, 0, sizeof *a);
 }
 
@@ -176,7 +251,9 @@ static int rows_wanted(const struct ui_app *a)
 void ui_app_layout(struct ui_app *a, struct ui_text *t, int w, int h)
 {
 	a->lay_rows = rows_wanted(a);
-	ui_layout_compute(&a->lay, t, w, h, a->ncores, a->nvar, a->lay_rows);
+	int np = a->split ? 2 : 1;
+	ui_layout_compute(&a->lay, t, w, h, a->ncores, a->nvar, a->lay_rows, 0, np);
+	ui_layout_compute(&a->lay2, t, w, h, a->ncores, a->nvar, a->lay_rows, 1, np);
 }
 
 /* Refresh every variant's live snapshot and record it for scrubbing. */
@@ -187,6 +264,16 @@ static void snapshot(struct ui_app *a, double dt, int record)
 		struct ui_var *v = &a->var[i];
 		struct ui_snap *s = &v->live;
 		ui_machine_snap(v->m, s, UI_MAX_ROWS);
+		sync_logs(v);
+		/* This frame's transfers, for paused and scrubbed frames; a
+		 * frame that did not advance keeps the last ones it saw. */
+		if (record) {
+			s->nxrec = 0;
+			for (int k = 0; k < v->xf.npend && s->nxrec < UI_SNAP_XFERS; k++) {
+				const struct ui_particle *p = &v->xf.pend[k];
+				s->xrec[s->nxrec++] = (struct ui_xrec){p->from, p->to, p->kind, p->weight};
+			}
+		}
 		for (int c = 0; c < a->ncores; c++) {
 			s->heat[c] = v->heat[c];
 			v->heat[c] *= decay;
@@ -225,7 +312,7 @@ int ui_app_tick(struct ui_app *a, double dt, double budget_ms, struct err *e)
 	uint64_t t_start = SDL_GetPerformanceCounter();
 	double freq = (double)SDL_GetPerformanceFrequency();
 	for (int i = 0; i < a->nvar; i++)
-		a->var[i].visible = i == a->cur && !a->scrub;
+		a->var[i].visible = (i == a->cur || (a->split && i == a->other)) && !a->scrub;
 	if (!a->paused && !a->scrub && !all_finished(a)) {
 		uint64_t from = a->target;
 		a->target += (uint64_t)llround(a->speed * dt);
@@ -258,12 +345,15 @@ int ui_app_tick(struct ui_app *a, double dt, double budget_ms, struct err *e)
 	/* More hot lines found: give the table the room (the layout is cheap). */
 	if (rows_wanted(a) > a->lay_rows && a->lay.w)
 		ui_app_layout(a, NULL, a->lay.w, a->lay.h);
-	struct ui_xfers *x = &a->var[a->cur].xf;
-	ui_xfers_commit(x, (float)a->t_disp);
-	ui_xfers_expire(x, (float)a->t_disp);
-	for (int i = 0; i < a->nvar; i++)
-		if (i != a->cur && a->var[i].xf.npend)
-			a->var[i].xf.npend = 0;
+	for (int i = 0; i < a->nvar; i++) {
+		struct ui_xfers *x = &a->var[i].xf;
+		if (i == a->cur || (a->split && i == a->other)) {
+			ui_xfers_commit(x, (float)a->t_disp);
+			ui_xfers_expire(x, (float)a->t_disp);
+		} else {
+			x->npend = 0;
+		}
+	}
 	return 0;
 }
 
@@ -274,10 +364,19 @@ int ui_app_step(struct ui_app *a, struct err *e)
 	a->scrub = 0;
 	v->visible = 1;
 	if (!v->finished) {
+		v->has_last = 0;
 		int rc = ui_machine_step(v->m, e);
 		if (rc < 0)
 			return -1;
 		v->finished = rc;
+		if (v->has_last)
+			ui_machine_describe(v->m, &v->last, a->step_what, sizeof a->step_what, a->step_why,
+					    sizeof a->step_why);
+		else {
+			snprintf(a->step_what, sizeof a->step_what, "no transaction: the run %s",
+				 v->finished ? "has finished" : "made none in 100000 events");
+			a->step_why[0] = 0;
+		}
 	}
 	/* The other variants follow to the same simulated time. */
 	uint64_t now = ui_machine_now(v->m);
@@ -302,11 +401,14 @@ int ui_app_restart(struct ui_app *a, struct err *e)
 		ui_xfers_clear(&v->xf);
 		memset(v->heat, 0, (size_t)a->ncores * sizeof *v->heat);
 		memset(v->log, 0, sizeof v->log);
+		v->recent_n = v->recent_head = 0;
+		v->has_last = 0;
 		if (ui_machine_restart(v->m, e))
 			return -1;
 		v->finished = 0;
 	}
 	a->target = 0;
 	a->scrub = 0;
+	a->step_what[0] = a->step_why[0] = 0;
 	return 0;
 }

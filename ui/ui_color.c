@@ -80,7 +80,10 @@ SDL_Color ui_heat_color(float x)
 	return ui_mix(stop[i], stop[i + 1], p - i);
 }
 
+/* Opaque colours draw without blending: the software renderer's blended
+ * fill is per pixel and was most of a frame (the panels are large). */
 void ui_set_color(SDL_Renderer *r, SDL_Color c)
 {
+	SDL_SetRenderDrawBlendMode(r, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
 	SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
 }

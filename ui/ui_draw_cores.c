@@ -28,12 +28,39 @@ static void draw_tiles(struct ui_app *a, struct ui_gfx *g, const struct ui_snap 
 
 /* Labels go on top of the particles (drawn after them), so traffic never
  * hides which core is which. */
+static void socket_labels(struct ui_app *a, struct ui_gfx *g, const struct ui_snap *s)
+{
+	const struct ui_layout *l = &a->lay;
+	if (l->compact)
+		return;
+	for (int k = 0; k < a->nsockets; k++) {
+		SDL_Rect b = l->socket[k];
+		if (l->folded) {
+			float sum = 0;
+			for (int c = k * a->cps; c < (k + 1) * a->cps && c < a->ncores; c++)
+				sum += s->heat[c];
+			char n[32];
+			ui_fmt_count(n, sizeof n, sum);
+			ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, b.x + 6, b.y + 3, UI_LEFT,
+				      b.w >= 110 ? "s%d  %s bounces/s" : "s%d  %s/s", k, n);
+		} else {
+			ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, b.x + 8, b.y + 4, UI_LEFT,
+				      b.w >= 80 ? "socket %d" : "s%d", k);
+		}
+		SDL_Rect m = l->mem[k];
+		if (m.h >= 14 && m.w >= 90)
+			ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, m.x + m.w / 2, m.y + (m.h - 13) / 2,
+				     UI_CENTER, "memory / LLC");
+	}
+}
+
 void ui_draw_core_labels(struct ui_app *a, struct ui_gfx *g)
 {
 	const struct ui_layout *l = &a->lay;
+	const struct ui_snap *s = ui_app_snap(a, a->cur);
+	socket_labels(a, g, s);
 	if (l->folded)
 		return;
-	const struct ui_snap *s = ui_app_snap(a, a->cur);
 	int fh = ui_text_height(g->txt, UI_FONT_BOLD);
 	for (int c = 0; c < a->ncores; c++) {
 		SDL_Rect r = l->core[c];
@@ -79,34 +106,22 @@ void ui_draw_cores(struct ui_app *a, struct ui_gfx *g)
 	const struct ui_layout *l = &a->lay;
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
 	char title[320];
-	if (l->folded)
+	int cps = a->cps < a->ncores ? a->cps : a->ncores; /* --cores below a socket's worth */
+	if (a->split)
+		snprintf(title, sizeof title, "%s  ·  %d cores%s", a->var[a->cur].name, a->ncores,
+			 l->folded ? "  ·  heat = bounces per core" : "");
+	else if (l->folded)
 		snprintf(title, sizeof title, "Machine: %d cores, %d sockets  ·  heat = bounces per core, last second",
 			 a->ncores, a->nsockets);
 	else
 		snprintf(title, sizeof title, "Machine: %d cores, %d socket%s × %d  ·  %s", a->ncores,
-			 a->nsockets, a->nsockets > 1 ? "s" : "", a->cps, a->cpu);
+			 a->nsockets, a->nsockets > 1 ? "s" : "", cps, a->cpu);
 	ui_box(g, l->machine, title);
 	for (int k = 0; k < a->nsockets; k++) {
 		SDL_Rect b = l->socket[k];
 		ui_fill_round(g->r, b, ui_col_panel2, l->compact ? 1 : 6);
-		if (l->compact)
-			continue;
-		if (l->folded) {
-			float sum = 0;
-			for (int c = k * a->cps; c < (k + 1) * a->cps && c < a->ncores; c++)
-				sum += s->heat[c];
-			char n[32];
-			ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, b.x + 6, b.y + 3, UI_LEFT,
-				      "s%d  %s", k, ui_fmt_count(n, sizeof n, sum));
-		} else {
-			ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, b.x + 8, b.y + 4, UI_LEFT,
-				      b.w >= 80 ? "socket %d" : "s%d", k);
-		}
-		SDL_Rect m = l->mem[k];
-		ui_fill_round(g->r, m, ui_col_panel, 3);
-		if (m.h >= 14 && m.w >= 90)
-			ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, m.x + m.w / 2, m.y + (m.h - 13) / 2,
-				     UI_CENTER, "memory / LLC");
+		if (!l->compact)
+			ui_fill_round(g->r, l->mem[k], ui_col_panel, 3);
 	}
 	if (l->folded)
 		draw_heat(a, g, s);

@@ -111,12 +111,20 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 {
 	const struct ui_layout *l = &a->lay;
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
-	ui_box(g, l->lines, l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
-				     : "Hot lines  ·  MESI state per core, owner framed");
+	/* A narrow box (split view) keeps the title short: the right corner
+	 * says how many lines were left out. */
+	ui_box(g, l->lines, l->lines.w < 640 ? "Hot lines"
+			    : l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
+					: "Hot lines  ·  MESI state per core, owner framed");
 	if (l->nrows_fit <= 0)
 		return;
 	draw_header(a, g);
 	int n = s->nrows < l->nrows_fit ? s->nrows : l->nrows_fit;
+	/* Rows cut for room, and contended lines never given one, are said. */
+	int more = s->more_rows + (s->nrows - n);
+	if (more > 0)
+		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_mark, l->lines.x + l->lines.w - 10, l->lines.y + 7,
+			      UI_RIGHT, "%d more line%s not shown", more, more > 1 ? "s" : "");
 	if (n == 0) {
 		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, l->lines.x + 10, l->cells.y + 4, UI_LEFT,
 			     "no shared lines yet");
@@ -126,13 +134,15 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 	for (int i = 0; i < n; i++) {
 		const struct ui_row *row = &s->rows[i];
 		SDL_Rect rr = {l->lines.x + 4, l->cells.y + i * l->row_h, l->lines.w - 8, l->row_h};
-		if (i == a->sel_row)
+		if (row->addr + 1 == a->sel_line)
 			ui_fill(g->r, rr, ui_col_panel2);
 		SDL_Color nc = row->reported ? ui_col_text : ui_col_dim;
 		SDL_Rect clip = {l->lines.x + 10, rr.y, l->label_w - 8, l->row_h};
 		SDL_RenderSetClipRect(g->r, &clip);
-		ui_text_draw(g->txt, UI_FONT_NORMAL, nc, clip.x, rr.y + (l->row_h - 16) / 2, UI_LEFT,
-			     fit_name(g, row->name, clip.w));
+		const char *shown = fit_name(g, row->name, clip.w);
+		ui_text_draw(g->txt, UI_FONT_NORMAL, nc, clip.x, rr.y + (l->row_h - 16) / 2, UI_LEFT, shown);
+		if (shown != row->name) /* shortened: the full name on hover */
+			ui_tip_add(a, clip, row->name);
 		SDL_RenderSetClipRect(g->r, NULL);
 		draw_cells(a, g, s, i, rr);
 		int sx = l->cells.x + l->cells.w + 12;

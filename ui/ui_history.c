@@ -38,6 +38,9 @@ void ui_snap_copy(struct ui_snap *dst, const struct ui_snap *src)
 	dst->now = src->now;
 	dst->ncores = n;
 	dst->nrows = src->nrows;
+	dst->more_rows = src->more_rows;
+	dst->nxrec = src->nxrec;
+	memcpy(dst->xrec, src->xrec, sizeof dst->xrec[0] * (size_t)src->nxrec);
 	memcpy(dst->act, src->act, (size_t)n);
 	memcpy(dst->state, src->state, (size_t)n * src->nrows);
 	memcpy(dst->heat, src->heat, (size_t)n * sizeof *dst->heat);

@@ -15,7 +15,8 @@
 
 #define UI_MAX_ROWS 16          /* hot-line rows at most */
 #define UI_MAX_VARIANTS 8
-#define UI_MAX_COUNTERS 6
+#define UI_MAX_COUNTERS 16      /* reported symbols with figures */
+#define UI_SNAP_XFERS 48        /* transfers recorded per frame for scrubbing */
 #define UI_FOLD_CORES 64        /* above this the grid becomes a heat map */
 #define UI_FPS 60               /* display rate the off-screen mode assumes */
 
@@ -33,12 +34,19 @@ SDL_Color ui_mix(SDL_Color a, SDL_Color b, float t);
 void ui_set_color(SDL_Renderer *r, SDL_Color c);
 
 /* ---- one variant's machine at a displayed frame ---- */
+/* One reported symbol, read the way the report reads it (its first field,
+ * summed over the per-CPU copies), with its ghost when the workload keeps
+ * one: the exact count, and what the design's own reads returned. */
 struct ui_counter {
 	char name[40];
-	int64_t exact;          /* the ghost (true) value now */
-	int64_t read;           /* the last approximate read */
-	uint64_t nreads;
-	double max_err, mean_err;
+	uint8_t percpu;
+	uint8_t scalar;         /* fits one value (<= 8 bytes a copy): `value` means something */
+	uint8_t ghost;          /* the workload keeps an exact count of it */
+	uint8_t accessed;       /* the run touched its lines */
+	int64_t value;
+	int64_t exact, last_read;
+	uint64_t nreads, max_err;
+	double mean_err;
 };
 
 struct ui_figs {
@@ -59,6 +67,10 @@ struct ui_row {
 	uint8_t reported;       /* one of the scenario's reported symbols */
 };
 
+/* A transfer drawn in a frame, kept so that a paused or scrubbed frame
+ * shows its traffic (from/to as for particles). */
+struct ui_xrec { int from, to; uint8_t kind; uint16_t weight; };
+
 struct ui_snap {
 	uint64_t now;
 	int ncores, nrows;
@@ -66,6 +78,9 @@ struct ui_snap {
 	uint8_t *state;         /* nrows x ncores: enum ms_state, row-major */
 	float *heat;            /* ncores: bounces in the recent window */
 	struct ui_row rows[UI_MAX_ROWS];
+	int more_rows;          /* contended lines with no row (the table's "n more") */
+	int nxrec;
+	struct ui_xrec xrec[UI_SNAP_XFERS];
 	struct ui_figs figs;
 };
 
@@ -172,7 +187,7 @@ void ui_layout_free(struct ui_layout *l);
 /* rows_hint: how many hot-line rows there are to show (the table gets no
  * more height than they need, the machine view the rest). */
 void ui_layout_compute(struct ui_layout *l, struct ui_text *t, int w, int h, int ncores,
-		       int nvariants, int rows_hint);
+		       int nvariants, int rows_hint, int pane, int npanes);
 /* Hit tests: -1 when outside. */
 int ui_layout_core_at(const struct ui_layout *l, int ncores, int x, int y);
 int ui_layout_row_at(const struct ui_layout *l, int nrows, int x, int y);
@@ -183,6 +198,7 @@ struct scenario;
 struct err;
 struct ui_machine;
 struct ui_var;
+struct ui_txn;
 
 int ui_source_nvariants(const struct scenario *sc);
 const char *ui_source_variant_name(const struct scenario *sc, int i);
@@ -203,11 +219,31 @@ void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows);
 /* Everything about one line and one core, for the click-through panels. */
 int ui_machine_line_detail(struct ui_machine *m, uint64_t addr, char *buf, size_t n);
 int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n);
+/* An instruction as "file:line  source text" (the file's base name). */
+void ui_machine_where(struct ui_machine *m, uint32_t pc, char *buf, size_t n);
+/* A line's name: symbol (+offset), per-CPU copy, or hex address. */
+void ui_machine_line_name(struct ui_machine *m, uint64_t line, char *buf, size_t n);
+/* One transaction in words, and the instruction behind it. */
+void ui_machine_describe(struct ui_machine *m, const struct ui_txn *x, char *what, size_t nw,
+			 char *why, size_t ny);
 
 /* ---- per-variant state and the application (ui_main.c, ui_app.c) ---- */
 #define UI_LINE_LOG 24          /* transactions kept per displayed row */
 
-struct ui_txn_log { struct ms_txn t[UI_LINE_LOG]; uint32_t n; };
+#define UI_HITM_PCS 4           /* instructions named per line */
+#define UI_RECENT 8192          /* transactions remembered per variant, any line */
+
+/* A transaction with the instruction it was for. */
+struct ui_txn { struct ms_txn t; uint32_t pc; };
+
+/* What one displayed line saw since it got its row, keyed by the line so
+ * that a card never lists another line's transactions. */
+struct ui_txn_log {
+	uint64_t line;          /* line + 1; 0 = unused */
+	struct ui_txn t[UI_LINE_LOG];
+	uint32_t n;
+	struct { uint32_t pc; uint64_t n; } hitm[UI_HITM_PCS]; /* busiest HITM causes */
+};
 
 struct ui_var {
 	char name[48];
@@ -220,7 +256,13 @@ struct ui_var {
 	struct ui_snap live;            /* refreshed every frame */
 	struct ui_xfers xf;
 	float *heat;                    /* decaying bounce counts per core */
-	struct ui_txn_log log[UI_MAX_ROWS]; /* per displayed row */
+	struct ui_txn_log log[UI_MAX_ROWS]; /* per displayed line, any order */
+	/* The latest transactions on any line: a line that gets a row starts
+	 * its log with what it saw before. */
+	struct ui_txn *recent;
+	uint32_t recent_n, recent_head;
+	struct ui_txn last;             /* the latest transaction (what a step did) */
+	int has_last;
 	int finished;
 	int cps;
 };
@@ -239,21 +281,44 @@ struct ui_app {
 	int paused;
 	uint32_t scrub;         /* frames back from live; 0 = live */
 	int help;
-	int sel_row, sel_core;  /* click-through panels; -1 = none */
+	uint64_t sel_line;      /* the clicked line + 1; 0 = none */
+	int sel_core;           /* the clicked core; -1 = none */
+	char step_what[200], step_why[200]; /* what the last step did, while paused */
 	int lagging;            /* the simulation could not keep up last frame */
 	char status[128];
 	double status_until;
 	double last_sim_ms, last_draw_ms;
 	int show_times;         /* window only: off-screen images stay deterministic */
+	double part_ms[8];      /* draw time by part, the `t` key's breakdown */
+	double tl_zoom;         /* timeline span divisor; 1 = the speed's default span */
+	int tl_follow;          /* the timeline window follows the playhead */
+	double tl_t0;           /* its start when not following (panned) */
+	int drag_x;             /* timeline drag in progress from x; -1 = none */
+	double drag_t0;
+	int dragged;
 
 	struct ui_layout lay;
 	int lay_rows;           /* rows_hint the layout was computed for */
+	/* Split view: a second machine, table and timeline beside the first,
+	 * for variant `other`, on the same simulated clock. */
+	int split, other;
+	struct ui_layout lay2;
+
+	/* Names shortened on screen, with their full text for hovering;
+	 * collected while a frame draws. */
+	int mouse_x, mouse_y;
+	int ntips;
+	struct ui_tip { SDL_Rect r; char text[64]; } tip[64];
 };
+
+void ui_tip_add(struct ui_app *a, SDL_Rect r, const char *full);
 
 /* The snapshot the screen shows (live or scrubbed) for variant v. */
 const struct ui_snap *ui_app_snap(const struct ui_app *a, int v);
 /* Engine observer entry points, called by ui_source.c while it runs. */
-void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, const int *inval, int ninval);
+void ui_var_on_txn(struct ui_var *v, const struct ms_txn *t, uint32_t pc, const int *inval, int ninval);
+/* The log of a displayed line, NULL when it has none. */
+const struct ui_txn_log *ui_var_log(const struct ui_var *v, uint64_t line);
 void ui_var_on_activity(struct ui_var *v, int core, uint64_t t, int act);
 void ui_var_on_mark(struct ui_var *v, int core, uint64_t t, const char *name);
 
@@ -272,6 +337,8 @@ void ui_draw_core_labels(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_transfers(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_lines(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g);
+void ui_timeline_window(const struct ui_app *a, uint64_t play, uint64_t *t0, uint64_t *t1);
+uint64_t ui_timeline_time_at(const struct ui_app *a, int x);
 void ui_draw_panel(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_overlays(struct ui_app *a, struct ui_gfx *g);
 

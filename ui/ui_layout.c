@@ -137,6 +137,10 @@ static void layout_timeline(struct ui_layout *l, int ncores)
 	l->plot = (SDL_Rect){t.x + 64, t.y + 44, t.w - 64 - 12, t.h - 44 - 22};
 	int max_lanes = imin(64, imax(1, l->plot.h / 3));
 	int cpl = (ncores + max_lanes - 1) / max_lanes;
+	/* Many cores: a lane per socket when they fit 6 px each, so lanes
+	 * read as the machine's sockets. */
+	if (ncores > UI_FOLD_CORES && l->nsockets * 6 <= l->plot.h && l->cps >= cpl)
+		cpl = l->cps;
 	/* Group lanes along socket boundaries, so a lane is a socket or an
 	 * equal share of one. */
 	if (cpl > 1 && cpl <= l->cps)
@@ -151,7 +155,7 @@ static void layout_timeline(struct ui_layout *l, int ncores)
 }
 
 void ui_layout_compute(struct ui_layout *l, struct ui_text *t, int w, int h, int ncores,
-		       int nvariants, int rows_hint)
+		       int nvariants, int rows_hint, int pane, int npanes)
 {
 	l->w = w;
 	l->h = h;
@@ -164,17 +168,23 @@ void ui_layout_compute(struct ui_layout *l, struct ui_text *t, int w, int h, int
 	int top = HEADER_H + GAP, bottom = h - FOOTER_H - GAP;
 	l->panel = (SDL_Rect){w - pw - GAP, top, pw, bottom - top};
 	int lw = w - pw - 3 * GAP;
+	/* Side by side: the left column split into npanes, this one pane's. */
+	int x0 = GAP;
+	if (npanes > 1) {
+		lw = (lw - (npanes - 1) * GAP) / npanes;
+		x0 = GAP + pane * (lw + GAP);
+	}
 
 	int lanes = imin(ncores, 64);
 	int th = imin(imax((bottom - top) * 30 / 100, 150), 120 + lanes * 14);
-	l->timeline = (SDL_Rect){GAP, bottom - th, lw, th};
+	l->timeline = (SDL_Rect){x0, bottom - th, lw, th};
 	int mid = l->timeline.y - GAP - top;
 	/* The line table gets what its rows need, the machine the rest. */
 	int row_h = l->folded || ncores > 16 ? 18 : 22;
 	int rows = imin(UI_MAX_ROWS, imax(2, rows_hint));
 	int lines_h = imin(28 + 18 + rows * row_h + 10, mid * 45 / 100);
-	l->lines = (SDL_Rect){GAP, l->timeline.y - GAP - lines_h, lw, lines_h};
-	l->machine = (SDL_Rect){GAP, top, lw, mid - lines_h - GAP};
+	l->lines = (SDL_Rect){x0, l->timeline.y - GAP - lines_h, lw, lines_h};
+	l->machine = (SDL_Rect){x0, top, lw, mid - lines_h - GAP};
 	(void)t;
 	layout_machine(l, ncores);
 	layout_lines(l, ncores);

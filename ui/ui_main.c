@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "ui_engine.h"
 
@@ -75,15 +76,99 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 		a->last_draw_ms = ms_since(t0);
 		stats_add(&st, sim_ms, a->last_draw_ms);
 	}
+	for (int i = 0; i < opt->steps && !rc; i++)
+		rc = ui_app_step(a, e);
+	if (opt->steps > 0 && !rc)
+		rc = ui_app_tick(a, 1.0 / UI_FPS, 0, e); /* paused: draws the step */
+	FILE *log = NULL;
+	if (!rc && opt->textlog && !(log = fopen(opt->textlog, "w")))
+		rc = err_internal(e, "view: %s: cannot write", opt->textlog);
 	if (!rc) {
 		/* The shot shows the last frame's timings, like the window does. */
+		ui_text_log(o.g.txt, log);
 		ui_draw_frame(a, &o.g);
-		if (ui_offscreen_save(&o, opt->screenshot, eb, sizeof eb))
+		ui_text_log(o.g.txt, NULL);
+		if (log && fclose(log))
+			rc = err_internal(e, "view: %s: write failed", opt->textlog);
+		log = NULL;
+		if (!rc && ui_offscreen_save(&o, opt->screenshot, eb, sizeof eb))
 			rc = err_internal(e, "view: %s", eb);
 	}
+	if (log)
+		fclose(log);
 	stats_print(&st, a);
 	ui_offscreen_close(&o);
 	return rc;
+}
+
+static void on_click(struct ui_app *a, int x, int y);
+
+/* Zoom the timeline by f about pixel column x: the time under x stays. */
+static void zoom_timeline(struct ui_app *a, double f, int x)
+{
+	uint64_t t0, t1;
+	uint64_t at = ui_timeline_time_at(a, x);
+	double z = a->tl_zoom * f;
+	if (z < 1.0 / 64 || z > 4096)
+		return;
+	ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+	double span = (double)(t1 - t0) / f;
+	double frac = a->lay.plot.w > 0 ? (double)(x - a->lay.plot.x) / a->lay.plot.w : 0.5;
+	a->tl_zoom = z;
+	a->tl_t0 = at - frac * span > 0 ? at - frac * span : 0;
+	a->tl_follow = 0;
+}
+
+/* Scrub to the recorded frame at simulated time t (the newest at or
+ * before it); the live frame when t is past it. */
+static void seek(struct ui_app *a, uint64_t t)
+{
+	const struct ui_hist *h = &a->var[a->cur].hist;
+	uint32_t back = 0;
+	while (back + 1 < h->snap_n && ui_hist_snap(h, back)->now > t)
+		back++;
+	a->scrub = back;
+	a->paused = 1;
+}
+
+static int in_rect(SDL_Rect r, int x, int y)
+{
+	return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+}
+
+static void on_mouse(struct ui_app *a, const SDL_Event *ev)
+{
+	const SDL_Rect p = a->lay.plot;
+	if (ev->type == SDL_MOUSEMOTION) {
+		a->mouse_x = ev->motion.x;
+		a->mouse_y = ev->motion.y;
+		if (a->drag_x >= 0 && ev->motion.x != a->drag_x) {
+			uint64_t t0, t1;
+			ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+			double cpp = p.w > 0 ? (double)(t1 - t0) / p.w : 0;
+			double nt = a->drag_t0 - (ev->motion.x - a->drag_x) * cpp;
+			a->tl_t0 = nt > 0 ? nt : 0;
+			a->tl_follow = 0;
+			a->dragged = 1;
+		}
+	} else if (ev->type == SDL_MOUSEWHEEL) {
+		if (in_rect(a->lay.timeline, a->mouse_x, a->mouse_y) && ev->wheel.y)
+			zoom_timeline(a, ev->wheel.y > 0 ? 1.25 : 0.8, a->mouse_x);
+	} else if (ev->type == SDL_MOUSEBUTTONDOWN && ev->button.button == SDL_BUTTON_LEFT) {
+		if (in_rect(p, ev->button.x, ev->button.y)) {
+			uint64_t t0, t1;
+			ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+			a->drag_x = ev->button.x;
+			a->drag_t0 = (double)t0;
+			a->dragged = 0;
+		} else {
+			on_click(a, ev->button.x, ev->button.y);
+		}
+	} else if (ev->type == SDL_MOUSEBUTTONUP && ev->button.button == SDL_BUTTON_LEFT && a->drag_x >= 0) {
+		if (!a->dragged) /* a click, not a drag: seek there */
+			seek(a, ui_timeline_time_at(a, ev->button.x));
+		a->drag_x = -1;
+	}
 }
 
 static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit, struct err *e,
@@ -104,6 +189,7 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 		} else {
 			a->paused = !a->paused;
 		}
+		a->step_what[0] = a->step_why[0] = 0;
 		break;
 	case SDLK_PERIOD:
 		if (ui_app_step(a, e))
@@ -127,9 +213,25 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 			a->scrub = a->scrub > step ? a->scrub - step : 0;
 		break;
 	}
+	case SDLK_2:
+	case SDLK_KP_2:
+		if (a->nvar < 2) {
+			ui_app_status(a, "one variant: nothing to compare side by side");
+			break;
+		}
+		a->split = !a->split;
+		if (a->other == a->cur)
+			a->other = (a->cur + 1) % a->nvar;
+		ui_app_layout(a, NULL, a->lay.w, a->lay.h);
+		ui_app_status(a, a->split ? "side by side: %s | %s" : "one variant: %s%s", a->var[a->cur].name,
+			      a->split ? a->var[a->other].name : "");
+		break;
 	case SDLK_v:
 		a->cur = (a->cur + 1) % a->nvar;
-		a->sel_row = -1;
+		if (a->split) /* the right pane shows the variant after the left one */
+			a->other = (a->cur + 1) % a->nvar;
+		ui_xfers_clear(&a->var[a->other].xf);
+		a->sel_line = 0;
 		ui_xfers_clear(&a->var[a->cur].xf);
 		ui_app_status(a, "variant %s", a->var[a->cur].name);
 		break;
@@ -140,15 +242,35 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 			ui_app_status(a, "restarted");
 		break;
 	case SDLK_s: {
-		static int shot;
+		/* The next name not taken, so shots from an earlier run stay. */
 		char path[64], eb[512];
-		snprintf(path, sizeof path, "bounce-%04d.png", shot++);
+		struct stat st;
+		int shot = 0;
+		do
+			snprintf(path, sizeof path, "bounce-%04d.png", shot++);
+		while (!stat(path, &st) && shot < 10000);
 		if (ui_render_png(a, f, a->lay.w, a->lay.h, path, eb, sizeof eb))
 			ui_app_status(a, "screenshot failed: %s", eb);
 		else
 			ui_app_status(a, "screenshot written to %s", path);
 		break;
 	}
+	case SDLK_EQUALS:
+	case SDLK_PLUS:
+	case SDLK_KP_PLUS:
+	case SDLK_MINUS:
+	case SDLK_KP_MINUS:
+		zoom_timeline(a, k.sym == SDLK_MINUS || k.sym == SDLK_KP_MINUS ? 0.5 : 2.0,
+			      a->lay.plot.x + a->lay.plot.w / 2);
+		break;
+	case SDLK_t:
+		a->show_times = !a->show_times;
+		break;
+	case SDLK_0:
+		a->tl_zoom = 1;
+		a->tl_follow = 1;
+		ui_app_status(a, "timeline follows the playhead");
+		break;
 	case SDLK_h:
 	case SDLK_QUESTION:
 		a->help = !a->help;
@@ -164,15 +286,17 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 
 static void on_click(struct ui_app *a, int x, int y)
 {
-	int row = ui_layout_row_at(&a->lay, ui_app_snap(a, a->cur)->nrows, x, y);
+	const struct ui_snap *s = ui_app_snap(a, a->cur);
+	int row = ui_layout_row_at(&a->lay, s->nrows, x, y);
 	if (row >= 0) {
-		a->sel_row = a->sel_row == row ? -1 : row;
+		uint64_t line = s->rows[row].addr + 1;
+		a->sel_line = a->sel_line == line ? 0 : line;
 		a->sel_core = -1;
 		return;
 	}
 	int core = ui_layout_core_at(&a->lay, a->ncores, x, y);
 	a->sel_core = core >= 0 && a->sel_core != core ? core : -1;
-	a->sel_row = -1;
+	a->sel_line = 0;
 }
 
 static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
@@ -199,7 +323,6 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
 		goto out;
 	}
 	int lw = 0, lh = 0;
-	a->show_times = 1;
 	Uint64 last = SDL_GetPerformanceCounter();
 	while (!quit && !(interrupted && *interrupted)) {
 		Uint64 t0 = SDL_GetPerformanceCounter();
@@ -209,8 +332,8 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
 				quit = 1;
 			else if (ev.type == SDL_KEYDOWN)
 				on_key(a, ev.key.keysym, f, &quit, e, &rc);
-			else if (ev.type == SDL_MOUSEBUTTONDOWN && ev.button.button == SDL_BUTTON_LEFT)
-				on_click(a, ev.button.x, ev.button.y);
+			else
+				on_mouse(a, &ev);
 		}
 		if (quit)
 			break;

@@ -10,24 +10,29 @@
 
 static const char *const help[][2] = {
 	{"space", "pause / resume (leaves scrubbing)"},
-	{".", "step one coherence transaction"},
+	{".", "step one coherence transaction: what it was and its instruction"},
 	{"[  ]", "halve / double the speed (simulated cycles per second)"},
 	{"←  →", "scrub back / forward through recorded frames"},
+	{"+  -", "zoom the timeline in / out (or the mouse wheel over it)"},
+	{"0", "timeline: default zoom, follow the playhead"},
+	{"drag, click", "timeline: pan; click to seek there"},
 	{"v", "next variant"},
+	{"2", "split view: this variant and the next side by side"},
+	{"t", "frame-time breakdown (simulate, draw)"},
 	{"r", "restart every variant"},
-	{"s", "screenshot to bounce-NNNN.png"},
+	{"s", "screenshot to the next free bounce-NNNN.png"},
 	{"h  ?", "this help"},
 	{"q  Esc", "quit"},
-	{"click", "a line row: its history; a core: its state"},
+	{"click", "a line row: its history; a core: its state (at the playhead)"},
 };
 
 static void draw_help(struct ui_app *a, struct ui_gfx *g)
 {
 	int n = sizeof help / sizeof help[0];
-	SDL_Rect r = {0, 0, 520, 56 + n * 22};
+	SDL_Rect r = {0, 0, 600, 56 + n * 22};
 	r.x = (a->lay.w - r.w) / 2;
 	r.y = (a->lay.h - r.h) / 2;
-	SDL_SetRenderDrawColor(g->r, 0, 0, 0, 140);
+	ui_set_color(g->r, (SDL_Color){0, 0, 0, 140});
 	SDL_RenderFillRect(g->r, NULL);
 	ui_fill_round(g->r, r, ui_col_panel2, 8);
 	ui_frame_rect(g->r, r, ui_col_grid, 1);
@@ -35,72 +40,206 @@ static void draw_help(struct ui_app *a, struct ui_gfx *g)
 	for (int i = 0; i < n; i++) {
 		int y = r.y + 46 + i * 22;
 		ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_accent, r.x + 20, y, UI_LEFT, help[i][0]);
-		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 110, y, UI_LEFT, help[i][1]);
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 130, y, UI_LEFT, help[i][1]);
 	}
 }
 
-static void draw_card(struct ui_app *a, struct ui_gfx *g, const char *title, const char *body,
-		      const struct ui_txn_log *log)
+/* A card's body: text lines split at newlines, then more lines appended. */
+struct card { char line[40][240]; int n; };
+
+static void card_text(struct card *c, const char *body)
 {
-	char lines[40][128];
-	int n = 0;
-	for (const char *p = body; *p && n < 24;) {
+	for (const char *p = body; *p && c->n < 24;) {
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
-		snprintf(lines[n++], sizeof lines[0], "%.*s", (int)(len < 127 ? len : 127), p);
+		snprintf(c->line[c->n++], sizeof c->line[0], "%.*s", (int)(len < 239 ? len : 239), p);
 		p += len + (e ? 1 : 0);
 	}
-	if (log && log->n) {
-		snprintf(lines[n++], sizeof lines[0], "recent transactions (cycle, newest first):");
-		uint32_t k = log->n < UI_LINE_LOG ? log->n : UI_LINE_LOG;
-		for (uint32_t i = 0; i < k && n < 40 && i < 12; i++) {
-			const struct ms_txn *t = &log->t[(log->n - 1 - i) % UI_LINE_LOG];
-			char sup[24];
-			if (t->supplier == MS_NO_CORE)
-				snprintf(sup, sizeof sup, "memory");
-			else
-				snprintf(sup, sizeof sup, "cpu%d", t->supplier);
-			snprintf(lines[n++], sizeof lines[0], "  %" PRIu64 "  cpu%d %s %s→%s from %s%s%s",
-				 t->issued, t->core, ms_req_name(t->req), ms_state_name(t->from),
-				 ms_state_name(t->to), sup, t->hitm ? " HITM" : "", t->bounce ? " bounce" : "");
+}
+
+/* What caused the line's HITMs, and its transactions up to the playhead. */
+static void card_log(struct card *c, struct ui_machine *m, const struct ui_txn_log *log, uint64_t upto)
+{
+	if (!log)
+		return;
+	char where[120];
+	int any = 0;
+	/* Sorted copy of the HITM causes, busiest first. */
+	int idx[UI_HITM_PCS], n = 0;
+	for (int k = 0; k < UI_HITM_PCS; k++)
+		if (log->hitm[k].n)
+			idx[n++] = k;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && log->hitm[idx[j]].n > log->hitm[idx[j - 1]].n; j--) {
+			int t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
 		}
+	for (int i = 0; i < n && c->n < 40; i++) {
+		if (!any++)
+			snprintf(c->line[c->n++], sizeof c->line[0], "HITMs by the instruction that caused them:");
+		ui_machine_where(m, log->hitm[idx[i]].pc, where, sizeof where);
+		snprintf(c->line[c->n++], sizeof c->line[0], "  %" PRIu64 "×  %s", log->hitm[idx[i]].n, where);
 	}
-	int w = 470, h = 40 + n * 17;
+	uint32_t k = log->n < UI_LINE_LOG ? log->n : UI_LINE_LOG;
+	int shown = 0;
+	for (uint32_t i = 0; i < k && c->n < 40 && shown < 10; i++) {
+		const struct ui_txn *x = &log->t[(log->n - 1 - i) % UI_LINE_LOG];
+		const struct ms_txn *t = &x->t;
+		if (t->done > upto)
+			continue; /* after the playhead */
+		if (!shown++)
+			snprintf(c->line[c->n++], sizeof c->line[0], "transactions (cycle, newest first):");
+		char sup[24];
+		if (t->supplier == MS_NO_CORE)
+			snprintf(sup, sizeof sup, "memory");
+		else
+			snprintf(sup, sizeof sup, "cpu%d", t->supplier);
+		ui_machine_where(m, x->pc, where, sizeof where);
+		char *sp = strstr(where, "  ");
+		if (sp)
+			*sp = 0; /* file:line only: the card is narrow */
+		snprintf(c->line[c->n++], sizeof c->line[0], "  %" PRIu64 "  cpu%d %s %s→%s from %s%s%s  %s",
+			 t->done, t->core, ms_req_name(t->req), ms_state_name(t->from), ms_state_name(t->to),
+			 sup, t->hitm ? " HITM" : "", t->bounce ? " bounce" : "", where);
+	}
+}
+
+static void draw_card(struct ui_app *a, struct ui_gfx *g, const char *title, const struct card *c)
+{
+	int w = 520, h = 40 + c->n * 17;
 	SDL_Rect m = a->lay.machine;
 	SDL_Rect r = {m.x + m.w - w - 10, m.y + 30, w, h};
 	if (r.y + r.h > a->lay.h - 30)
 		r.y = a->lay.h - 30 - r.h;
-	SDL_SetRenderDrawColor(g->r, 0x0c, 0x0e, 0x12, 235);
+	ui_set_color(g->r, (SDL_Color){0x0c, 0x0e, 0x12, 235});
 	SDL_RenderFillRect(g->r, &r);
 	ui_frame_rect(g->r, r, ui_col_accent, 1);
+	SDL_RenderSetClipRect(g->r, &r);
 	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_text, r.x + 12, r.y + 8, UI_LEFT, title);
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, r.x + w - 12, r.y + 10, UI_RIGHT, "click again to close");
-	for (int i = 0; i < n; i++)
-		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, r.x + 12, r.y + 32 + i * 17, UI_LEFT, lines[i]);
+	for (int i = 0; i < c->n; i++)
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, r.x + 12, r.y + 32 + i * 17, UI_LEFT, c->line[i]);
+	SDL_RenderSetClipRect(g->r, NULL);
+}
+
+static void line_card(struct ui_app *a, struct ui_gfx *g, struct ui_var *v, const struct ui_snap *s,
+		      const struct ui_row *row)
+{
+	struct card c = {.n = 0};
+	char body[2048], title[120], now[32];
+	if (a->scrub) {
+		/* The recorded row: the counts and owner at the playhead. */
+		char own[16] = "none";
+		if (row->owner != MS_NO_CORE)
+			snprintf(own, sizeof own, "cpu%d", row->owner);
+		snprintf(body, sizeof body, "line %#" PRIx64 "  %s\nbounces %" PRIu64 "   HITM %" PRIu64
+			 "   invalidations %" PRIu64 "\nowner %s", row->addr, row->name, row->bounces, row->hitm,
+			 row->invalidations, own);
+	} else {
+		ui_machine_line_detail(v->m, row->addr, body, sizeof body);
+	}
+	card_text(&c, body);
+	card_log(&c, v->m, ui_var_log(v, row->addr), s->now);
+	snprintf(title, sizeof title, "Line: %s  (at %s)", row->name,
+		 ui_fmt_cycles(now, sizeof now, s->now, s->figs.ghz));
+	draw_card(a, g, title, &c);
+}
+
+static void core_card(struct ui_app *a, struct ui_gfx *g, struct ui_var *v, const struct ui_snap *s, int core)
+{
+	struct card c = {.n = 0};
+	char body[2048], title[120], now[32];
+	if (a->scrub) {
+		/* What the recorded frame knows of the core: its activity and
+		 * its state for every displayed line; counters are not recorded. */
+		size_t k = (size_t)snprintf(body, sizeof body, "cpu%d  %s\nstate of the hot lines:\n", core,
+					    core_activity_names[s->act[core]].label);
+		for (int i = 0; i < s->nrows && k < sizeof body; i++) {
+			int st = s->state[(size_t)i * s->ncores + core];
+			if (st != MS_I)
+				k += (size_t)snprintf(body + k, sizeof body - k, "  %s  %s%s\n", ms_state_name(st),
+						      s->rows[i].name, s->rows[i].owner == core ? " (owner)" : "");
+		}
+		if (k < sizeof body)
+			snprintf(body + k, sizeof body - k, "(counters are the live ones: space returns)");
+	} else {
+		ui_machine_core_detail(v->m, core, body, sizeof body);
+	}
+	card_text(&c, body);
+	snprintf(title, sizeof title, "Core %d  (%s, at %s)", core, v->name,
+		 ui_fmt_cycles(now, sizeof now, s->now, s->figs.ghz));
+	draw_card(a, g, title, &c);
+}
+
+/* What the last step did, under the machine view while paused. */
+static void draw_step(struct ui_app *a, struct ui_gfx *g)
+{
+	if (!a->step_what[0] || !a->paused || a->scrub)
+		return;
+	SDL_Rect m = a->lay.machine;
+	SDL_Rect r = {m.x + 8, m.y + m.h - 66, m.w - 16, 60};
+	ui_set_color(g->r, (SDL_Color){0x0c, 0x0e, 0x12, 230});
+	SDL_RenderFillRect(g->r, &r);
+	ui_frame_rect(g->r, r, ui_col_mark, 1);
+	SDL_RenderSetClipRect(g->r, &r);
+	/* "transaction\noutcome": the first line bold */
+	char head[200];
+	const char *nl = strchr(a->step_what, '\n');
+	snprintf(head, sizeof head, "%.*s", nl ? (int)(nl - a->step_what) : (int)strlen(a->step_what), a->step_what);
+	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_text, r.x + 10, r.y + 4, UI_LEFT, head);
+	if (nl)
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 10, r.y + 22, UI_LEFT, nl + 1);
+	ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_mark, r.x + 10, r.y + 40, UI_LEFT, a->step_why);
+	SDL_RenderSetClipRect(g->r, NULL);
+}
+
+void ui_tip_add(struct ui_app *a, SDL_Rect r, const char *full)
+{
+	if (a->ntips < (int)(sizeof a->tip / sizeof a->tip[0])) {
+		a->tip[a->ntips].r = r;
+		snprintf(a->tip[a->ntips].text, sizeof a->tip[0].text, "%s", full);
+		a->ntips++;
+	}
+}
+
+static void draw_tip(struct ui_app *a, struct ui_gfx *g)
+{
+	for (int i = 0; i < a->ntips; i++) {
+		SDL_Rect r = a->tip[i].r;
+		if (a->mouse_x < r.x || a->mouse_x >= r.x + r.w || a->mouse_y < r.y || a->mouse_y >= r.y + r.h)
+			continue;
+		int w = ui_text_width(g->txt, UI_FONT_NORMAL, a->tip[i].text) + 16;
+		SDL_Rect b = {a->mouse_x + 12, a->mouse_y + 16, w, 22};
+		if (b.x + b.w > a->lay.w)
+			b.x = a->lay.w - b.w - 4;
+		ui_fill_round(g->r, b, ui_col_panel2, 4);
+		ui_frame_rect(g->r, b, ui_col_grid, 1);
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, b.x + 8, b.y + 3, UI_LEFT, a->tip[i].text);
+		return;
+	}
 }
 
 void ui_draw_overlays(struct ui_app *a, struct ui_gfx *g)
 {
 	struct ui_var *v = &a->var[a->cur];
-	char body[2048];
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
-	if (a->sel_row >= 0 && a->sel_row < s->nrows && v->m) {
-		ui_machine_line_detail(v->m, s->rows[a->sel_row].addr, body, sizeof body);
-		char title[80];
-		snprintf(title, sizeof title, "Line: %s", s->rows[a->sel_row].name);
-		draw_card(a, g, title, body, &v->log[a->sel_row]);
-	} else if (a->sel_core >= 0 && a->sel_core < a->ncores && v->m) {
-		ui_machine_core_detail(v->m, a->sel_core, body, sizeof body);
-		char title[80];
-		snprintf(title, sizeof title, "Core %d (now, %s)", a->sel_core, v->name);
-		draw_card(a, g, title, body, NULL);
-	}
+	draw_step(a, g);
+	const struct ui_row *sel = NULL;
+	for (int i = 0; i < s->nrows && a->sel_line; i++)
+		if (s->rows[i].addr + 1 == a->sel_line)
+			sel = &s->rows[i];
+	if (sel && v->m)
+		line_card(a, g, v, s, sel);
+	else if (a->sel_core >= 0 && a->sel_core < a->ncores && v->m)
+		core_card(a, g, v, s, a->sel_core);
 	if (a->status[0] && a->t_disp < a->status_until) {
 		int w = ui_text_width(g->txt, UI_FONT_NORMAL, a->status) + 24;
 		SDL_Rect r = {(a->lay.w - w) / 2, a->lay.header.h + 12, w, 26};
 		ui_fill_round(g->r, r, ui_col_panel2, 6);
 		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 12, r.y + 5, UI_LEFT, a->status);
 	}
+	draw_tip(a, g);
 	if (a->help)
 		draw_help(a, g);
 }

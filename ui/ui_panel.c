@@ -58,20 +58,56 @@ static const struct { const char *label; cell_fn fn; } rows[] = {
 	{"L1 hit rate", c_hit},
 };
 
-/* A counter is worth rows only if some variant uses it. */
-static int counter_used(const struct ui_app *a, int k)
+/* The counter named `name` in figures f, NULL if the variant has none. */
+static const struct ui_counter *counter_in(const struct ui_figs *f, const char *name)
 {
-	for (int v = 0; v < a->nvar; v++) {
-		const struct ui_figs *f = &ui_app_snap(a, v)->figs;
-		if (k < f->ncounters && (f->ctr[k].exact || f->ctr[k].read || f->ctr[k].nreads))
-			return 1;
-	}
-	return 0;
+	for (int k = 0; k < f->ncounters; k++)
+		if (!strcmp(f->ctr[k].name, name))
+			return &f->ctr[k];
+	return NULL;
+}
+
+/* A value in a column: exact digits when they fit, else the short form. */
+static void cell(struct ui_gfx *g, SDL_Color col, int xr, int y, int w, double v, int exact_digits)
+{
+	char b[48];
+	if (exact_digits)
+		snprintf(b, sizeof b, "%.0f", v);
+	else
+		ui_fmt_count(b, sizeof b, v);
+	if (ui_text_width(g->txt, UI_FONT_NORMAL, b) > w)
+		ui_fmt_count(b, sizeof b, v);
+	ui_text_draw(g->txt, UI_FONT_NORMAL, col, xr, y, UI_RIGHT, b);
+}
+
+/* Which symbols get a block, in order: the shown variant's own first (its
+ * counter must never hide behind another design's), then the others any
+ * variant touched. A struct with no ghost has no single value to show. */
+static int counter_order(const struct ui_app *a, const char **names, int max)
+{
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int v = pass ? 0 : a->cur; v < (pass ? a->nvar : a->cur + 1); v++) {
+			const struct ui_figs *f = &ui_app_snap(a, v)->figs;
+			for (int k = 0; k < f->ncounters && n < max; k++) {
+				const struct ui_counter *c = &f->ctr[k];
+				if (!c->accessed || (!c->ghost && !c->scalar))
+					continue;
+				int dup = 0;
+				for (int i = 0; i < n && !dup; i++)
+					dup = !strcmp(names[i], c->name);
+				if (!dup)
+					names[n++] = c->name;
+			}
+		}
+	return n;
 }
 
 static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, int ymax)
 {
-	int lab_w = 128;
+	/* Labels take what the value columns (76 px each) leave, within bounds. */
+	int lab_w = pr.w - 20 - 76 * (a->nvar ? a->nvar : 1);
+	lab_w = lab_w < 128 ? 128 : lab_w > 200 ? 200 : lab_w;
 	int colw = (pr.w - 20 - lab_w) / (a->nvar ? a->nvar : 1);
 	int x0 = pr.x + 10 + lab_w;
 	for (int v = 0; v < a->nvar; v++) {
@@ -81,8 +117,11 @@ static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, 
 			ui_fill_round(g->r, hl, ui_col_panel2, 4);
 		}
 		char nb[64];
-		ui_text_draw(g->txt, UI_FONT_BOLD, v == a->cur ? ui_col_accent : ui_col_dim, xr, y, UI_RIGHT,
-			     ui_text_fit(g->txt, UI_FONT_BOLD, a->var[v].name, colw - 8, nb, sizeof nb));
+		const char *shown = ui_text_fit_mid(g->txt, UI_FONT_BOLD, a->var[v].name, colw - 8, nb, sizeof nb);
+		int w = ui_text_draw(g->txt, UI_FONT_BOLD, v == a->cur ? ui_col_accent : ui_col_dim, xr, y, UI_RIGHT,
+				     shown);
+		if (strcmp(shown, a->var[v].name))
+			ui_tip_add(a, (SDL_Rect){xr - w, y, w, ROW}, a->var[v].name);
 	}
 	y += ROW + 4;
 	char b[48];
@@ -95,41 +134,61 @@ static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, 
 		}
 		y += ROW;
 	}
-	/* Counters: exact (ghost) value against the value a cheap read sees. */
-	const struct ui_figs *cf = &ui_app_snap(a, a->cur)->figs;
+	/* Counters by symbol. A ghost counter: its exact count, what the
+	 * design's own reads returned last, and their worst error (recorded at
+	 * each read, so an exact design shows 0). Any other: its value, as the
+	 * report reads it (Σ over the copies of a per-CPU symbol). */
+	const char *names[UI_MAX_COUNTERS];
+	int nnames = counter_order(a, names, UI_MAX_COUNTERS);
 	int hidden = 0;
-	for (int k = 0; k < cf->ncounters; k++) {
-		if (!counter_used(a, k))
-			continue;
-		if (y + 6 + ROW + 2 + 4 * ROW > ymax) {
+	if (nnames && y + 8 + ROW < ymax) {
+		y += 8;
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, pr.x + 10, y, UI_LEFT,
+			     "counters  ·  bold row: the exact count (ghost) or the value");
+		y += ROW - 4;
+	}
+	for (int k = 0; k < nnames; k++) {
+		int ghost = 0, percpu = 0;
+		for (int v = 0; v < a->nvar; v++) {
+			const struct ui_counter *c = counter_in(&ui_app_snap(a, v)->figs, names[k]);
+			if (c && c->accessed) {
+				ghost |= c->ghost;
+				percpu |= c->percpu;
+			}
+		}
+		int nsub = ghost ? 2 : 0;
+		if (hidden || y + 6 + (nsub + 1) * ROW > ymax) {
 			hidden++;
 			continue;
 		}
 		y += 6;
-		ui_text_drawf(g->txt, UI_FONT_BOLD, ui_col_text, pr.x + 10, y, UI_LEFT, "%s", cf->ctr[k].name);
-		y += ROW + 2;
-		static const char *const what[] = {"exact (ghost)", "read (memory)", "read error now",
-						   "max |err| of reads"};
-		for (int r = 0; r < 4; r++) {
-			ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, pr.x + 18, y, UI_LEFT, what[r]);
+		char nb[64], lab[64];
+		snprintf(lab, sizeof lab, "%s%s", names[k], ghost ? "" : percpu ? " Σ" : "");
+		const char *shown = ui_text_fit_mid(g->txt, UI_FONT_BOLD, lab, lab_w - 4, nb, sizeof nb);
+		int w = ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_text, pr.x + 10, y, UI_LEFT, shown);
+		if (strcmp(shown, lab))
+			ui_tip_add(a, (SDL_Rect){pr.x + 10, y, w, ROW}, lab);
+		static const char *const sub[] = {"last read", "max |err| of reads"};
+		for (int r = 0; r <= nsub; r++) {
+			if (r)
+				ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, pr.x + 18, y, UI_LEFT, sub[r - 1]);
 			for (int v = 0; v < a->nvar; v++) {
-				const struct ui_figs *f = &ui_app_snap(a, v)->figs;
-				if (k >= f->ncounters)
-					continue;
-				const struct ui_counter *c = &f->ctr[k];
-				int64_t val = r == 0 ? c->exact : r == 1 ? c->read : c->read - c->exact;
+				int xr = x0 + (v + 1) * colw - 4;
+				const struct ui_counter *c = counter_in(&ui_app_snap(a, v)->figs, names[k]);
 				SDL_Color col = v == a->cur ? ui_col_text : ui_col_dim;
-				if (r == 2 && val != 0)
-					col = ui_col_act[CORE_ACT_MISS];
-				if (r == 3) {
-					if (c->nreads)
-						ui_fmt_count(b, sizeof b, c->max_err);
-					else
-						snprintf(b, sizeof b, "–");
-				} else {
-					snprintf(b, sizeof b, "%" PRId64, val);
+				if (!c || !c->accessed) {
+					ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_grid, xr, y, UI_RIGHT, "·");
+					continue;
 				}
-				ui_text_draw(g->txt, UI_FONT_NORMAL, col, x0 + (v + 1) * colw - 4, y, UI_RIGHT, b);
+				if (r == 0)
+					cell(g, col, xr, y, colw - 6, (double)(c->ghost ? c->exact : c->value), 1);
+				else if (!c->ghost || !c->nreads)
+					ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_grid, xr, y, UI_RIGHT, "–");
+				else if (r == 1)
+					cell(g, col, xr, y, colw - 6, (double)c->last_read, 1);
+				else
+					cell(g, c->max_err ? ui_col_act[CORE_ACT_MISS] : col, xr, y, colw - 6,
+					     (double)c->max_err, 1);
 			}
 			y += ROW;
 		}
@@ -137,7 +196,7 @@ static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, 
 	if (hidden) {
 		y += 4;
 		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, pr.x + 10, y, UI_LEFT,
-			      "%d more counter%s: enlarge the window", hidden, hidden > 1 ? "s" : "");
+			      "%d more counter%s (other variants): enlarge the window", hidden, hidden > 1 ? "s" : "");
 		y += ROW;
 	}
 	return y;
@@ -194,7 +253,7 @@ static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
 	for (int i = 0; i < UI_NXFERS; i++) {
 		SDL_Color c = ui_col_xfer[i];
 		int xx = x + (i % 2) * half;
-		SDL_SetRenderDrawColor(g->r, c.r, c.g, c.b, 150);
+		ui_set_color(g->r, (SDL_Color){c.r, c.g, c.b, 150});
 		ui_line_thick(g->r, xx, y + 9, xx + 14, y + 9, i == UI_XFER_INVAL ? 1 : 2);
 		SDL_SetTextureColorMod(g->dot, c.r, c.g, c.b);
 		SDL_SetTextureAlphaMod(g->dot, 255);
@@ -235,7 +294,9 @@ void ui_draw_panel(struct ui_app *a, struct ui_gfx *g)
 	SDL_RenderSetClipRect(g->r, NULL);
 	if (a->show_times)
 		ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, pr.x + 10, pr.y + pr.h - 18, UI_LEFT,
-			      "frame: simulate %.1f ms · draw %.1f ms", a->last_sim_ms, a->last_draw_ms);
+			      "frame: simulate %.1f · draw %.1f ms (machine %.1f, lines %.1f, timeline %.1f, "
+			      "panel %.1f, particles %.1f)", a->last_sim_ms, a->last_draw_ms,
+			      a->part_ms[1] + a->part_ms[7], a->part_ms[2], a->part_ms[3], a->part_ms[4], a->part_ms[6]);
 }
 
 void ui_draw_header(struct ui_app *a, struct ui_gfx *g);
@@ -254,8 +315,12 @@ void ui_draw_header(struct ui_app *a, struct ui_gfx *g)
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
 	const char *state = a->scrub ? "scrubbing" : a->var[a->cur].finished ? "finished"
 			    : a->paused ? "paused" : a->lagging ? "running (sim-bound)" : "running";
-	snprintf(right, sizeof right, "variant %s (%d/%d)  ·  %s  ·  t = %s  ·  speed %s cycles/s",
-		 a->var[a->cur].name, a->cur + 1, a->nvar, state,
+	char which[120];
+	if (a->split)
+		snprintf(which, sizeof which, "variants %s | %s", a->var[a->cur].name, a->var[a->other].name);
+	else
+		snprintf(which, sizeof which, "variant %s (%d/%d)", a->var[a->cur].name, a->cur + 1, a->nvar);
+	snprintf(right, sizeof right, "%s  ·  %s  ·  t = %s  ·  speed %s cycles/s", which, state,
 		 ui_fmt_cycles(now, sizeof now, s->now, s->figs.ghz), ui_fmt_count(sp, sizeof sp, a->speed));
 	ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, h.w - 12, y + 2, UI_RIGHT, right);
 }
@@ -266,6 +331,6 @@ void ui_draw_footer(struct ui_app *a, struct ui_gfx *g)
 	SDL_Rect f = a->lay.footer;
 	ui_fill(g->r, f, ui_col_panel);
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, 12, f.y + 5, UI_LEFT,
-		     "space  pause    .  step    [ ]  speed    ← →  scrub    v  variant    r  restart    "
-		     "s  screenshot    h  help    q  quit    ·    click: details");
+		     "space pause   . step   [ ] speed   ← → scrub   + - zoom   v variant   2 split   "
+		     "r restart   s screenshot   h help   q quit   click: details");
 }

@@ -35,8 +35,14 @@ struct ui_machine {
 	/* displayed rows */
 	struct ui_row rows[UI_MAX_ROWS];
 	int nrows, nreported;
+	int more;               /* contended lines without a row */
 	unsigned long snaps;
 	int *inval_buf;
+	uint8_t accessed[UI_MAX_COUNTERS]; /* sticky: a symbol once touched stays so */
+	/* Source lines already read: a card names the same few instructions
+	 * every frame, and must not reopen files to do it. */
+	struct { uint16_t file; uint32_t line; char text[96]; } src[32];
+	unsigned nsrc;
 };
 
 int ui_source_nvariants(const struct scenario *sc)
@@ -93,7 +99,9 @@ static void on_txn(void *ctx, const struct ms_txn *t)
 	} else if (t->req == MS_GETS) {
 		hb[t->core / 64] |= 1ull << (t->core % 64);
 	}
-	ui_var_on_txn(m->v, t, m->inval_buf, ninval);
+	/* The engine notes which instruction each request is for (MS_NO_PC
+	 * when none, which the cards print as "?"). */
+	ui_var_on_txn(m->v, t, t->pc, m->inval_buf, ninval);
 }
 
 static void on_activity(void *ctx, int core, uint64_t cycle, enum core_activity act)
@@ -119,6 +127,8 @@ static void attach(struct ui_machine *m)
 	m->txns = 0;
 	m->snaps = 0;
 	m->nrows = 0;
+	m->more = 0;
+	memset(m->accessed, 0, sizeof m->accessed);
 	for (int c = 0; c < m->ncores; c++) {
 		struct sim_core_view cv;
 		sim_core_view(m->run.sim, c, &cv);
@@ -296,38 +306,79 @@ static void pick_reported(struct ui_machine *m)
 	m->nreported = m->nrows;
 }
 
-/* The busiest other lines by bounces + invalidations, busiest first. */
+static uint64_t score_of(const struct ms_line_info *li)
+{
+	return li->stats.bounces + li->stats.invalidations;
+}
+
+/* The busiest other lines by bounces + invalidations. A line keeps its row
+ * while it stays among the busiest (rows are identified by line, not by
+ * rank), so a row does not jump from line to line as counts change. */
 static void pick_busiest(struct ui_machine *m, int want)
 {
 	const struct ms_line_info *hot;
 	size_t n = ms_hot_lines(sim_memsys(m->run.sim), &hot);
-	int k = 0;
-	for (int i = 0; i < m->nrows; i++) /* keep the reported rows, in their order */
-		if (m->rows[i].reported)
-			m->rows[k++] = m->rows[i];
-	m->nrows = k;
-	while (m->nrows < want) {
+	uint64_t chosen[UI_MAX_ROWS] = {0};
+	int nchosen = 0, nrep = 0;
+	for (int i = 0; i < m->nrows; i++)
+		nrep += m->rows[i].reported;
+	int room = want - nrep;
+	/* The top `room` lines not reported, by a partial selection. */
+	while (nchosen < room) {
 		const struct ms_line_info *best = NULL;
-		uint64_t bscore = 0;
 		for (size_t i = 0; i < n; i++) {
-			uint64_t sc = hot[i].stats.bounces + hot[i].stats.invalidations;
-			if (sc <= bscore)
+			if (best && score_of(&hot[i]) <= score_of(best))
 				continue;
 			int taken = 0;
 			for (int j = 0; j < m->nrows && !taken; j++)
-				taken = m->rows[j].addr == hot[i].line;
-			if (!taken) {
+				taken = m->rows[j].reported && m->rows[j].addr == hot[i].line;
+			for (int j = 0; j < nchosen && !taken; j++)
+				taken = chosen[j] == hot[i].line;
+			if (!taken)
 				best = &hot[i];
-				bscore = sc;
-			}
 		}
 		if (!best)
 			break;
-		struct ui_row *r = &m->rows[m->nrows++];
-		memset(r, 0, sizeof *r);
-		r->addr = best->line;
-		line_name(&m->run.prog, best->line, r->name, sizeof r->name);
+		chosen[nchosen++] = best->line;
 	}
+	/* Count what is left out, for the table's "n more". */
+	m->more = 0;
+	for (size_t i = 0; i < n; i++) {
+		int shown = 0;
+		for (int j = 0; j < m->nrows && !shown; j++)
+			shown = m->rows[j].reported && m->rows[j].addr == hot[i].line;
+		for (int j = 0; j < nchosen && !shown; j++)
+			shown = chosen[j] == hot[i].line;
+		m->more += !shown;
+	}
+	/* Old rows still chosen stay where they were; new lines fill the gaps. */
+	struct ui_row out[UI_MAX_ROWS];
+	int used[UI_MAX_ROWS] = {0};
+	int k = 0;
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].reported)
+			out[k++] = m->rows[i];
+	int slot = k;
+	for (int i = 0; i < m->nrows; i++) {
+		if (m->rows[i].reported)
+			continue;
+		for (int j = 0; j < nchosen; j++)
+			if (!used[j] && chosen[j] == m->rows[i].addr && slot < UI_MAX_ROWS) {
+				used[j] = 1;
+				out[slot++] = m->rows[i];
+				break;
+			}
+	}
+	for (int j = 0; j < nchosen && slot < UI_MAX_ROWS; j++) {
+		if (used[j])
+			continue;
+		struct ui_row *r = &out[slot++];
+		memset(r, 0, sizeof *r);
+		r->addr = chosen[j];
+		line_name(&m->run.prog, chosen[j], r->name, sizeof r->name);
+	}
+	memcpy(m->rows, out, sizeof out[0] * (size_t)slot);
+	m->nrows = slot;
 }
 
 static void fill_figs(struct ui_machine *m, struct ui_figs *f)
@@ -344,28 +395,44 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
 	f->locked_ops = cs.locked_ops;
 	f->locked_cycles = cs.locked_cycles;
 	f->finished = m->run.status != SIM_RUNNING;
-	/* Counters: each reported symbol's value in coherent memory (what an
-	 * approximate read such as percpu_counter_read returns) beside its
-	 * ghost, the exact count the workload maintained. */
+	/* Counters: every reported symbol, read as the report reads it,
+	 * beside its ghost (the exact count) when the workload keeps one. */
 	const struct program *p = &m->run.prog;
+	struct memsys *ms = sim_memsys(s);
+	uint32_t ls = m->run.cfg.cpu.line_size;
 	for (size_t i = 0; i < m->run.run.n_report && f->ncounters < UI_MAX_COUNTERS; i++) {
 		const struct symbol *sym = program_symbol(p, m->run.run.report[i]);
-		if (!sym || sym->section != SEC_DATA)
+		if (!sym || (sym->section != SEC_DATA && sym->section != SEC_PERCPU))
 			continue;
-		struct ui_counter *c = &f->ctr[f->ncounters++];
+		int k = f->ncounters++;
+		struct ui_counter *c = &f->ctr[k];
+		uint64_t size = sym->size ? sym->size : 8;
 		snprintf(c->name, sizeof c->name, "%s", sym->name);
-		unsigned size = sym->size >= 8 || sym->size == 0 ? 8 : sym->size >= 4 ? 4 : 1;
-		uint64_t raw = sim_peek(s, (uint64_t)sym->value, size);
-		c->read = size == 8 ? (int64_t)raw : size == 4 ? (int64_t)(int32_t)raw : (int64_t)(int8_t)raw;
+		c->percpu = sym->section == SEC_PERCPU;
+		c->scalar = size <= 8;
+		c->value = runner_symbol_value(&m->run, sym);
+		/* Accessed as the report decides it: a line of any copy was
+		 * touched. Untouched symbols are checked every frame at first
+		 * (a frame recorded for scrubbing must not miss its counters),
+		 * then every few frames (a per-CPU symbol has a copy per core). */
+		if (!m->accessed[k] && (m->snaps <= 32 || m->snaps % 8 == 0 || f->finished)) {
+			int copies = c->percpu ? m->ncores : 1;
+			struct ms_line_info li;
+			for (int cpu = 0; cpu < copies && !m->accessed[k]; cpu++) {
+				uint64_t a = (c->percpu ? program_percpu_offset(p, cpu) : 0) + (uint64_t)sym->value;
+				for (uint64_t l = a & ~(uint64_t)(ls - 1); l < a + size && !m->accessed[k]; l += ls)
+					m->accessed[k] = (uint8_t)ms_line_info(ms, l, &li);
+			}
+		}
+		c->accessed = m->accessed[k];
 		const struct ghost *g = sim_ghost(s, (uint64_t)sym->value);
+		c->ghost = g != NULL;
 		if (g) {
 			c->exact = g->exact;
+			c->last_read = g->last_read;
 			c->nreads = g->reads;
-			c->max_err = (double)g->max_err;
+			c->max_err = g->max_err;
 			c->mean_err = g->mean_err;
-		} else {
-			c->exact = c->read;
-			c->nreads = 0;
 		}
 	}
 }
@@ -408,6 +475,7 @@ void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows)
 		s->act[c] = (uint8_t)cv.activity;
 	}
 	s->nrows = m->nrows < want_rows ? m->nrows : want_rows;
+	s->more_rows = m->more + (m->nrows - s->nrows);
 	for (int i = 0; i < s->nrows; i++) {
 		struct ui_row *r = &m->rows[i];
 		struct ms_line_info li;
@@ -466,9 +534,9 @@ int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n)
 	sim_core_view(m->run.sim, core, &cv);
 	const struct core_stats *cs = sim_core_stats(m->run.sim, core);
 	const struct ms_stats *ms = ms_core_stats(sim_memsys(m->run.sim), core);
-	char where[128] = "";
+	char where[160] = "";
 	if (cv.pc < m->run.prog.n_insns)
-		program_where(&m->run.prog, cv.pc, where, sizeof where);
+		ui_machine_where(m, cv.pc, where, sizeof where);
 	uint64_t tot = 0;
 	for (int a = 0; a < CORE_NCYCLES; a++)
 		tot += cs->cycles[a];
@@ -476,7 +544,7 @@ int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n)
 		tot = 1;
 	size_t k = (size_t)snprintf(buf, n,
 			     "cpu%d  socket %d  %s%s\n"
-			     "clock %" PRIu64 "  pc %s\n"
+			     "clock %" PRIu64 "  at %s\n"
 			     "store buffer %u used  bh %d  preempt %d\n"
 			     "instructions %" PRIu64 "  locked ops %" PRIu64 "\n"
 			     "loads %" PRIu64 "  stores %" PRIu64 "  L1 hits %" PRIu64 "  misses %" PRIu64 "\n"
@@ -492,4 +560,93 @@ int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n)
 	if (k < n)
 		snprintf(buf + k, n - k, "\n");
 	return 0;
+}
+
+/* ---- naming instructions and transactions ---- */
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+/* Line `line` of file `path`, trimmed, into buf ("" when unreadable: a
+ * scenario's program may be built in or gone since it was assembled). */
+static void source_text(const char *path, uint32_t line, char *buf, size_t n)
+{
+	buf[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char tmp[256];
+	for (uint32_t l = 1; fgets(tmp, sizeof tmp, f); ) {
+		size_t len = strlen(tmp);
+		if (l == line) {
+			char *b = tmp;
+			while (*b == ' ' || *b == '\t')
+				b++;
+			for (char *t = b; *t; t++)
+				if (*t == '\t')
+					*t = ' ';
+			len = strlen(b);
+			while (len && (b[len - 1] == '\n' || b[len - 1] == '\r' || b[len - 1] == ' '))
+				b[--len] = 0;
+			snprintf(buf, n, "%s", b);
+			break;
+		}
+		if (len && tmp[len - 1] == '\n')
+			l++;
+	}
+	fclose(f);
+}
+
+void ui_machine_where(struct ui_machine *m, uint32_t pc, char *buf, size_t n)
+{
+	const struct program *p = &m->run.prog;
+	if (pc >= p->n_insns || p->insns[pc].loc >= p->n_locs) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	const struct src_loc *l = &p->locs[p->insns[pc].loc];
+	const char *file = l->file < p->n_files ? p->files[l->file] : "?";
+	const unsigned cap = sizeof m->src / sizeof m->src[0];
+	const char *text = NULL;
+	for (unsigned i = 0; i < m->nsrc && i < cap && !text; i++)
+		if (m->src[i].file == l->file && m->src[i].line == l->line)
+			text = m->src[i].text;
+	if (!text) { /* read it, replacing the oldest entry when full */
+		unsigned i = m->nsrc++ % cap;
+		m->src[i].file = l->file;
+		m->src[i].line = l->line;
+		source_text(file, l->line, m->src[i].text, sizeof m->src[i].text);
+		text = m->src[i].text;
+	}
+	snprintf(buf, n, "%s:%u%s%s", base_name(file), (unsigned)l->line, text[0] ? "  " : "", text);
+}
+
+void ui_machine_line_name(struct ui_machine *m, uint64_t line, char *buf, size_t n)
+{
+	line_name(&m->run.prog, line, buf, n);
+}
+
+void ui_machine_describe(struct ui_machine *m, const struct ui_txn *x, char *what, size_t nw,
+			 char *why, size_t ny)
+{
+	const struct ms_txn *t = &x->t;
+	char name[64], sup[48];
+	line_name(&m->run.prog, t->line, name, sizeof name);
+	if (t->supplier == MS_NO_CORE)
+		snprintf(sup, sizeof sup, "%s", t->llc_hit ? "the LLC" : "memory");
+	else
+		snprintf(sup, sizeof sup, "cpu%d (%s)", t->supplier, ms_state_name(t->supplier_state));
+	char inv[32] = "";
+	if (t->invalidated)
+		snprintf(inv, sizeof inv, ", %u invalidated", t->invalidated);
+	snprintf(what, nw, "cpu%d %s %s (line %#" PRIx64 ")\n%s→%s from %s, %" PRIu64 " cycles%s%s%s%s",
+		 t->core, ms_req_name(t->req), name, t->line, ms_state_name(t->from), ms_state_name(t->to),
+		 sup, t->done - t->issued, t->bounce ? ", bounce" : ", no bounce", t->hitm ? ", HITM" : "",
+		 t->remote ? ", remote" : "", inv);
+	char where[160];
+	ui_machine_where(m, x->pc, where, sizeof where);
+	snprintf(why, ny, "for %s", where);
 }

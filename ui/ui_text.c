@@ -43,6 +43,7 @@ struct ui_text {
 	struct text_entry *slot;
 	int used;
 	unsigned long frame;
+	FILE *log;
 };
 
 struct ui_fonts *ui_fonts_open(const char *path, char *errbuf, size_t n)
@@ -147,6 +148,11 @@ static void evict_idle(struct ui_text *t)
 		drop_all(t); /* everything is in use: start over rather than thrash */
 }
 
+void ui_text_log(struct ui_text *t, FILE *f)
+{
+	t->log = f;
+}
+
 void ui_text_frame(struct ui_text *t)
 {
 	t->frame++;
@@ -211,6 +217,8 @@ int ui_text_draw(struct ui_text *t, enum ui_font font, SDL_Color c, int x, int y
 		buf[sizeof buf - 1] = 0;
 		s = buf;
 	}
+	if (t->log)
+		fprintf(t->log, "%s\n", s);
 	struct text_entry *e = lookup(t, font, c, s);
 	if (!e)
 		return 0;
@@ -267,4 +275,28 @@ const char *ui_text_fit(struct ui_text *t, enum ui_font font, const char *s, int
 	}
 	buf[0] = 0;
 	return buf;
+}
+
+const char *ui_text_fit_mid(struct ui_text *t, enum ui_font font, const char *s, int maxw, char *buf,
+			    size_t n)
+{
+	snprintf(buf, n, "%s", s);
+	if (ui_text_width(t, font, buf) <= maxw)
+		return buf;
+	size_t len = strlen(s);
+	/* Drop characters around the middle, alternating sides, until the two
+	 * ends with "…" between them fit (whole UTF-8 sequences only). */
+	for (size_t cut = 1; cut < len; cut++) {
+		size_t head = (len - cut + 1) / 2, tail = len - cut - head;
+		while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+			head--;
+		while (tail > 0 && ((unsigned char)s[len - tail] & 0xc0) == 0x80)
+			tail--;
+		if (head + tail + 4 > n)
+			continue;
+		snprintf(buf, n, "%.*s\xe2\x80\xa6%s", (int)head, s, s + len - tail);
+		if (ui_text_width(t, font, buf) <= maxw)
+			return buf;
+	}
+	return ui_text_fit(t, font, s, maxw, buf, n);
 }

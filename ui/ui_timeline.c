@@ -14,17 +14,31 @@
 #define SPAN_SECONDS 2.5        /* display seconds of history the window spans */
 #define PLAYHEAD_AT 0.85        /* fraction of the width left of the playhead */
 
-/* The visible window [t0, t1) for playhead time p. */
-static void window_of(const struct ui_app *a, uint64_t p, uint64_t *t0, uint64_t *t1)
+/* The visible window [t0, t1) for playhead time p: the zoom divides the
+ * span; following, the playhead sits at PLAYHEAD_AT, else the window stays
+ * where the user panned it. */
+void ui_timeline_window(const struct ui_app *a, uint64_t p, uint64_t *t0, uint64_t *t1)
 {
-	double span = a->speed * SPAN_SECONDS;
-	if (span < 2000)
-		span = 2000;
-	double start = p - span * PLAYHEAD_AT;
+	double span = a->speed * SPAN_SECONDS / (a->tl_zoom > 0 ? a->tl_zoom : 1);
+	if (span < 200)
+		span = 200;
+	double start = a->tl_follow ? p - span * PLAYHEAD_AT : a->tl_t0;
 	if (start < 0)
 		start = 0;
 	*t0 = (uint64_t)start;
 	*t1 = (uint64_t)(start + span);
+}
+
+/* Simulated time under pixel column x of the plot. */
+uint64_t ui_timeline_time_at(const struct ui_app *a, int x)
+{
+	uint64_t t0, t1;
+	ui_timeline_window(a, ui_app_snap(a, a->cur)->now, &t0, &t1);
+	const SDL_Rect p = a->lay.plot;
+	double f = p.w > 0 ? (double)(x - p.x) / p.w : 0;
+	if (f < 0)
+		f = 0;
+	return t0 + (uint64_t)(f * (double)(t1 - t0));
 }
 
 /* Add the cycles of core c's lane within [t0, t1) to per-column buckets. */
@@ -77,10 +91,43 @@ static void draw_lane(struct ui_gfx *g, SDL_Rect r, const float *acc, int w)
 	}
 }
 
-/* 1, 2, 5 x 10^k cycles: about six ticks across the window. */
-static uint64_t tick_step(uint64_t span)
+/* Rectangles per activity, filled with one call each after all lanes. */
+#define STACK_W 3               /* pixel columns per stacked bar */
+struct stacks { SDL_Rect *r[CORE_NACTS]; int n[CORE_NACTS], cap; };
+
+/* A group of cores: each bar of STACK_W columns is split by the share of
+ * cycles each activity took, so a mix shows as a mix, not as its majority. */
+static void stack_lane(struct stacks *st, SDL_Rect r, const float *acc, int w)
 {
-	double raw = span / 6.0, p = pow(10, floor(log10(raw)));
+	for (int x0 = 0; x0 < w; x0 += STACK_W) {
+		int x1 = x0 + STACK_W < w ? x0 + STACK_W : w;
+		float sum[CORE_NACTS] = {0}, tot = 0;
+		for (int x = x0; x < x1; x++)
+			for (int k = 0; k < CORE_NACTS; k++)
+				sum[k] += acc[x * CORE_NACTS + k];
+		for (int k = 0; k < CORE_NACTS; k++)
+			tot += sum[k];
+		if (tot <= 0)
+			continue;
+		float y = (float)(r.y + r.h);
+		for (int k = 0; k < CORE_NACTS; k++) {
+			if (sum[k] <= 0)
+				continue;
+			float h = r.h * sum[k] / tot;
+			int ya = (int)(y - h + 0.5f), yb = (int)(y + 0.5f);
+			y -= h;
+			if (yb <= ya || st->n[k] >= st->cap)
+				continue;
+			st->r[k][st->n[k]++] = (SDL_Rect){r.x + x0, ya, x1 - x0, yb - ya};
+		}
+	}
+}
+
+/* 1, 2, 5 x 10^k cycles: a tick per 90 px or so, six at most. */
+static uint64_t tick_step(uint64_t span, int width)
+{
+	int n = width / 90 < 2 ? 2 : width / 90 > 6 ? 6 : width / 90;
+	double raw = span / (double)n, p = pow(10, floor(log10(raw)));
 	double m = raw / p;
 	return (uint64_t)((m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p);
 }
@@ -90,19 +137,25 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 	const struct ui_layout *l = &a->lay;
 	const struct ui_var *v = &a->var[a->cur];
 	const struct ui_snap *s = ui_app_snap(a, a->cur);
-	ui_box(g, l->timeline, l->cores_per_lane > 1 ? "Timeline  ·  one lane per group of cores, colour = most cycles"
-						      : "Timeline  ·  what each core spends its cycles on");
+	ui_box(g, l->timeline, l->timeline.w < 640 ? "Timeline"
+			       : l->cores_per_lane > 1 ? "Timeline  ·  per group of cores: share of cycles in each activity"
+						       : "Timeline  ·  what each core spends its cycles on");
 	SDL_Rect p = l->plot;
 	if (p.w < 10 || p.h < 4)
 		return;
 	uint64_t play = s->now, t0, t1, tend = v->live.now;
-	window_of(a, play, &t0, &t1);
+	ui_timeline_window(a, play, &t0, &t1);
 	double cpp = (double)(t1 - t0) / p.w;
 	ui_fill(g->r, p, ui_col_bg);
 
 	float *acc = malloc((size_t)p.w * CORE_NACTS * sizeof *acc);
 	if (!acc)
 		return;
+	struct stacks st = {.cap = l->cores_per_lane > 1 ? l->nlanes * (p.w / STACK_W + 1) : 0};
+	for (int k = 0; k < CORE_NACTS && st.cap; k++)
+		if (!(st.r[k] = malloc((size_t)st.cap * sizeof(SDL_Rect))))
+			st.cap = 0;
+	int every = l->lane_h >= 12 ? 1 : (12 + l->lane_h - 1) / l->lane_h;
 	for (int lane = 0; lane < l->nlanes; lane++) {
 		memset(acc, 0, (size_t)p.w * CORE_NACTS * sizeof *acc);
 		int c0 = lane * l->cores_per_lane;
@@ -110,20 +163,30 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 			accumulate(&v->hist.lane[c], t0, t1, tend, cpp, p.w, acc);
 		int gap = l->lane_h >= 6 ? 1 : 0;
 		SDL_Rect lr = {p.x, p.y + lane * l->lane_h, p.w, l->lane_h - gap};
-		draw_lane(g, lr, acc, p.w);
-		int every = l->lane_h >= 12 ? 1 : (12 + l->lane_h - 1) / l->lane_h;
+		if (st.cap)
+			stack_lane(&st, lr, acc, p.w);
+		else
+			draw_lane(g, lr, acc, p.w);
 		if (lane % every == 0) {
 			char lab[24];
-			if (l->cores_per_lane > 1)
-				snprintf(lab, sizeof lab, "%d–%d", c0,
-					 (c0 + l->cores_per_lane < a->ncores ? c0 + l->cores_per_lane : a->ncores) - 1);
+			int c1 = (c0 + l->cores_per_lane < a->ncores ? c0 + l->cores_per_lane : a->ncores) - 1;
+			if (l->cores_per_lane > 1 && l->cores_per_lane % l->cps == 0 && l->cores_per_lane == l->cps)
+				snprintf(lab, sizeof lab, "s%d", c0 / l->cps);
+			else if (l->cores_per_lane > 1)
+				snprintf(lab, sizeof lab, "%d–%d", c0, c1);
 			else
 				snprintf(lab, sizeof lab, "cpu%d", c0);
-			int fy = lr.y + (l->lane_h - 13) / 2;
-			if (every > 1)
-				fy = lr.y;
+			int fy = lr.y + (l->lane_h * every - 13) / 2;
 			ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, p.x - 6, fy, UI_RIGHT, lab);
 		}
+	}
+	for (int k = 0; k < CORE_NACTS; k++) {
+		if (st.cap && st.n[k]) {
+			ui_set_color(g->r, ui_col_act[k]);
+			SDL_RenderFillRects(g->r, st.r[k], st.n[k]);
+		}
+		if (st.cap)
+			free(st.r[k]);
 	}
 	free(acc);
 
@@ -146,7 +209,7 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 
 	/* Axis */
 	char b[32];
-	uint64_t step = tick_step(t1 - t0);
+	uint64_t step = tick_step(t1 - t0, p.w);
 	for (uint64_t t = (t0 + step - 1) / step * step; t < t1; t += step) {
 		int x = p.x + (int)((t - t0) / cpp);
 		ui_set_color(g->r, ui_col_grid);
@@ -166,7 +229,8 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 			SDL_RenderDrawLine(g->r, px - 4 + i, p.y - 8 + i, px + 5 - i, p.y - 8 + i);
 	}
 	ui_text_drawf(g->txt, UI_FONT_SMALL, ui_col_dim, l->timeline.x + l->timeline.w - 10,
-		      l->timeline.y + 7, UI_RIGHT, "%s%s · window %s", a->scrub ? "scrubbed to " : "",
+		      l->timeline.y + 7, UI_RIGHT, "%s%s · window %s%s", a->scrub ? "scrubbed to " : "",
 		      ui_fmt_cycles(b, sizeof b, play, s->figs.ghz),
-		      ui_fmt_cycles((char[32]){0}, 32, t1 - t0, s->figs.ghz));
+		      ui_fmt_cycles((char[32]){0}, 32, t1 - t0, s->figs.ghz),
+		      a->tl_follow ? "" : " · panned (0: follow)");
 }

@@ -219,7 +219,7 @@ static void draw_one(struct ui_gfx *g, const struct ui_layout *l, const struct u
 	const int segs = 6;
 	for (int i = 0; i < segs; i++) {
 		float u0 = t0 + (e - t0) * i / segs, u1 = t0 + (e - t0) * (i + 1) / segs;
-		SDL_SetRenderDrawColor(g->r, c.r, c.g, c.b, (Uint8)(160.0f * fade * (i + 1) / segs));
+		ui_set_color(g->r, (SDL_Color){c.r, c.g, c.b, (Uint8)(160.0f * fade * (i + 1) / segs)});
 		ui_line_thick(g->r, BEZ(u0, a.x, cx, b.x), BEZ(u0, a.y, cy, b.y), BEZ(u1, a.x, cx, b.x),
 			      BEZ(u1, a.y, cy, b.y), p->kind == UI_XFER_INVAL ? 1 : 2);
 	}
@@ -236,11 +236,28 @@ static void draw_one(struct ui_gfx *g, const struct ui_layout *l, const struct u
 	SDL_RenderCopyF(g->r, g->dot, NULL, &d);
 }
 
+/* A recorded frame's transfers, frozen most of the way along their arcs:
+ * what a paused or scrubbed frame moved. */
+static void draw_recorded(struct ui_app *a, struct ui_gfx *g, const struct ui_snap *s)
+{
+	float now = (float)a->t_disp;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < s->nxrec; i++) {
+			const struct ui_xrec *r = &s->xrec[i];
+			if ((r->kind == UI_XFER_INVAL) != (pass == 0))
+				continue;
+			struct ui_particle p = {r->from, r->to, r->kind, r->weight, now - 0.7f * LIFE};
+			draw_one(g, &a->lay, &p, now);
+		}
+}
+
 void ui_draw_transfers(struct ui_app *a, struct ui_gfx *g)
 {
-	if (a->scrub)
-		return; /* particles are the live traffic, not recorded history */
 	struct ui_xfers *x = &a->var[a->cur].xf;
+	if (a->scrub || (a->paused && !x->nlive)) {
+		draw_recorded(a, g, ui_app_snap(a, a->cur));
+		return;
+	}
 	/* Invalidations first so that data transfers draw on top. */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < x->nlive; i++)

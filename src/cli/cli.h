@@ -4,8 +4,11 @@
 #define BOUNCE_CLI_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "load/scenario.h"
+#include "report/runner.h"
 #include "base/error.h"
 
 #define CLI_MAX_SETS 64
@@ -29,10 +32,13 @@ struct cli_opts {
 	size_t n_sets;
 	const char *json, *csv, *junit, *trace, *markdown;
 	bool check, quiet, c2c;
+	bool help;             /* --help was given: its text is printed, do nothing */
 	long long trace_limit;  /* --trace-limit, -1: the default */
 	double max_seconds;    /* run: wall-clock guard, 0 none */
 	/* sweep */
 	int jobs, shard_k, shard_n;
+	bool jobs_given;
+	int progress;          /* 1 --progress, -1 --no-progress, 0 on a terminal */
 	/* view */
 	double speed;
 	const char *screenshot;
@@ -44,8 +50,11 @@ struct cli_opts {
 
 extern volatile sig_atomic_t cli_interrupted;
 
-/* Parse argv for subcommand `cmd`; returns -1 with e set on a usage error. */
+/* Parse argv (argv[0] is the command) for subcommand `cmd` with
+ * getopt_long; returns -1 with e set on a usage error. */
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e);
+/* The --help text of a command parsed by cli_parse; -1 for another name. */
+int cli_help(const char *cmd, FILE *f);
 void cli_opts_free(struct cli_opts *o);
 /* Command-line overrides with the storage they point into (so keep it in
  * place once filled). */
@@ -65,6 +74,21 @@ int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, s
 int cli_exit_status(const struct err *e);
 /* Print e and return its exit status: how every subcommand fails. */
 int cli_fail(const struct err *e);
+
+/* What a run has done so far, for progress shown by another thread; the
+ * run stops after a slice when *stop is set. */
+struct cli_meter {
+	atomic_uint_least64_t instructions, ops;
+	atomic_int *stop;
+	double deadline;        /* --max-seconds: wall-clock end (now_s), 0 none */
+	int walled;             /* the deadline stopped the run (SIM_LIMIT) */
+};
+
+/* Simulate r to its end in slices of about 50 ms of wall time, so that a
+ * signal stops it within a fraction of a second (SIM_RUNNING is returned
+ * with cli_interrupted set) and, when progress, a progress line is kept on
+ * stderr. How a run is sliced does not change its result. */
+enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
 
 int cli_run(const struct cli_opts *o);
 int cli_check(const struct cli_opts *o);

@@ -4,33 +4,143 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/outfile.h"
 
-static const char usage[] =
-	"usage: bounce [run] [SCENARIO.json] [--cpu M] [--cores N] [--seed S] [--variant V]\n"
-	"              [--set NAME=VALUE]... [--json F] [--csv F] [--junit F] [--trace F]\n"
-	"              [--trace-limit EVENTS] [--markdown F] [--check] [--c2c] [--quiet] [--max-seconds S]\n"
-	"       bounce sweep SCENARIO.json --set NAME=V1,V2,... [--jobs J] [--shard K/N] [--csv F]\n"
-	"       bounce merge PART.csv... [--csv F]\n"
-	"       bounce view [SCENARIO.json] [--speed CYCLES_PER_S] [--screenshot F.png --frames N]\n"
-	"       bounce check SCENARIO.json\n"
-	"       bounce list\n"
-	"       bounce calibrate [-o FILE] [--quick]      (measure this host: a CPU model)\n"
-	"       bounce validate [--cpu M] [--threads N] [--quick]  (native vs simulated here)\n";
+/* Which commands take an option: a bit per command. */
+enum {
+	C_RUN = 1, C_SWEEP = 2, C_MERGE = 4, C_VIEW = 8, C_CHECK = 16, C_LIST = 32,
+	C_SCEN = C_RUN | C_SWEEP | C_VIEW | C_CHECK, /* the ones that load a scenario */
+	C_ALL = 63,
+};
 
+/* getopt_long values of the options without a short form. */
+enum {
+	O_CPU = 256, O_CORES, O_SEED, O_VARIANT, O_SET, O_JSON, O_CSV, O_JUNIT, O_TRACE, O_MARKDOWN,
+	O_CHECK, O_SHARD, O_SPEED, O_SCREENSHOT, O_FRAMES, O_WIDTH, O_HEIGHT, O_PROGRESS,
+	O_NO_PROGRESS, O_TRACE_LIMIT, O_C2C, O_MAX_SECONDS,
+};
+
+struct opt_def {
+	const char *name;
+	int has_arg;     /* no_argument or required_argument */
+	int val;
+	int cmds;        /* C_* bits of the commands that take it */
+	const char *arg; /* the value's name in help, NULL without one */
+	const char *help;
+};
+
+/* Every option of the commands parsed here; per-command --help prints the
+ * rows whose bit is set, in this order. */
+static const struct opt_def opt_defs[] = {
+	{"cpu", required_argument, O_CPU, C_SCEN, "MODEL", "CPU model: a cpus/ name or a model file (replaces the scenario's)"},
+	{"cores", required_argument, O_CORES, C_SCEN, "N", "simulate N cores (1..1024)"},
+	{"seed", required_argument, O_SEED, C_SCEN, "S", "random seed (decimal, 0..2^63-1)"},
+	{"variant", required_argument, O_VARIANT, C_SCEN, "NAME", "only this variant (expectations about the others are skipped)"},
+	{"set", required_argument, O_SET, C_SCEN, "NAME=VALUE", "a define's value, or cores, seed or cpu; once per NAME"},
+	{"json", required_argument, O_JSON, C_RUN, "FILE", "write the JSON report"},
+	{"csv", required_argument, O_CSV, C_RUN | C_SWEEP | C_MERGE, "FILE", "write CSV (sweep, merge: stdout without it)"},
+	{"junit", required_argument, O_JUNIT, C_RUN, "FILE", "write the expectations as JUnit XML"},
+	{"trace", required_argument, O_TRACE, C_RUN, "FILE", "write a Chrome/Perfetto trace of the run"},
+	{"markdown", required_argument, O_MARKDOWN, C_RUN, "FILE", "write the headline table as Markdown"},
+	{"trace-limit", required_argument, O_TRACE_LIMIT, C_RUN, "EVENTS", "at most EVENTS trace events per variant (default 250000, 0: no limit)"},
+	{"c2c", no_argument, O_C2C, C_RUN, NULL, "after the summary, shared lines by HITM and the instructions behind them"},
+	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\""},
+	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
+	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
+	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
+	{"progress", no_argument, O_PROGRESS, C_RUN | C_SWEEP, NULL, "show progress on stderr even when it is not a terminal"},
+	{"no-progress", no_argument, O_NO_PROGRESS, C_RUN | C_SWEEP, NULL, "no progress, even on a terminal"},
+	{"speed", required_argument, O_SPEED, C_VIEW, "CYCLES_PER_S", "simulated cycles per wall-clock second"},
+	{"screenshot", required_argument, O_SCREENSHOT, C_VIEW, "FILE.png", "render off-screen and save the last frame"},
+	{"frames", required_argument, O_FRAMES, C_VIEW, "N", "frames to render with --screenshot (default 120)"},
+	{"width", required_argument, O_WIDTH, C_VIEW, "PX", "window width (320..8192)"},
+	{"height", required_argument, O_HEIGHT, C_VIEW, "PX", "window height (320..8192)"},
+	{"quiet", no_argument, 'q', C_ALL, NULL, "print only failures and errors"},
+	{"help", no_argument, 'h', C_ALL, NULL, "this help"},
+};
+#define N_OPT_DEFS (sizeof opt_defs / sizeof opt_defs[0])
+
+struct cmd_def {
+	const char *name;
+	int bit;
+	const char *args;  /* positional arguments, for the synopsis */
+	const char *what;
+};
+
+static const struct cmd_def cmd_defs[] = {
+	{"run", C_RUN, "[SCENARIO.json]",
+	 "Simulate every variant of a scenario (the built-in default without one), print the\n"
+	 "summary and write the reports asked for. Exit 1 when an expectation fails."},
+	{"sweep", C_SWEEP, "[SCENARIO.json] --set NAME=V1,V2,...",
+	 "Run the scenario at every point of the product of the --set lists; one CSV row per\n"
+	 "point and variant. Expectations are not enforced."},
+	{"merge", C_MERGE, "PART.csv...",
+	 "Join the CSVs of the shards of one sweep (--shard K/N) into the sweep's CSV."},
+	{"view", C_VIEW, "[SCENARIO.json]",
+	 "The live visualizer; with --screenshot, render off-screen without a display."},
+	{"check", C_CHECK, "[SCENARIO.json]",
+	 "Validate the scenario and every expectation's metric, assemble every variant;\n"
+	 "simulate nothing."},
+	{"list", C_LIST, "",
+	 "The CPU models, scenarios and counter-library routines of the data directory."},
+};
+#define N_CMD_DEFS (sizeof cmd_defs / sizeof cmd_defs[0])
+
+static const struct cmd_def *find_cmd(const char *cmd)
+{
+	for (size_t i = 0; i < N_CMD_DEFS; i++)
+		if (strcmp(cmd_defs[i].name, cmd) == 0)
+			return &cmd_defs[i];
+	return NULL;
+}
+
+int cli_help(const char *cmd, FILE *f)
+{
+	const struct cmd_def *c = find_cmd(cmd);
+	if (!c)
+		return -1;
+	fprintf(f, "usage: bounce %s %s%s[OPTIONS]\n%s\n\noptions (--opt VALUE or --opt=VALUE):\n", c->name,
+		c->args, c->args[0] ? " " : "", c->what);
+	for (size_t i = 0; i < N_OPT_DEFS; i++) {
+		const struct opt_def *d = &opt_defs[i];
+		if (!(d->cmds & c->bit))
+			continue;
+		char lhs[64];
+		if (d->val == O_SET && c->bit == C_SWEEP)
+			snprintf(lhs, sizeof lhs, "    --set NAME=V1,V2,...");
+		else if (d->val < 256)
+			snprintf(lhs, sizeof lhs, "-%c, --%s%s%s", d->val, d->name, d->arg ? " " : "",
+				 d->arg ? d->arg : "");
+		else
+			snprintf(lhs, sizeof lhs, "    --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+		fprintf(f, "  %-28s %s\n", lhs, d->val == O_SET && c->bit == C_SWEEP ?
+			"values to sweep over: a define, cores, seed or cpu; once per NAME" : d->help);
+	}
+	return 0;
+}
+
+/* Decimal only: "010" and "0x10" are refused rather than read as octal or
+ * hex, which nobody typing a core count means. */
 static int parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out,
 		     struct err *e)
 {
 	char *end;
+	const char *d = s + (*s == '-');
+	if (d[0] == '0' && d[1])
+		return err_set(e, NULL, 0, 0, "%s: '%s' is not a decimal number (leading zeros and 0x are refused)",
+			       opt, s);
 	errno = 0;
-	long long v = strtoll(s, &end, 0);
-	if (errno || end == s || *end || v < lo || v > hi)
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || *d < '0' || *d > '9' || v < lo || v > hi)
 		return err_set(e, NULL, 0, 0, "%s: '%s' is not an integer in %lld..%lld", opt, s, lo, hi);
 	*out = v;
 	return 0;
@@ -42,16 +152,22 @@ static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
 	if (!eq || eq == arg || !eq[1])
 		return err_set(e, NULL, 0, 0, "--set: expected NAME=VALUE%s, got '%s'",
 			       list ? "[,VALUE...]" : "", arg);
+	size_t nlen = (size_t)(eq - arg);
+	for (size_t i = 0; i < o->n_sets; i++)
+		if (strlen(o->sets[i].name) == nlen && strncmp(o->sets[i].name, arg, nlen) == 0)
+			return err_set(e, NULL, 0, 0, "--set %s given twice (%s)", o->sets[i].name,
+				       list ? "one --set takes the list: NAME=V1,V2,..." : "which one was meant?");
 	if (o->n_sets == CLI_MAX_SETS)
 		return err_set(e, NULL, 0, 0, "--set: at most %d settings", CLI_MAX_SETS);
 	struct cli_set *s = &o->sets[o->n_sets++];
-	s->name = strndup(arg, (size_t)(eq - arg));
+	if (!(s->name = strndup(arg, nlen)))
+		return err_internal(e, "out of memory");
 	const char *p = eq + 1;
 	for (;;) {
 		const char *c = list ? strchr(p, ',') : NULL;
 		size_t len = c ? (size_t)(c - p) : strlen(p);
 		char **nv = realloc(s->values, (s->n_values + 1) * sizeof *nv);
-		if (!nv || !s->name)
+		if (!nv)
 			return err_internal(e, "out of memory");
 		s->values = nv;
 		if (!len)
@@ -64,58 +180,112 @@ static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
 	return 0;
 }
 
+/* An option this command does not take: name the commands that do. */
+static int not_here(const char *cmd, const char *arg, struct err *e)
+{
+	char name[64];
+	const char *a = arg + strspn(arg, "-");
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+	for (size_t i = 0; i < N_OPT_DEFS; i++) {
+		if (strcmp(opt_defs[i].name, name) != 0)
+			continue;
+		char cmds[96] = "";
+		for (size_t k = 0; k < N_CMD_DEFS; k++)
+			if (opt_defs[i].cmds & cmd_defs[k].bit)
+				snprintf(cmds + strlen(cmds), sizeof cmds - strlen(cmds), "%s%s", cmds[0] ? ", " : "",
+					 cmd_defs[k].name);
+		return err_set(e, NULL, 0, 0, "%s: --%s does not apply to %s (it is an option of %s; see bounce help %s)",
+			       cmd, name, cmd, cmds, cmd);
+	}
+	return err_set(e, NULL, 0, 0, "%s: unknown option '%s' (see bounce help %s)", cmd, arg, cmd);
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e)
 {
 	memset(o, 0, sizeof *o);
-	o->jobs = 1;
+	o->jobs = online_cpus();
 	o->frames = 120;
 	o->trace_limit = -1;
-	int sweep = strcmp(cmd, "sweep") == 0;
+	const struct cmd_def *cd = find_cmd(cmd);
+	if (!cd)
+		return err_set(e, NULL, 0, 0, "unknown command '%s' (see bounce help)", cmd);
+	int sweep = cd->bit == C_SWEEP;
 	o->rest = calloc((size_t)argc + 1, sizeof *o->rest);
+	struct option longopts[N_OPT_DEFS + 1];
+	char shorts[16] = ":";
+	size_t n = 0;
+	for (size_t i = 0; i < N_OPT_DEFS; i++) {
+		if (!(opt_defs[i].cmds & cd->bit))
+			continue;
+		longopts[n++] = (struct option){opt_defs[i].name, opt_defs[i].has_arg, NULL, opt_defs[i].val};
+		if (opt_defs[i].val < 256) {
+			size_t l = strlen(shorts);
+			shorts[l] = (char)opt_defs[i].val;
+			shorts[l + 1] = opt_defs[i].has_arg ? ':' : 0;
+			shorts[l + 2] = 0;
+		}
+	}
+	longopts[n] = (struct option){NULL, 0, NULL, 0};
 	if (!o->rest)
 		return err_internal(e, "out of memory");
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		long long n;
-#define NEED_VALUE() do { if (!val) return err_set(e, NULL, 0, 0, "%s needs a value", a); i++; } while (0)
-		if (strcmp(a, "--cpu") == 0) { NEED_VALUE(); o->cpu = val; }
-		else if (strcmp(a, "--variant") == 0) { NEED_VALUE(); o->variant = val; }
-		else if (strcmp(a, "--cores") == 0) {
-			NEED_VALUE();
-			if (parse_int(a, val, 1, CPU_MAX_CORES, &n, e))
+	opterr = 0;
+	optind = 1;
+	int c;
+	long long v;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		const char *val = optarg;
+		switch (c) {
+		case O_CPU: o->cpu = val; break;
+		case O_VARIANT: o->variant = val; break;
+		case O_CORES:
+			if (parse_int("--cores", val, 1, CPU_MAX_CORES, &v, e))
 				return -1;
-			o->cores = (int)n;
-		} else if (strcmp(a, "--seed") == 0) {
-			NEED_VALUE();
-			if (parse_int(a, val, 0, INT64_MAX, &n, e))
+			o->cores = (int)v;
+			break;
+		case O_SEED:
+			if (parse_int("--seed", val, 0, INT64_MAX, &v, e))
 				return -1;
 			o->has_seed = true;
-			o->seed = (uint64_t)n;
-		} else if (strcmp(a, "--set") == 0) {
-			NEED_VALUE();
+			o->seed = (uint64_t)v;
+			break;
+		case O_SET:
 			if (add_set(o, val, sweep, e))
 				return -1;
-		} else if (strcmp(a, "--json") == 0) { NEED_VALUE(); o->json = val; }
-		else if (strcmp(a, "--csv") == 0) { NEED_VALUE(); o->csv = val; }
-		else if (strcmp(a, "--junit") == 0) { NEED_VALUE(); o->junit = val; }
-		else if (strcmp(a, "--trace") == 0) { NEED_VALUE(); o->trace = val; }
-		else if (strcmp(a, "--markdown") == 0) { NEED_VALUE(); o->markdown = val; }
-		else if (strcmp(a, "--trace-limit") == 0) {
-			NEED_VALUE();
-			if (parse_int(a, val, 0, INT64_MAX, &o->trace_limit, e))
+			break;
+		case O_JSON: o->json = val; break;
+		case O_CSV: o->csv = val; break;
+		case O_JUNIT: o->junit = val; break;
+		case O_TRACE: o->trace = val; break;
+		case O_MARKDOWN: o->markdown = val; break;
+		case O_CHECK: o->check = true; break;
+		case O_C2C: o->c2c = true; break;
+		case O_TRACE_LIMIT:
+			if (parse_int("--trace-limit", val, 0, INT64_MAX, &o->trace_limit, e))
 				return -1;
+			break;
+		case O_MAX_SECONDS: {
+			char *end;
+			o->max_seconds = strtod(val, &end);
+			if (*end || end == val || !(o->max_seconds > 0) || o->max_seconds > 1e7)
+				return err_set(e, NULL, 0, 0, "--max-seconds: '%s' is not a number of seconds in (0, 1e7]", val);
+			break;
 		}
-		else if (strcmp(a, "--check") == 0) o->check = true;
-		else if (strcmp(a, "--c2c") == 0) o->c2c = true;
-		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
-		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
-			NEED_VALUE();
-			if (parse_int(a, val, 1, 256, &n, e))
+		case 'q': o->quiet = true; break;
+		case O_PROGRESS: o->progress = 1; break;
+		case O_NO_PROGRESS: o->progress = -1; break;
+		case 'j':
+			if (parse_int("--jobs", val, 1, 256, &v, e))
 				return -1;
-			o->jobs = (int)n;
-		} else if (strcmp(a, "--shard") == 0) {
-			NEED_VALUE();
+			o->jobs = (int)v;
+			o->jobs_given = true;
+			break;
+		case O_SHARD: {
 			/* strtol, not sscanf %d: an out-of-range K or N must be an
 			 * error, not undefined behaviour. */
 			char *end;
@@ -127,47 +297,56 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 				if (end == ns)
 					nn = 0;
 			}
-			if (errno || *end || nn < 1 || nn > INT_MAX || k < 1 || k > nn)
+			if (errno || *end || nn < 1 || nn > INT_MAX || k < 1 || k > nn || !isdigit((unsigned char)*val))
 				return err_set(e, NULL, 0, 0, "--shard: expected K/N with 1 <= K <= N, got '%s'", val);
 			o->shard_k = (int)k;
 			o->shard_n = (int)nn;
-		} else if (strcmp(a, "--speed") == 0) {
-			NEED_VALUE();
+			break;
+		}
+		case O_SPEED: {
 			char *end;
 			o->speed = strtod(val, &end);
 			if (*end || end == val || !(o->speed > 0) || o->speed > 1e15)
 				return err_set(e, NULL, 0, 0, "--speed: '%s' is not a positive number of cycles per second", val);
-		} else if (strcmp(a, "--max-seconds") == 0) {
-			NEED_VALUE();
-			char *end;
-			o->max_seconds = strtod(val, &end);
-			if (*end || end == val || !(o->max_seconds > 0) || o->max_seconds > 1e7)
-				return err_set(e, NULL, 0, 0, "--max-seconds: '%s' is not a number of seconds in (0, 1e7]", val);
-		} else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); o->screenshot = val; }
-		else if (strcmp(a, "--frames") == 0) {
-			NEED_VALUE();
-			if (parse_int(a, val, 1, 1000000, &n, e))
-				return -1;
-			o->frames = (int)n;
-		} else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
-			NEED_VALUE();
-			if (parse_int(a, val, 320, 8192, &n, e))
-				return -1;
-			*(a[2] == 'w' ? &o->width : &o->height) = (int)n;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(usage, stdout);
-			exit(EXIT_OK);
-		} else if (a[0] == '-' && a[1]) {
-			return err_set(e, NULL, 0, 0, "unknown option '%s' (see bounce --help)", a);
-		} else if (strcmp(cmd, "merge") == 0 || !o->scenario) {
-			if (strcmp(cmd, "merge") == 0)
-				o->rest[o->n_rest++] = argv[i];
-			else
-				o->scenario = a;
-		} else {
-			return err_set(e, NULL, 0, 0, "unexpected argument '%s' (one scenario at a time)", a);
+			break;
 		}
-#undef NEED_VALUE
+		case O_SCREENSHOT: o->screenshot = val; break;
+		case O_FRAMES:
+			if (parse_int("--frames", val, 1, 1000000, &v, e))
+				return -1;
+			o->frames = (int)v;
+			break;
+		case O_WIDTH:
+		case O_HEIGHT:
+			if (parse_int(c == O_WIDTH ? "--width" : "--height", val, 320, 8192, &v, e))
+				return -1;
+			*(c == O_WIDTH ? &o->width : &o->height) = (int)v;
+			break;
+		case 'h':
+			cli_help(cmd, stdout);
+			o->help = true;
+			return 0;
+		case ':':
+			return err_set(e, NULL, 0, 0, "%s: %s needs a value (see bounce help %s)", cmd,
+				       argv[optind - 1], cmd);
+		default: {
+			/* An unknown long option is argv[optind - 1]; a short one is optopt. */
+			char s[3] = {'-', (char)optopt, 0};
+			const char *bad = optopt ? s : argv[optind - 1];
+			return not_here(cmd, bad, e);
+		}
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (cd->bit == C_MERGE)
+			o->rest[o->n_rest++] = argv[i];
+		else if (cd->bit == C_LIST)
+			return err_set(e, NULL, 0, 0, "list: unexpected argument '%s' (list takes none)", argv[i]);
+		else if (!o->scenario)
+			o->scenario = argv[i];
+		else
+			return err_set(e, NULL, 0, 0, "%s: unexpected argument '%s' (one scenario at a time)", cmd,
+				       argv[i]);
 	}
 	if (sweep && !o->n_sets)
 		return err_set(e, NULL, 0, 0, "sweep needs at least one --set NAME=V1,V2,...");

@@ -4,7 +4,10 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,47 +18,155 @@
 #include "report/report_source.h"
 #include "report/trace.h"
 
-/* Simulated core-cycles between checks for progress, signals and the wall
- * clock: about a tenth of a second of host time at any core count. */
-#define CHECK_CORE_CYCLES 16000000ull
-
 static int selected(const struct cli_opts *o, const struct scenario *s, size_t v)
 {
 	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
 }
 
-static double now_seconds(void)
+static double now_s(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Run to the end in chunks, so that progress can be shown and a signal
- * or the wall-clock guard (deadline > 0) stops the run between chunks.
- * *walled is set when the deadline stopped it. */
-static enum sim_status run_variant(struct runner *r, int progress, double deadline, int *walled,
-				   struct err *e)
+/* 12.3k, 4.56M: figures for a progress line. */
+static void si(double v, char *buf, size_t n)
+{
+	static const char units[] = " kMGTP";
+	int u = 0;
+	while (v >= 1000 && u < 5) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.3g%c" : "%.0f", v, units[u]);
+}
+
+static void seconds(double t, char *buf, size_t n)
+{
+	if (t < 1e-3)
+		snprintf(buf, n, "%.3g us", t * 1e6);
+	else if (t < 1)
+		snprintf(buf, n, "%.3g ms", t * 1e3);
+	else if (t < 120)
+		snprintf(buf, n, "%.0f s", t);
+	else
+		snprintf(buf, n, "%.0f min", t / 60);
+}
+
+/* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
+ * ETA 3 s": what is done and how fast. The end is known only for a run
+ * stopped at a cycle count (at most that when it may halt earlier). */
+static void show_progress(const struct runner *r, double elapsed)
+{
+	struct core_stats cs;
+	uint64_t cycles = sim_cycles(r->sim);
+	sim_total_core_stats(r->sim, &cs);
+	char ins[16], ops[16], rate[16], sim_t[24], eta[40] = "";
+	si((double)cs.instructions, ins, sizeof ins);
+	si((double)runner_ops(r), ops, sizeof ops);
+	si(elapsed > 0 ? (double)cs.instructions / elapsed : 0, rate, sizeof rate);
+	seconds((double)cycles / (r->run.cpu.ghz * 1e9), sim_t, sizeof sim_t);
+	if (r->run.stop.cycles && cycles && elapsed > 0) {
+		char left[24];
+		uint64_t end = r->run.stop.cycles;
+		seconds(elapsed * (double)(end > cycles ? end - cycles : 0) / (double)cycles, left, sizeof left);
+		snprintf(eta, sizeof eta, ", %s %s", r->run.stop.halt ? "ETA at most" : "ETA", left);
+	}
+	fprintf(stderr, "\r\033[K  %s: %s instructions, %s ops, %s simulated, %s instr/s%s", r->run.variant, ins,
+		ops, sim_t, rate, eta);
+}
+
+enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
 {
 	enum sim_status st;
-	uint64_t limit = sim_limit(r->sim);
-	uint64_t chunk = CHECK_CORE_CYCLES / (uint64_t)r->run.cores;
-	uint64_t until = 0;
-	*walled = 0;
+	/* Slices of about 50 ms: the slice grows or shrinks with the speed. */
+	uint64_t slice = 10000, until = 0;
+	double t0 = now_s(), shown = t0;
+	int printed = 0;
 	do {
-		until += chunk;
+		double a = now_s();
+		until = until > UINT64_MAX - slice ? UINT64_MAX : until + slice;
 		st = sim_run_until(r->sim, until, e);
-		if (progress)
-			fprintf(stderr, "\r  %s: %" PRIu64 " Mcycles (%.0f%% of limit)   ", r->run.variant,
-				sim_cycles(r->sim) / 1000000, 100.0 * (double)sim_cycles(r->sim) / (double)limit);
-		if (st == SIM_RUNNING && deadline > 0 && now_seconds() >= deadline) {
-			*walled = 1;
+		double b = now_s();
+		if (b - a < 0.025 && slice < (1ull << 40))
+			slice *= 2;
+		else if (b - a > 0.1 && slice > 1000)
+			slice /= 2;
+		if (progress && b - shown >= 0.25) {
+			show_progress(r, b - t0);
+			shown = b;
+			printed = 1;
+		}
+		if (st == SIM_RUNNING && m && m->deadline > 0 && b >= m->deadline) {
+			m->walled = 1;
 			st = SIM_LIMIT;
 		}
-	} while (st == SIM_RUNNING && !cli_interrupted);
-	if (progress)
-		fprintf(stderr, "\r%60s\r", "");
+		if (m) {
+			struct core_stats cs;
+			sim_total_core_stats(r->sim, &cs);
+			atomic_store(&m->instructions, cs.instructions);
+			atomic_store(&m->ops, runner_ops(r));
+		}
+	} while (st == SIM_RUNNING && !cli_interrupted && !(m && m->stop && atomic_load(m->stop)));
+	if (printed)
+		fputs("\r\033[K", stderr);
 	return st;
+}
+
+/* Every expectation path into variant r's report must exist there: checked
+ * on the report of r before it ran, so a misspelled metric is refused
+ * before any simulation (and by `check`, which simulates nothing). */
+static int check_metrics(const struct scenario *s, const struct runner *r, struct err *e)
+{
+	cJSON *rep = rep_new(s, r);
+	if (rep_add_variant(rep, r, e)) {
+		cJSON_Delete(rep);
+		return -1;
+	}
+	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"), 0);
+	size_t nl = strlen(r->run.variant);
+	int rc = 0;
+	for (size_t i = 0; i < s->n_expect && !rc; i++) {
+		const struct scen_expect *x = &s->expect[i];
+		const char *paths[2] = {x->metric, x->to};
+		for (int k = 0; k < 2 && !rc; k++) {
+			const char *m = paths[k];
+			char why[400];
+			if (!m || strncmp(m + 9, r->run.variant, nl) != 0 || (m[9 + nl] && m[9 + nl] != '.'))
+				continue;
+			if (rep_metric_known(v, m, why, sizeof why))
+				rc = err_set(e, s->file, x->loc.line, x->loc.col, "metric \"%s\": %s", m, why);
+		}
+	}
+	cJSON_Delete(rep);
+	return rc;
+}
+
+static int write_output(const char *path, const cJSON *rep, int kind, struct err *e)
+{
+	struct outfile *of = outfile_open(path, e);
+	if (!of)
+		return -1;
+	FILE *f = outfile_stream(of);
+	if (kind == 'j') {
+		char *text = cJSON_Print(rep);
+		if (!text) {
+			outfile_abort(of);
+			return err_internal(e, "out of memory");
+		}
+		fputs(text, f);
+		fputc('\n', f);
+		free(text);
+	} else if (kind == 'm') {
+		rep_write_markdown(rep, f);
+	} else if (kind == 'c') {
+		rep_write_csv_header(f, NULL, 0);
+		rep_write_csv_rows(rep, NULL, 0, f);
+	} else {
+		rep_write_junit(rep, f);
+	}
+	return outfile_commit(of, e);
 }
 
 /* One variant's line in the trace's metadata, and the warning on the
@@ -141,30 +252,116 @@ out:
 	return rc;
 }
 
-static int write_output(const char *path, const cJSON *rep, int kind, struct err *e)
+/* One selected variant of a run: prepared, simulated (by a worker thread
+ * or inline), then added to the report by the main thread in scenario
+ * order, so the outputs do not depend on --jobs. */
+struct slot {
+	size_t v;
+	struct runner r;
+	int prepared, done;
+	int late;               /* --max-seconds had passed before it could start */
+	enum sim_status status;
+	struct err e;
+	FILE *trace;            /* the variant's trace events, copied in order */
+	struct trace_summary ts;
+	struct cli_meter meter;
+};
+
+struct pool {
+	const struct cli_opts *o;
+	const struct scenario *s;
+	const struct cli_ov *ov;
+	struct slot *slots;
+	size_t n, next, reported;
+	int jobs, tracing;
+	uint64_t trace_limit;
+	atomic_int stop;        /* a variant failed: the others stop */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+/* Prepare and simulate slot k. */
+static void run_slot(struct pool *p, size_t k, int progress)
 {
-	struct outfile *of = outfile_open(path, e);
-	if (!of)
-		return -1;
-	FILE *f = outfile_stream(of);
-	if (kind == 'j') {
-		char *text = cJSON_Print(rep);
-		if (!text) {
-			outfile_abort(of);
-			return err_internal(e, "out of memory");
-		}
-		fputs(text, f);
-		fputc('\n', f);
-		free(text);
-	} else if (kind == 'm') {
-		rep_write_markdown(rep, f);
-	} else if (kind == 'c') {
-		rep_write_csv_header(f, NULL, 0);
-		rep_write_csv_rows(rep, NULL, 0, f);
-	} else {
-		rep_write_junit(rep, f);
+	struct slot *sl = &p->slots[k];
+	sl->meter.stop = &p->stop;
+	if (sl->meter.deadline > 0 && now_s() >= sl->meter.deadline) {
+		sl->late = 1;
+		return;
 	}
-	return outfile_commit(of, e);
+	if (runner_prepare(&sl->r, p->s, sl->v, &p->ov->ov, p->o->check, &sl->e)) {
+		sl->status = SIM_ERROR;
+		return;
+	}
+	sl->prepared = 1;
+	struct trace *t = NULL;
+	if (p->tracing) {
+		if (!(sl->trace = tmpfile())) {
+			err_internal(&sl->e, "cannot create a temporary file for the trace: %s", strerror(errno));
+			sl->status = SIM_ERROR;
+			return;
+		}
+		t = trace_start(&sl->r, sl->trace, (int)k, k == 0, p->trace_limit);
+		if (!t) {
+			err_internal(&sl->e, "out of memory for the trace");
+			sl->status = SIM_ERROR;
+			return;
+		}
+	}
+	sl->status = cli_simulate(&sl->r, progress, &sl->meter, &sl->e);
+	trace_finish(t, &sl->ts);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		/* Finished variants wait for the earlier ones to be reported:
+		 * keep at most 2 x jobs of them alive. */
+		while (p->next < p->n && p->next >= p->reported + 2 * (size_t)p->jobs && !cli_interrupted &&
+		       !atomic_load(&p->stop))
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->next >= p->n || cli_interrupted || atomic_load(&p->stop))
+			break;
+		size_t k = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		run_slot(p, k, 0);
+		pthread_mutex_lock(&p->mu);
+		p->slots[k].done = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* "run: 2/6 variants, 12.3M instructions, 4.5M ops, 48M instr/s" over
+ * every worker (their meters are atomics updated after each slice). */
+static void show_pool_progress(const struct pool *p, double elapsed)
+{
+	uint64_t ins = 0, ops = 0;
+	for (size_t k = 0; k < p->n; k++) {
+		ins += atomic_load(&p->slots[k].meter.instructions);
+		ops += atomic_load(&p->slots[k].meter.ops);
+	}
+	char a[16], b[16], c[16];
+	si((double)ins, a, sizeof a);
+	si((double)ops, b, sizeof b);
+	si(elapsed > 0 ? (double)ins / elapsed : 0, c, sizeof c);
+	fprintf(stderr, "\r\033[K  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a,
+		b, c);
+}
+
+/* Copy a variant's trace part into the trace. */
+static int copy_trace(FILE *from, FILE *to, struct err *e)
+{
+	char buf[65536];
+	size_t n;
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return err_internal(e, "writing the trace: %s", strerror(errno));
+	return ferror(from) ? err_internal(e, "reading a trace part: %s", strerror(errno)) : 0;
 }
 
 int cli_run(const struct cli_opts *o)
@@ -172,92 +369,167 @@ int cli_run(const struct cli_opts *o)
 	struct scenario s = {0};
 	struct err e = {0};
 	struct cli_ov ov;
-	cJSON *rep = NULL;
+	cJSON *rep = NULL, *trace_meta = NULL;
 	struct outfile *trace_out = NULL;
-	cJSON *trace_meta = NULL;
-	int rc = EXIT_OK, pid = 0, walled = 0;
-	int progress = !o->quiet && isatty(2);
-	double deadline = o->max_seconds > 0 ? now_seconds() + o->max_seconds : 0;
+	struct pool p = {.o = o, .s = &s, .ov = &ov};
+	pthread_t threads[256];
+	int rc = EXIT_OK, started = 0, printed = 0;
+	double t0 = 0, shown = 0;
+	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
 
 	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e))
 		goto fail;
+	if (!(p.slots = calloc(s.n_variants, sizeof *p.slots))) {
+		err_internal(&e, "out of memory");
+		goto fail;
+	}
+	/* Every variant is checked before any runs: a bad one is refused
+	 * at once, whatever --jobs. */
+	for (size_t v = 0; v < s.n_variants; v++) {
+		if (!selected(o, &s, v))
+			continue;
+		struct runner r;
+		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
+			goto fail;
+		int bad = check_metrics(&s, &r, &e) || check_outputs(o, &s, &r.prog, &e);
+		runner_free(&r);
+		if (bad)
+			goto fail;
+		p.slots[p.n++].v = v;
+	}
 	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
 		goto fail;
 	if (trace_out && !(trace_meta = cJSON_CreateObject())) {
 		err_internal(&e, "out of memory for the trace");
 		goto fail;
 	}
-	for (size_t v = 0; v < s.n_variants; v++) {
-		if (!selected(o, &s, v))
-			continue;
-		if (walled) {
-			fprintf(stderr, "bounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
-				s.variants[v].name, o->max_seconds);
+	p.tracing = trace_out != NULL;
+	p.trace_limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
+	double deadline = o->max_seconds > 0 ? now_s() + o->max_seconds : 0;
+	for (size_t k = 0; k < p.n; k++)
+		p.slots[k].meter.deadline = deadline;
+	p.jobs = o->jobs < (int)p.n ? o->jobs : (int)p.n;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (p.jobs > 1) {
+		for (int j = 0; j < p.jobs; j++) {
+			int err = pthread_create(&threads[j], NULL, worker, &p);
+			if (err) {
+				atomic_store(&p.stop, 1);
+				err_internal(&e, "cannot start a thread: %s", strerror(err));
+				break;
+			}
+			started++;
+		}
+		if (started < p.jobs)
+			goto stop;
+	}
+	t0 = shown = now_s();
+	for (; p.reported < p.n; p.reported++) {
+		struct slot *sl = &p.slots[p.reported];
+		if (p.jobs <= 1) {
+			run_slot(&p, p.reported, progress);
+		} else {
+			pthread_mutex_lock(&p.mu);
+			while (!sl->done && !cli_interrupted) {
+				struct timespec until;
+				clock_gettime(CLOCK_REALTIME, &until);
+				until.tv_nsec += 100000000;
+				if (until.tv_nsec >= 1000000000) {
+					until.tv_sec++;
+					until.tv_nsec -= 1000000000;
+				}
+				pthread_cond_timedwait(&p.cv, &p.mu, &until);
+				double t = now_s();
+				if (progress && t - shown >= 0.25) {
+					show_pool_progress(&p, t - t0);
+					shown = t;
+					printed = 1;
+				}
+			}
+			pthread_mutex_unlock(&p.mu);
+			if (!sl->done) /* interrupted: the workers stop within a slice */
+				break;
+		}
+		if (cli_interrupted)
+			break;
+		struct runner *r = &sl->r;
+		if (sl->late) {
+			fprintf(stderr, "%sbounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
+				printed ? "\r\033[K" : "", s.variants[sl->v].name, o->max_seconds);
 			continue;
 		}
-		struct runner r;
-		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
-			goto fail;
-		if (check_outputs(o, &s, &r.prog, &e)) {
-			runner_free(&r);
-			goto fail;
+		if (sl->status == SIM_ERROR) {
+			e = sl->e;
+			atomic_store(&p.stop, 1);
+			goto stop;
 		}
 		if (!rep)
-			rep = rep_new(&s, &r);
-		uint64_t limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
-		struct trace *t = trace_out ? trace_start(&r, outfile_stream(trace_out), pid, pid == 0, limit) : NULL;
-		if (trace_out && !t) {
-			runner_free(&r);
-			err_internal(&e, "out of memory for the trace");
-			goto fail;
-		}
-		pid++;
-		r.status = run_variant(&r, progress, deadline, &walled, &e);
-		struct trace_summary ts;
-		trace_finish(t, &ts);
-		if (t && trace_note(trace_meta, r.run.variant, pid - 1, limit, &ts)) {
-			runner_free(&r);
-			err_internal(&e, "out of memory for the trace");
-			goto fail;
-		}
-		if (cli_interrupted) {
-			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64
-				" of %" PRIu64 "; no report written\n", r.run.variant, sim_cycles(r.sim),
-				sim_limit(r.sim));
-			runner_free(&r);
-			rc = EXIT_INTERRUPTED;
-			goto out;
-		}
-		if (r.status == SIM_ERROR) {
-			runner_free(&r);
-			goto fail;
-		}
-		if (r.status == SIM_LIMIT && !walled && (!r.run.stop.cycles || r.run.stop.halt) && !o->quiet) {
-			if (!r.run.stop.cycles)
-				fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64 " cycles, the default: "
+			rep = rep_new(&s, r);
+		const char *cr = printed ? "\r\033[K" : "";
+		int walled = sl->meter.walled;
+		r->status = sl->status;
+		if (r->status == SIM_LIMIT && !walled && (!r->run.stop.cycles || r->run.stop.halt) && !o->quiet) {
+			if (!r->run.stop.cycles)
+				fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64 " cycles, the default: "
 					"%" PRIu64 " core-cycles over %d cores, at most %" PRIu64 ") before every thread "
-					"halted (\"stop\" sets another); where each unfinished core is:\n", r.run.variant,
-					sim_limit(r.sim), (uint64_t)SIM_DEFAULT_CORE_CYCLES, r.run.cores,
-					(uint64_t)SIM_DEFAULT_LIMIT);
+					"halted (\"stop\" sets another); where each unfinished core is:\n", cr,
+					r->run.variant, sim_limit(r->sim), (uint64_t)SIM_DEFAULT_CORE_CYCLES,
+					r->run.cores, (uint64_t)SIM_DEFAULT_LIMIT);
 			else
-				fprintf(stderr, "bounce: variant '%s' stopped at limit (%" PRIu64
-					" cycles) before every thread halted; where each unfinished core is:\n",
-					r.run.variant, sim_limit(r.sim));
-			rep_print_unfinished(&r, stderr);
+				fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64
+					" cycles) before every thread halted; where each unfinished core is:\n", cr,
+					r->run.variant, sim_limit(r->sim));
+			rep_print_unfinished(r, stderr);
 		}
 		if (walled)
-			fprintf(stderr, "bounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64
-				"; its figures cover only those cycles\n", r.run.variant, o->max_seconds,
-				sim_cycles(r.sim));
-		int bad = rep_add_variant(rep, &r, &e);
-		runner_free(&r);
-		if (bad)
-			goto fail;
-		if (walled) { /* the report says why this variant stopped */
+			fprintf(stderr, "%sbounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64
+				"; its figures cover only those cycles\n", cr, r->run.variant, o->max_seconds,
+				sim_cycles(r->sim));
+		int bad = rep_add_variant(rep, r, &e) || (sl->trace && copy_trace(sl->trace, outfile_stream(trace_out), &e)) ||
+			  (sl->trace && trace_note(trace_meta, r->run.variant, (int)p.reported, p.trace_limit, &sl->ts));
+		if (!bad && walled) { /* the report says why this variant stopped */
 			cJSON *vs = cJSON_GetObjectItem(rep, "variants");
 			cJSON_ReplaceItemInObject(cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), "stopped",
 						  cJSON_CreateString("wall-clock"));
 		}
+		runner_free(r);
+		sl->prepared = 0;
+		if (sl->trace)
+			fclose(sl->trace);
+		sl->trace = NULL;
+		pthread_mutex_lock(&p.mu);
+		pthread_cond_broadcast(&p.cv); /* a worker may wait for room */
+		pthread_mutex_unlock(&p.mu);
+		if (bad) {
+			atomic_store(&p.stop, 1);
+			goto stop;
+		}
+	}
+	if (printed)
+		fputs("\r\033[K", stderr);
+stop:
+	pthread_mutex_lock(&p.mu);
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (int j = 0; j < started; j++)
+		pthread_join(threads[j], NULL);
+	if (cli_interrupted) {
+		if (p.jobs <= 1 && p.reported < p.n && p.slots[p.reported].prepared) {
+			const struct runner *r = &p.slots[p.reported].r;
+			fprintf(stderr, "bounce: interrupted in variant '%s' at cycle %" PRIu64 " of %" PRIu64
+				"; no report written\n", r->run.variant, sim_cycles(r->sim), sim_limit(r->sim));
+		} else
+			fprintf(stderr, "%sbounce: interrupted with %zu of %zu variants done; no report written\n",
+				printed ? "\r\033[K" : "", p.reported, p.n);
+		rc = EXIT_INTERRUPTED;
+		goto out;
+	}
+	if (e.kind != ERR_NONE)
+		goto fail;
+	if (!rep) {
+		err_set(&e, NULL, 0, 0, "no variant started before the wall-clock limit of %g s", o->max_seconds);
+		goto fail;
 	}
 	int failed = rep_check_expectations(rep, &s);
 	if (err_poll(&e))
@@ -285,6 +557,8 @@ int cli_run(const struct cli_opts *o)
 		goto fail;
 	if (!o->quiet)
 		rep_print_summary(rep, stdout);
+	else
+		rep_print_expectations(rep, 1, stdout);
 	if (o->c2c)
 		rep_print_c2c(rep, stdout);
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
@@ -292,6 +566,17 @@ int cli_run(const struct cli_opts *o)
 fail:
 	rc = cli_fail(&e);
 out:
+	for (size_t k = 0; k < p.n; k++) {
+		if (p.slots[k].prepared)
+			runner_free(&p.slots[k].r);
+		if (p.slots[k].trace)
+			fclose(p.slots[k].trace);
+	}
+	if (p.jobs > 0) {
+		pthread_mutex_destroy(&p.mu);
+		pthread_cond_destroy(&p.cv);
+	}
+	free(p.slots);
 	outfile_abort(trace_out);
 	cJSON_Delete(trace_meta);
 	cJSON_Delete(rep);
@@ -314,6 +599,10 @@ int cli_check(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, 0, &e))
 			goto fail;
+		if (check_metrics(&s, &r, &e)) {
+			runner_free(&r);
+			goto fail;
+		}
 		if (!o->quiet)
 			printf("%s: variant %s: %d cores, %u instructions, %u symbols\n", s.file,
 			       r.run.variant, r.run.cores, r.prog.n_insns, r.prog.n_syms);

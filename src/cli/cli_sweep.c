@@ -7,10 +7,15 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/outfile.h"
 #include "report/report.h"
@@ -50,7 +55,7 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 			goto fail;
 		if (!rep)
 			rep = rep_new(s, &r);
-		r.status = sim_run(r.sim, e);
+		r.status = cli_simulate(&r, 0, NULL, e);
 		if (r.status == SIM_ERROR || cli_interrupted) {
 			runner_free(&r);
 			if (cli_interrupted)
@@ -82,30 +87,135 @@ static int in_shard(const struct cli_opts *o, size_t p)
 	return !o->shard_n || p % (size_t)o->shard_n == (size_t)(o->shard_k - 1);
 }
 
-/* Child j of a --jobs sweep: its share of the points into its own file. */
-static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int j,
-		       const char *path)
+/* Child j of a --jobs sweep: its share of the points into its own file,
+ * a byte on `done` after each point (the parent's progress). It dies with
+ * the parent; interrupted, it removes its file. */
+static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int jobs, int j,
+		       const char *path, int done, pid_t parent)
 {
 	struct err e = {0};
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		return EXIT_INTERRUPTED;
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return EXIT_INTERNAL;
 	size_t mine = 0;
-	for (size_t p = 0; p < np; p++) {
+	for (size_t p = 0; p < np && !cli_interrupted; p++) {
 		if (!in_shard(o, p))
 			continue;
-		if (mine++ % (size_t)o->jobs != (size_t)j)
+		if (mine++ % (size_t)jobs != (size_t)j)
 			continue;
 		/* Each point's rows are preceded by its number so the parent
 		 * can put the points back in order. */
 		fprintf(f, "#%zu\n", p);
 		if (run_point(o, s, p, f, &e)) {
-			err_print(&e, stderr);
 			fclose(f);
+			if (cli_interrupted) {
+				unlink(path);
+				return EXIT_INTERRUPTED;
+			}
+			err_print(&e, stderr);
 			return cli_exit_status(&e);
 		}
+		if (write(done, "", 1) < 0)
+			break;
+	}
+	if (cli_interrupted) {
+		fclose(f);
+		unlink(path);
+		return EXIT_INTERRUPTED;
 	}
 	return fclose(f) ? EXIT_INTERNAL : EXIT_OK;
+}
+
+/* Signals while the workers run: counted, never fatal to the parent, which
+ * passes them on and cleans up (main's handler leaves at the second). */
+static volatile sig_atomic_t sweep_signals;
+
+static void on_sweep_signal(int sig)
+{
+	cli_interrupted = sig;
+	sweep_signals++;
+}
+
+static double mono_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Wait for the workers, showing "points done/total, rate, ETA" when
+ * progress; the first signal is passed on to them (they stop within a
+ * slice), a second kills them. Returns the worst exit status. */
+static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progress)
+{
+	struct sigaction sa = {.sa_handler = on_sweep_signal}, old[3];
+	static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	if (cli_interrupted)
+		sweep_signals = 1; /* a signal came before the handler was ours */
+	int running = jobs, worst = EXIT_OK, forwarded = 0, printed = 0, stopping = 0;
+	size_t finished = 0;
+	double t0 = mono_s(), shown = 0;
+	while (running) {
+		if (sweep_signals > forwarded) {
+			forwarded = sweep_signals;
+			for (int j = 0; j < jobs; j++)
+				if (kids[j] > 0)
+					kill(kids[j], forwarded > 1 ? SIGKILL : SIGINT);
+		}
+		struct pollfd pf = {.fd = done, .events = POLLIN};
+		if (poll(&pf, 1, 100) > 0) {
+			char buf[256];
+			ssize_t n = read(done, buf, sizeof buf);
+			if (n > 0)
+				finished += (size_t)n;
+		}
+		for (int j = 0; j < jobs; j++) {
+			int st;
+			if (kids[j] <= 0 || waitpid(kids[j], &st, WNOHANG) != kids[j])
+				continue;
+			kids[j] = 0;
+			running--;
+			int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERRUPTED;
+			if (!WIFEXITED(st) && !cli_interrupted && !stopping) {
+				fprintf(stderr, "bounce: sweep worker killed by signal %d\n", WTERMSIG(st));
+				code = EXIT_INTERNAL;
+			}
+			/* Workers we stopped exit 130: not their own failure. */
+			if (stopping && !cli_interrupted && code == EXIT_INTERRUPTED)
+				continue;
+			if (code > worst)
+				worst = code;
+			if (code != EXIT_OK && !stopping) {
+				/* One failed: the sweep has failed, stop the others. */
+				stopping = 1;
+				for (int k = 0; k < jobs; k++)
+					if (kids[k] > 0)
+						kill(kids[k], SIGINT);
+			}
+		}
+		double t = mono_s();
+		if (progress && t - shown >= 0.25) {
+			double rate = (double)finished / (t - t0);
+			char eta[64] = "";
+			if (finished && finished < total)
+				snprintf(eta, sizeof eta, ", %.3g points/s, ETA %.0f s", rate,
+					 (double)(total - finished) / rate);
+			fprintf(stderr, "\r\033[K  sweep: %zu/%zu points, %.0f s%s", finished, total, t - t0, eta);
+			shown = t;
+			printed = 1;
+		}
+	}
+	if (printed)
+		fputs("\r\033[K", stderr);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return worst;
 }
 
 struct chunk {
@@ -180,8 +290,9 @@ int cli_sweep(const struct cli_opts *o)
 	struct scenario s = {0};
 	struct err e = {0};
 	int rc = EXIT_OK;
-	char dir[] = "/tmp/bounce-sweep-XXXXXX";
-	int have_dir = 0;
+	char dir[256] = "";
+	char paths[256][288];
+	int have_dir = 0, jobs = 0;
 	struct chunk *cs = NULL;
 	size_t ncs = 0;
 
@@ -201,38 +312,57 @@ int cli_sweep(const struct cli_opts *o)
 		if (cli_overrides(o, pick, &ov, &e))
 			goto fail;
 	}
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 32) /* too long: /tmp */
+		tmp = "/tmp";
+	snprintf(dir, sizeof dir, "%s/bounce-sweep-XXXXXX", tmp);
 	if (!mkdtemp(dir)) {
 		err_internal(&e, "cannot create a temporary directory: %s", strerror(errno));
 		goto fail;
 	}
 	have_dir = 1;
+	/* No more workers than points: each gets at least one. */
+	size_t mine = 0;
+	for (size_t p = 0; p < np; p++)
+		mine += in_shard(o, p);
+	jobs = o->jobs < (int)mine ? o->jobs : (int)(mine ? mine : 1);
+	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
+	int pipefd[2];
+	if (pipe(pipefd)) {
+		err_internal(&e, "pipe: %s", strerror(errno));
+		goto fail;
+	}
 	fflush(NULL);
-	pid_t kids[256];
-	char paths[256][64];
-	for (int j = 0; j < o->jobs; j++) {
+	pid_t kids[256] = {0};
+	pid_t parent = getpid();
+	for (int j = 0; j < jobs; j++) {
 		snprintf(paths[j], sizeof paths[j], "%s/part%d", dir, j);
 		kids[j] = fork();
 		if (kids[j] < 0) {
 			err_internal(&e, "fork: %s", strerror(errno));
+			for (int k = 0; k < j; k++)
+				kill(kids[k], SIGKILL);
+			for (int k = 0; k < j; k++)
+				waitpid(kids[k], NULL, 0);
+			close(pipefd[0]);
+			close(pipefd[1]);
 			goto fail;
 		}
-		if (kids[j] == 0)
-			_exit(sweep_child(o, &s, np, j, paths[j]));
+		if (kids[j] == 0) {
+			close(pipefd[0]);
+			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent));
+		}
 	}
-	int worst = EXIT_OK;
-	for (int j = 0; j < o->jobs; j++) {
-		int st;
-		while (waitpid(kids[j], &st, 0) < 0 && errno == EINTR)
-			;
-		int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
-		if (code > worst)
-			worst = code;
-	}
+	close(pipefd[1]);
+	int worst = sweep_wait(kids, jobs, pipefd[0], mine, progress);
+	close(pipefd[0]);
 	if (worst != EXIT_OK || cli_interrupted) {
 		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
+		if (cli_interrupted)
+			fprintf(stderr, "bounce: sweep interrupted; no CSV written\n");
 		goto out;
 	}
-	for (int j = 0; j < o->jobs; j++)
+	for (int j = 0; j < jobs; j++)
 		if (read_chunks(paths[j], &cs, &ncs)) {
 			err_internal(&e, "cannot read sweep part %s", paths[j]);
 			goto fail;
@@ -261,8 +391,8 @@ out:
 		free(cs[i].text);
 	free(cs);
 	if (have_dir) {
-		for (int j = 0; j < o->jobs; j++) {
-			char p[64];
+		for (int j = 0; j < jobs; j++) {
+			char p[288];
 			snprintf(p, sizeof p, "%s/part%d", dir, j);
 			unlink(p);
 		}
@@ -272,14 +402,273 @@ out:
 	return rc;
 }
 
+/* One row of a part, with where it came from for messages. */
+struct mrow {
+	size_t point;
+	size_t file;
+	int line;
+	char *params;   /* the parameter fields as written */
+	char *scen, *variant;
+};
+
+/* Split the CSV fields of line (no newline) into f (up to n); quoted
+ * fields lose their quotes and "" becomes ". Returns the count, -1 when
+ * malformed. Modifies line. */
+static int csv_fields(char *line, char **f, int n)
+{
+	int k = 0;
+	char *p = line;
+	for (;;) {
+		if (k == n)
+			return -1;
+		if (*p == '"') {
+			char *w = ++p;
+			f[k++] = w;
+			for (;;) {
+				if (!*p)
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else
+					*w++ = *p++;
+			}
+			*w = 0;
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			f[k++] = p;
+			p += strcspn(p, ",");
+		}
+		if (!*p)
+			return k;
+		*p++ = 0;
+	}
+}
+
+static int cmp_mrow(const void *a, const void *b)
+{
+	const struct mrow *x = a, *y = b;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Parse row text (file fi, line ln) into r; np is the number of parameter
+ * columns between "point" and "scenario". */
+static int merge_row(const char *path, size_t fi, int ln, const char *text, size_t np, struct mrow *r,
+		     struct err *e)
+{
+	char *copy = strdup(text), *f[CLI_MAX_SETS + 8];
+	if (!copy)
+		return err_internal(e, "out of memory");
+	copy[strcspn(copy, "\r\n")] = 0;
+	int n = csv_fields(copy, f, (int)(sizeof f / sizeof f[0]));
+	char *end;
+	errno = 0;
+	unsigned long long p = n > 0 ? strtoull(f[0], &end, 10) : 0;
+	if (n < (int)np + 3 || errno || end == f[0] || *end || !isdigit((unsigned char)f[0][0])) {
+		free(copy);
+		return err_set(e, path, ln, 1, "expected a sweep row: the point number, %zu parameter%s, scenario, variant, figures",
+			       np, np == 1 ? "" : "s");
+	}
+	/* The parameters as one string, to compare points between parts. */
+	size_t len = 0;
+	for (size_t i = 1; i <= np; i++)
+		len += strlen(f[i]) + 1;
+	r->params = malloc(len + 1);
+	r->scen = strdup(f[np + 1]);
+	r->variant = strdup(f[np + 2]);
+	if (r->params) {
+		size_t at = 0;
+		for (size_t i = 1; i <= np; i++) {
+			size_t l = strlen(f[i]);
+			if (i > 1)
+				r->params[at++] = ',';
+			memcpy(r->params + at, f[i], l);
+			at += l;
+		}
+		r->params[at] = 0;
+	}
+	free(copy);
+	r->point = p;
+	r->file = fi;
+	r->line = ln;
+	if (!r->params || !r->scen || !r->variant)
+		return err_internal(e, "out of memory");
+	return 0;
+}
+
+/* The k-th comma-separated field of params: its start and length. */
+static const char *param_at(const char *params, size_t k, size_t *len)
+{
+	while (k--)
+		params = strchr(params, ',') + 1;
+	*len = strcspn(params, ",");
+	return params;
+}
+
+/* The points of a sweep are the product of its --set lists, the first
+ * varying slowest: each value of a parameter is in as many points as the
+ * others, and point p has value (p / stride) % count. A point from another
+ * sweep shows as a value fewer points have; a missing last shard as fewer
+ * points than the product. rows has `points` blocks of nvar rows. */
+static int merge_check_grid(char **files, const struct mrow *rows, size_t points, size_t nvar, size_t np,
+			    char **names, struct err *e)
+{
+	size_t product = 1;
+	size_t *count = calloc(points, sizeof *count), *first = calloc(points, sizeof *first);
+	size_t *stride = calloc(np + 1, sizeof *stride), *nval = calloc(np + 1, sizeof *nval);
+	int rc = 0;
+	if (!count || !first || !stride || !nval)
+		rc = err_internal(e, "out of memory");
+	/* Distinct values of each column, first appearance first. */
+	for (size_t c = 0; c < np && !rc; c++) {
+		size_t nd = 0;
+		for (size_t p = 0; p < points; p++) {
+			size_t l, l2, q;
+			const char *v = param_at(rows[p * nvar].params, c, &l);
+			for (q = 0; q < nd; q++) {
+				const char *w = param_at(rows[first[q] * nvar].params, c, &l2);
+				if (l == l2 && strncmp(v, w, l) == 0)
+					break;
+			}
+			if (q == nd) {
+				first[nd] = p;
+				count[nd++] = 0;
+			}
+			count[q]++;
+		}
+		size_t rare = 0;
+		for (size_t q = 1; q < nd; q++)
+			if (count[q] < count[rare])
+				rare = q;
+		for (size_t q = 0; q < nd && !rc; q++) {
+			if (count[q] == count[rare])
+				continue;
+			const struct mrow *r = &rows[first[rare] * nvar];
+			size_t l, l2;
+			const char *v = param_at(r->params, c, &l);
+			const char *w = param_at(rows[first[q] * nvar].params, c, &l2);
+			rc = err_set(e, files[r->file], r->line, 1,
+				     "point %zu has %s=%.*s, which %zu point%s where %s=%.*s is in %zu: "
+				     "not one whole sweep (a part from another sweep, or one missing)",
+				     r->point, names[c], (int)l, v, count[rare], count[rare] == 1 ? " has" : "s have", names[c],
+				     (int)l2, w, count[q]);
+		}
+		nval[c] = nd;
+		product *= nd;
+	}
+	if (!rc && product != points) {
+		const struct mrow *r = &rows[points * nvar - 1];
+		rc = err_set(e, files[r->file], r->line, 1,
+			     "the last point is %zu but the parameters' values make %zu points: a part is missing",
+			     r->point, product);
+	}
+	/* The order: point p has value (p / stride) % count of each column. */
+	if (!rc)
+		stride[np] = 1;
+	for (size_t c = np; c-- > 0 && !rc;)
+		stride[c] = stride[c + 1] * nval[c];
+	for (size_t c = 0; c < np && !rc; c++) {
+		size_t s = stride[c + 1];
+		for (size_t p = 0; p < points && !rc; p++) {
+			size_t l, l2;
+			size_t want = (p / s) % nval[c];
+			/* Point want * s is where value `want` first appears. */
+			const char *v = param_at(rows[p * nvar].params, c, &l);
+			const char *w = param_at(rows[want * s * nvar].params, c, &l2);
+			if (l != l2 || strncmp(v, w, l) != 0) {
+				const struct mrow *r = &rows[p * nvar];
+				rc = err_set(e, files[r->file], r->line, 1,
+					     "point %zu has %s=%.*s where the sweep's order puts %.*s: parts of different sweeps",
+					     r->point, names[c], (int)l, v, (int)l2, w);
+			}
+		}
+	}
+	free(count);
+	free(first);
+	free(stride);
+	free(nval);
+	return rc;
+}
+
+/* The parts must be one sweep, whole: one scenario, each point with the
+ * same parameters wherever it appears, each (point, variant) once, every
+ * point from 0 to the last with the same variants, and as many points as
+ * the parameters' values make. rows are sorted by point. */
+static int merge_check(char **files, const struct mrow *rows, size_t n, size_t np, char **names, struct err *e)
+{
+	const struct mrow *first = &rows[0];
+	size_t nvar = 0;
+	while (nvar < n && rows[nvar].point == first->point)
+		nvar++;
+	if (first->point != 0)
+		return err_set(e, files[first->file], first->line, 1,
+			       "the first point is %zu: no part has point 0 (a shard is missing)", first->point);
+	for (size_t i = 0; i < n; i++) {
+		const struct mrow *r = &rows[i];
+		if (strcmp(r->scen, first->scen) != 0)
+			return err_set(e, files[r->file], r->line, 1,
+				       "scenario \"%s\", but %s:%d is \"%s\": parts of different sweeps", r->scen,
+				       files[first->file], first->line, first->scen);
+		size_t b = i - (i % nvar); /* the first row of this point's block, if whole */
+		const struct mrow *head = &rows[b < n ? b : i];
+		if (i % nvar == 0) {
+			const struct mrow *prev = i ? &rows[i - 1] : NULL;
+			if (prev && r->point == prev->point)
+				return err_set(e, files[r->file], r->line, 1,
+					       "point %zu has more rows than point 0's %zu variants (%s:%d has it too): a part given twice?",
+					       r->point, nvar, files[prev->file], prev->line);
+			if (prev && r->point != prev->point + 1)
+				return err_set(e, files[r->file], r->line, 1,
+					       "point %zu follows point %zu (%s:%d): no part has point %zu",
+					       r->point, prev->point, files[prev->file], prev->line, prev->point + 1);
+		}
+		if (r->point != head->point)
+			return err_set(e, files[head->file], head->line, 1,
+				       "point %zu has %zu row%s, point 0 has %zu (one per variant): a part is missing rows",
+				       head->point, i % nvar, i % nvar == 1 ? "" : "s", nvar);
+		for (size_t k = b; k < i; k++)
+			if (strcmp(rows[k].variant, r->variant) == 0)
+				return err_set(e, files[r->file], r->line, 1,
+					       "point %zu, variant \"%s\" again (also %s:%d): every point must appear once (a part given twice?)",
+					       r->point, r->variant, files[rows[k].file], rows[k].line);
+		if (strcmp(r->variant, rows[i % nvar].variant) != 0)
+			return err_set(e, files[r->file], r->line, 1,
+				       "point %zu has variant \"%s\" where point 0 has \"%s\": parts of different sweeps",
+				       r->point, r->variant, rows[i % nvar].variant);
+		if (strcmp(r->params, head->params) != 0)
+			return err_set(e, files[r->file], r->line, 1,
+				       "point %zu is %s here but %s at %s:%d: parts of different sweeps", r->point,
+				       r->params, head->params, files[head->file], head->line);
+	}
+	if (n % nvar) {
+		const struct mrow *r = &rows[n - 1];
+		return err_set(e, files[r->file], r->line, 1,
+			       "point %zu has %zu row%s, point 0 has %zu (one per variant): a part is missing rows",
+			       r->point, n % nvar, n % nvar == 1 ? "" : "s", nvar);
+	}
+	return merge_check_grid(files, rows, n / nvar, nvar, np, names + 1, e);
+	return 0;
+}
+
 /* `bounce merge A.csv B.csv ... [--csv OUT]`: shards of one sweep back into
- * the sweep's CSV: one header (all must agree), rows ordered by point. */
+ * the sweep's CSV: one header (all must agree), rows ordered by point, after
+ * checking that the parts make one whole sweep (merge_check). */
 int cli_merge(const struct cli_opts *o)
 {
 	struct err e = {0};
 	char *header = NULL;
 	struct chunk *rows = NULL;
-	size_t n = 0;
+	struct mrow *meta = NULL;
+	size_t n = 0, np = 0;
+	char *hcopy = NULL, *names[CLI_MAX_SETS + 40];
 	int rc = EXIT_OK;
 	if (!o->n_rest) {
 		err_set(&e, NULL, 0, 0, "merge needs the CSV parts to join");
@@ -293,44 +682,72 @@ int cli_merge(const struct cli_opts *o)
 		}
 		char *line = NULL;
 		size_t cap = 0;
-		int lineno = 0;
-		while (getline(&line, &cap, f) > 0) {
+		int lineno = 0, bad = 0;
+		while (!bad && getline(&line, &cap, f) > 0) {
 			lineno++;
 			if (lineno == 1) {
-				if (!header)
+				if (!header) {
 					header = strdup(line);
-				else if (strcmp(header, line) != 0) {
-					err_set(&e, o->rest[i], 1, 1, "header differs from %s's: not parts of one sweep",
-						o->rest[0]);
-					free(line);
-					fclose(f);
-					goto fail;
-				}
+					const char *sc = header ? strstr(header, ",scenario,variant,") : NULL;
+					if (!header || strncmp(header, "point,", 6) != 0 || !sc) {
+						bad = err_set(&e, o->rest[i], 1, 1,
+							      "not a sweep CSV: the header must start with point, and have scenario,variant");
+						continue;
+					}
+					for (const char *c = header; c < sc; c++)
+						np += *c == ',';
+					hcopy = strdup(header);
+					if (!hcopy || np > CLI_MAX_SETS ||
+					    csv_fields(hcopy, names, (int)(sizeof names / sizeof names[0])) < (int)np + 1)
+						bad = err_set(&e, o->rest[i], 1, 1,
+							      "not a sweep CSV: at most %d parameters", CLI_MAX_SETS);
+				} else if (strcmp(header, line) != 0)
+					bad = err_set(&e, o->rest[i], 1, 1,
+						      "header differs from %s's: not parts of one sweep", o->rest[0]);
 				continue;
 			}
-			char *end;
-			errno = 0;
-			unsigned long long p = strtoull(line, &end, 10);
-			if (errno || end == line || *end != ',') {
-				err_set(&e, o->rest[i], lineno, 1, "expected a row starting with its point number");
-				free(line);
-				fclose(f);
-				goto fail;
-			}
 			struct chunk *nr = realloc(rows, (n + 1) * sizeof *nr);
-			if (!nr) {
-				free(line);
-				fclose(f);
-				err_internal(&e, "out of memory");
-				goto fail;
+			struct mrow *nm = realloc(meta, (n + 1) * sizeof *nm);
+			if (nr)
+				rows = nr;
+			if (nm)
+				meta = nm;
+			if (!nr || !nm) {
+				bad = err_internal(&e, "out of memory");
+				continue;
 			}
-			rows = nr;
-			rows[n].point = p;
+			memset(&meta[n], 0, sizeof meta[n]);
+			rows[n].text = strdup(line);
 			rows[n].seq = n;
-			rows[n++].text = strdup(line);
+			n++;
+			bad = merge_row(o->rest[i], i, lineno, line, np, &meta[n - 1], &e);
+			rows[n - 1].point = meta[n - 1].point;
 		}
 		free(line);
 		fclose(f);
+		if (bad)
+			goto fail;
+		if (lineno == 0) {
+			err_set(&e, o->rest[i], 0, 0, "empty file: not a sweep CSV");
+			goto fail;
+		}
+	}
+	if (n) {
+		/* Check a sorted copy: by point, then part and line. */
+		struct mrow *sorted = malloc(n * sizeof *sorted);
+		if (!sorted) {
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
+		memcpy(sorted, meta, n * sizeof *sorted);
+		qsort(sorted, n, sizeof *sorted, cmp_mrow);
+		int bad = merge_check(o->rest, sorted, n, np, names, &e);
+		free(sorted);
+		if (bad)
+			goto fail;
+	} else {
+		err_set(&e, o->rest[0], 0, 0, "no rows in any part: nothing to merge");
+		goto fail;
 	}
 	if (write_chunks(o->csv, header, rows, n, &e))
 		goto fail;
@@ -338,9 +755,15 @@ int cli_merge(const struct cli_opts *o)
 fail:
 	rc = cli_fail(&e);
 out:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(rows[i].text);
+		free(meta[i].params);
+		free(meta[i].scen);
+		free(meta[i].variant);
+	}
 	free(rows);
+	free(meta);
 	free(header);
+	free(hcopy);
 	return rc;
 }

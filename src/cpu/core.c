@@ -1,6 +1,7 @@
-/* The x86 core: the interpreter over the pre-decoded program (one switch,
- * as Lua's lvm.c), x86 flag semantics, the cost model of each instruction,
- * the store buffer's drain, locked RMWs and interrupt entry and exit. */
+/* The x86 core: the interpreter over the pre-decoded program (one switch
+ * over each instruction's form, the commonest ones specialized), x86 flag
+ * semantics, the cost model of each instruction, the store buffer's drain,
+ * locked RMWs and interrupt entry and exit. */
 #include "config.h"
 #include "cpu/core.h"
 #include "cpu/ghost.h"
@@ -87,7 +88,7 @@ static inline void note_act(struct core_env *env, struct core *c, unsigned act)
 		env->on_activity(env->obs_ctx, c->id, c->clock, (enum core_activity)act);
 }
 
-static inline void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
+ALWAYS_INLINE void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
 {
 	if (c->in_handler)
 		act = CORE_ACT_IRQ;
@@ -189,7 +190,7 @@ static int ensure_drain(struct core_env *env, struct core *c)
 /* Commit, in order, the buffered stores that can leave by cycle t without
  * a transaction (their line is M or E here). Returns 1 when the head is
  * ready but needs an RFO. */
-static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
+ALWAYS_INLINE int drain_hits_inline(struct core_env *env, struct core *c, uint64_t t)
 {
 	while (c->sb.n) {
 		struct sb_entry *e = sb_head(&c->sb);
@@ -200,6 +201,11 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 		sb_pop(&c->sb);
 	}
 	return 0;
+}
+
+static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
+{
+	return drain_hits_inline(env, c, t);
 }
 
 /* Where the run-ahead loop must next leave its fast path: the horizon, its
@@ -328,8 +334,8 @@ int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
 
 /* A load that partially overlaps a buffered store waits until the buffer
  * has drained: simpler than waiting for just that entry, and rare. */
-static inline enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
-			     uint64_t *v)
+ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			    uint64_t *v)
 {
 	if (bad_access(env, c, addr, size, "load"))
 		return ST_FAULT;
@@ -389,7 +395,7 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
-	if (!ms_try_load(env->ms, c->id, addr, size, v)) {
+	if (!ms_rmw_load(env->ms, c->id, addr, size, v)) {
 		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
@@ -401,13 +407,12 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
 		     uint64_t v, uint64_t t0, uint64_t done)
 {
-	if (!ms_try_store(env->ms, c->id, addr, size, v & mask(size))) {
+	uint64_t until = done + env->m->lat_locked_op;
+	if (!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size), until)) {
 		err_internal(&env->err, "core %d: lost line 0x%llx inside a locked RMW", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
 	}
-	uint64_t until = done + env->m->lat_locked_op;
-	ms_rmw_end(env->ms, c->id, addr, until);
 	c->st.locked_ops++;
 	c->st.locked_cycles += until - t0;
 	acct(env, c, CORE_ACT_LOCKED, until - t0);
@@ -599,9 +604,9 @@ static void irq_exit(struct core_env *env, struct core *c)
 /* The slow part of an instruction boundary: store-buffer hits whose time
  * has come, interrupt arrivals and delivery, the lookahead horizon.
  * Returns 1 when the core must yield to the event queue. */
-static int boundary(struct core_env *env, struct core *c)
+ALWAYS_INLINE int boundary(struct core_env *env, struct core *c)
 {
-	if (c->sb.n && c->drain_at == NONE && drain_hits(env, c, c->clock) && ensure_drain(env, c))
+	if (c->sb.n && c->drain_at == NONE && drain_hits_inline(env, c, c->clock) && ensure_drain(env, c))
 		return -1;
 	if (c->irq_any) {
 		irq_poll(&c->irq, env->irq_src, c->clock);
@@ -633,32 +638,38 @@ read_src(struct core_env *env, struct core *c, const struct operand *o, unsigned
 /* a = a OP b (cmp and test only set the flags): on a register, as a locked
  * RMW, or as a load and a store through the buffer. */
 ALWAYS_INLINE enum step
-modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
+modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t b, unsigned op,
+	  unsigned sz, unsigned akind, unsigned lock)
 {
-	unsigned sz = in->size;
-	int writes = in->op != OP_CMP && in->op != OP_TEST;
+	int writes = op != OP_CMP && op != OP_TEST;
 	uint64_t a, r;
-	if (in->a.kind == OPND_REG) {
-		r = arith(c, in->op, c->r[in->a.reg] & mask(sz), b, sz);
+	if (akind == OPND_REG) {
+		r = arith(c, op, c->r[in->a.reg] & mask(sz), b, sz);
 		if (writes)
 			wr_reg(c, in->a.reg, sz, r);
 		return ST_OK;
 	}
 	uint64_t addr = ea(c, &in->a);
-	if (in->lock) {
+	if (lock) {
 		uint64_t t0, done;
 		TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
-		r = arith(c, in->op, a, b, sz);
+		r = arith(c, op, a, b, sz);
 		lock_end(env, c, addr, sz, writes ? r : a, t0, done);
 		return ST_TIMED;
 	}
 	if (writes)
 		TRY(need_slot(env, c));
 	TRY(load(env, c, addr, sz, &a));
-	r = arith(c, in->op, a, b, sz);
+	r = arith(c, op, a, b, sz);
 	if (writes)
 		TRY(store(env, c, addr, sz, r));
 	return ST_OK;
+}
+
+ALWAYS_INLINE enum step
+modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
+{
+	return modify_as(env, c, in, b, in->op, in->size, in->a.kind, in->lock);
 }
 
 /* xadd, cmpxchg, xchg. xchg with memory is locked with or without the
@@ -910,7 +921,69 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 	}
 }
 
-#undef TRY
+/* ---- pre-decoded forms ----
+ *
+ * The commonest instructions at 8 bytes (two-operand arithmetic with a
+ * register or immediate source, inc/dec, mov without a memory source on
+ * both sides, jumps) each get a form of their own, decided once per
+ * program: the interpreter runs for them the same code as execute() with
+ * the opcode, width and operand kinds as constants, so GCC folds away the
+ * decoding (the opcode and size switches, masks, operand kinds). What the
+ * instruction does is exactly execute()'s; only the dispatch differs.
+ * F_END sits one past the last instruction, so that running off the end
+ * needs no check of its own. */
+#define ARITH2(X) X(ADD) X(SUB) X(AND) X(OR) X(XOR) X(CMP) X(TEST)
+
+enum form {
+	F_GENERIC, F_END,
+#define FORM4(o) F_##o##_RR, F_##o##_RI, F_##o##_MR, F_##o##_MI,
+	ARITH2(FORM4)
+#undef FORM4
+	F_INC_R, F_INC_M, F_DEC_R, F_DEC_M, F_JCC, F_JNE, F_JE, F_JMP,
+	F_MOV_RR, F_MOV_RI, F_MOV_RM, F_MOV_MR, F_MOV_MI,
+};
+
+static uint8_t form_of(const struct insn *in)
+{
+	if (in->op == OP_JCC)  /* jne and je close most loops */
+		return in->cond == CC_NE ? F_JNE : in->cond == CC_E ? F_JE : F_JCC;
+	if (in->op == OP_JMP)
+		return F_JMP;
+	if (in->size != 8 || in->lock)
+		return F_GENERIC;
+	unsigned a = in->a.kind, b = in->b.kind;
+	int rr = a == OPND_REG && b == OPND_REG, ri = a == OPND_REG && b == OPND_IMM;
+	int mr = a == OPND_MEM && b == OPND_REG, mi = a == OPND_MEM && b == OPND_IMM;
+	switch (in->op) {
+#define CLASS4(o) case OP_##o: \
+		return rr ? F_##o##_RR : ri ? F_##o##_RI : mr ? F_##o##_MR : mi ? F_##o##_MI : F_GENERIC;
+	ARITH2(CLASS4)
+#undef CLASS4
+	case OP_INC:
+	case OP_DEC:
+		if (b != OPND_NONE || (a != OPND_REG && a != OPND_MEM))
+			return F_GENERIC;
+		return in->op == OP_INC ? (a == OPND_REG ? F_INC_R : F_INC_M)
+					: (a == OPND_REG ? F_DEC_R : F_DEC_M);
+	case OP_MOV:
+		if (a == OPND_REG && b == OPND_MEM)
+			return F_MOV_RM;
+		return rr ? F_MOV_RR : ri ? F_MOV_RI : mr ? F_MOV_MR : mi ? F_MOV_MI : F_GENERIC;
+	default:
+		return F_GENERIC;
+	}
+}
+
+uint8_t *core_forms_new(const struct program *p)
+{
+	uint8_t *f = malloc((size_t)p->n_insns + 1);
+	if (!f)
+		return NULL;
+	for (uint32_t i = 0; i < p->n_insns; i++)
+		f[i] = form_of(&p->insns[i]);
+	f[p->n_insns] = F_END;
+	return f;
+}
 
 static void halt(struct core_env *env, struct core *c)
 {
@@ -918,6 +991,112 @@ static void halt(struct core_env *env, struct core *c)
 	c->st.halted_at = c->clock;
 	note_act(env, c, CORE_ACT_HALTED);
 	env->running--;
+}
+
+/* What the interpreter's loop does after an instruction. */
+enum { R_NEXT, R_YIELD, R_STOP, R_FAIL };
+
+/* Retire: the only place an instruction is charged its cpi, counted and
+ * moved past (enum step). Inlined into each form, so that a form whose
+ * outcome is a constant retires without a second dispatch. */
+ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uint64_t cpi)
+{
+	switch (st) {
+	case ST_OK:
+		c->pc++;
+		/* fall through */
+	case ST_JUMP:
+		acct(env, c, CORE_ACT_BUSY, cpi);
+		c->st.instructions++;
+		return R_NEXT;
+	case ST_TIMED:
+		c->pc++;
+		c->st.instructions++;
+		return R_NEXT;
+	case ST_FREE:
+		c->pc++;
+		return R_NEXT;
+	case ST_HALT:
+		c->st.instructions++;
+		halt(env, c);
+		return R_STOP;
+	case ST_RETRY:
+		return R_NEXT;
+	case ST_YIELD:
+		return R_YIELD;
+	case ST_WAIT:
+		return R_STOP;
+	default: /* ST_FAULT */
+		return R_FAIL;
+	}
+}
+
+/* One instruction by its form, executed as execute() would and retired. */
+#define RET(x) return retire(env, c, (x), cpi)
+#define TRYR(x) do { enum step st_ = (x); if (st_ != ST_OK) RET(st_); } while (0)
+ALWAYS_INLINE int
+dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form, uint64_t cpi)
+{
+	uint64_t b;
+	switch (form) {
+#define RUN4(o) \
+	case F_##o##_RR: RET(modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_REG, 0)); \
+	case F_##o##_RI: RET(modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_REG, 0)); \
+	case F_##o##_MR: RET(modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_MEM, 0)); \
+	case F_##o##_MI: RET(modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_MEM, 0));
+	ARITH2(RUN4)
+#undef RUN4
+	case F_INC_R: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_REG, 0));
+	case F_INC_M: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_MEM, 0));
+	case F_DEC_R: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_REG, 0));
+	case F_DEC_M: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 0));
+	case F_JCC:
+		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
+		RET(ST_JUMP);
+	case F_JNE:
+		c->pc = cond(c, CC_NE) ? in->target : c->pc + 1;
+		RET(ST_JUMP);
+	case F_JE:
+		c->pc = cond(c, CC_E) ? in->target : c->pc + 1;
+		RET(ST_JUMP);
+	case F_JMP:
+		c->pc = in->target;
+		RET(ST_JUMP);
+	case F_MOV_RR:
+		c->r[in->a.reg] = c->r[in->b.reg];
+		RET(ST_OK);
+	case F_MOV_RI:
+		c->r[in->a.reg] = (uint64_t)in->b.imm;
+		RET(ST_OK);
+	case F_MOV_RM:
+		TRYR(load(env, c, ea(c, &in->b), 8, &b));
+		c->r[in->a.reg] = b;
+		RET(ST_OK);
+	case F_MOV_MR:
+		TRYR(need_slot(env, c));
+		TRYR(store(env, c, ea(c, &in->a), 8, c->r[in->b.reg]));
+		RET(ST_OK);
+	case F_MOV_MI:
+		TRYR(need_slot(env, c));
+		TRYR(store(env, c, ea(c, &in->a), 8, (uint64_t)in->b.imm));
+		RET(ST_OK);
+	case F_END:
+		RET(fault(env, c, "ran past the end of the program"));
+	default:
+		RET(execute(env, c, in));
+	}
+}
+#undef TRYR
+#undef RET
+
+#undef TRY
+
+/* The memory system recorded an error (ms_check_error): the driver stops
+ * after this event. */
+static int memsys_failed(const struct memsys *ms)
+{
+	struct err e;
+	return ms_check_error(ms, &e) != 0;
 }
 
 int core_exec_event(struct core_env *env, struct core *c)
@@ -928,6 +1107,7 @@ int core_exec_event(struct core_env *env, struct core *c)
 	if (c->state != CORE_RUN || c->ev_at != env->now)
 		return 0;
 	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
+run:
 	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
 	set_stop(env, c);
 
@@ -939,39 +1119,13 @@ int core_exec_event(struct core_env *env, struct core *c)
 			if (b)
 				goto yield;
 		}
-		if (__builtin_expect(c->pc >= p->n_insns, 0)) {
-			fault(env, c, "ran past the end of the program");
-			goto fail;
-		}
-		/* Retire: the only place an instruction is charged its cpi,
-		 * counted and moved past (enum step). */
-		switch (execute(env, c, &p->insns[c->pc])) {
-		case ST_OK:
-			c->pc++;
-			/* fall through */
-		case ST_JUMP:
-			acct(env, c, CORE_ACT_BUSY, cpi);
-			c->st.instructions++;
-			break;
-		case ST_TIMED:
-			c->pc++;
-			c->st.instructions++;
-			break;
-		case ST_FREE:
-			c->pc++;
-			break;
-		case ST_HALT:
-			c->st.instructions++;
-			halt(env, c);
+		int r = dispatch(env, c, &p->insns[c->pc], env->forms[c->pc], cpi);
+		if (__builtin_expect(r != R_NEXT, 0)) {
+			if (r == R_YIELD)
+				goto yield;
+			if (r == R_FAIL)
+				goto fail;
 			return 0;
-		case ST_RETRY:
-			break;
-		case ST_YIELD:
-			goto yield;
-		case ST_WAIT:
-			return 0;
-		case ST_FAULT:
-			goto fail;
 		}
 	}
 
@@ -979,6 +1133,20 @@ yield:
 	c->ev_at = c->clock;
 	if (c->sb.n && c->drain_at == NONE && sb_next(c) < c->ev_at && ensure_drain(env, c))
 		goto fail;
+	/* When the event pushed here would be the very next one popped (every
+	 * other event, of either queue, lies strictly later: a tie would go
+	 * first, by its older sequence number or as a fabric message), the
+	 * driver would pop it and call us again at once: go on instead, as
+	 * that call would, unless the driver must get control back first
+	 * (its bound or the cycle limit, a checker error). Skipping the push
+	 * skips one sequence number, which shifts every later one alike: the
+	 * order of events is unchanged. */
+	peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
+	if (c->clock < peek && c->clock < env->run_bound && c->clock < env->limit &&
+	    !memsys_failed(env->ms)) {
+		env->now = c->clock;
+		goto run;
+	}
 	if (evq_push(env->q, c->clock, CORE_EV_EXEC(c->id))) {
 		err_internal(&env->err, "out of memory in the event queue");
 		goto fail;

@@ -96,6 +96,7 @@ struct core {
 /* The machine the cores share. */
 struct core_env {
 	const struct program *prog;
+	const uint8_t *forms;    /* core_forms_new(prog) */
 	const struct cpu_model *m;
 	struct memsys *ms;
 	struct evq *q;
@@ -104,6 +105,7 @@ struct core_env {
 	uint64_t now;            /* the event being processed */
 	uint64_t limit;          /* no core runs past this */
 	uint64_t horizon;        /* run-ahead bound of the event being processed */
+	uint64_t run_bound;      /* the driver pops no event at or past this cycle */
 	int running;             /* threads started and not halted */
 	uint64_t map[3][2];      /* mapped [lo, hi): .data, the per-CPU areas, the stacks */
 	uint64_t lookahead;
@@ -122,6 +124,9 @@ struct core_env {
 void core_init(struct core_env *env, struct core *c, int id);
 void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint64_t *regs,
 		uint32_t regs_set, uint64_t start);
+/* The interpreter's pre-decoded form of each instruction of p, and one
+ * past the end (the caller frees it); NULL when out of memory. */
+uint8_t *core_forms_new(const struct program *p);
 /* Process the core's exec event at env->now. Returns -1 on a fault (env->err). */
 int core_exec_event(struct core_env *env, struct core *c);
 /* Process the core's store-buffer drain event at env->now. */

@@ -104,6 +104,7 @@ int ghost_read(struct ghost_table *t, uint64_t addr, int64_t v)
 	uint64_t e = v > g->exact ? (uint64_t)v - (uint64_t)g->exact : (uint64_t)g->exact - (uint64_t)v;
 	double *sum = &t->sum[g - t->g];
 	g->reads++;
+	g->last_read = v;
 	*sum += (double)e;
 	g->mean_err = *sum / (double)g->reads;
 	if (e > g->max_err)

@@ -12,6 +12,7 @@ struct ghost {
 	uint64_t addr;
 	int64_t exact;
 	uint64_t reads;
+	int64_t last_read;   /* what the latest read returned (the UI shows it) */
 	uint64_t max_err;
 	double mean_err;
 };

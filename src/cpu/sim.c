@@ -15,6 +15,7 @@ struct sim {
 	struct core_env env;
 	struct core *cores;
 	struct irq_source *irq_src;
+	uint8_t *forms;
 	uint64_t limit;
 	int check;
 	enum sim_status status;
@@ -141,7 +142,8 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
 	env->ghosts = ghost_table_new();
-	if (!s->cores || !s->irq_src || !which || !env->ghosts) {
+	s->forms = core_forms_new(cfg->prog);
+	if (!s->cores || !s->irq_src || !which || !env->ghosts || !s->forms) {
 		err_internal(e, "out of memory");
 		goto fail;
 	}
@@ -154,6 +156,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 		};
 	}
 	env->prog = s->prog;
+	env->forms = s->forms;
 	env->m = &s->m;
 	env->ms = s->ms;
 	env->q = &s->q;
@@ -216,6 +219,7 @@ void sim_destroy(struct sim *s)
 			core_free(&s->cores[c]);
 	free(s->cores);
 	free(s->irq_src);
+	free(s->forms);
 	ghost_table_free(s->env.ghosts);
 	evq_free(&s->q);
 	ms_destroy(s->ms);
@@ -238,15 +242,18 @@ static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
 	return st;
 }
 
-/* One event, if its cycle is below `bound`. */
-/* The next event of either queue: the cores' or the fabric's messages. */
-static uint64_t next_time(const struct sim *s)
+/* The next event of either queue: the cores' or the fabric's messages
+ * (*fabric: the fabric's; messages of a cycle go before the cores' events). */
+static inline uint64_t next_at(const struct sim *s, int *fabric)
 {
 	uint64_t a = evq_peek_time(&s->q), b = ms_next_event(s->ms);
+	*fabric = b <= a;
 	return a < b ? a : b;
 }
 
-static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
+/* One event, if its cycle is below `bound`; next and fabric are next_at's. */
+static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_t bound,
+			       struct err *e)
 {
 	uint64_t t;
 	uint32_t id;
@@ -255,7 +262,6 @@ static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
 			*e = s->err;
 		return s->status;
 	}
-	uint64_t next = next_time(s);
 	if (next == UINT64_MAX) {
 		if (s->env.running == 0)
 			return finish(s, SIM_HALTED, e);
@@ -267,7 +273,7 @@ static enum sim_status step(struct sim *s, uint64_t bound, struct err *e)
 	if (next >= bound)
 		return SIM_RUNNING;
 	struct core_env *env = &s->env;
-	if (ms_next_event(s->ms) == next) {
+	if (fabric) {
 		/* Messages of a cycle arrive before the cores act in it. */
 		env->now = next;
 		ms_step(s->ms);
@@ -302,9 +308,13 @@ enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e)
 {
 	uint64_t bound = cycle == UINT64_MAX ? UINT64_MAX : cycle + 1;
 	enum sim_status st;
-	do
-		st = step(s, bound, e);
-	while (st == SIM_RUNNING && next_time(s) < bound);
+	s->env.run_bound = bound;
+	int fabric;
+	uint64_t next = next_at(s, &fabric);
+	do {
+		st = step_at(s, next, fabric, bound, e);
+		next = next_at(s, &fabric);
+	} while (st == SIM_RUNNING && next < bound);
 	return st;
 }
 
@@ -315,7 +325,10 @@ enum sim_status sim_run(struct sim *s, struct err *e)
 
 enum sim_status sim_step_event(struct sim *s, struct err *e)
 {
-	return step(s, UINT64_MAX, e);
+	s->env.run_bound = 0; /* one event: a core that would go on yields */
+	int fabric;
+	uint64_t next = next_at(s, &fabric);
+	return step_at(s, next, fabric, UINT64_MAX, e);
 }
 
 enum sim_status sim_status(const struct sim *s) { return s->status; }

@@ -12,7 +12,7 @@ struct sb_entry {
 	uint64_t val;
 	uint64_t ready;     /* earliest cycle it may leave the buffer */
 	uint32_t size;
-	uint32_t pc;        /* the store instruction, for attributing its RFO */
+	uint32_t pc;        /* the store instruction: its RFO's HITMs and the UI's step name it */
 };
 
 /* Invariant: entries e[(head + i) % cap], i < n, oldest first. A store

@@ -201,6 +201,25 @@ size_t ms_bitset_words(const struct memsys *ms)
 /* ---- per-offset detail (perf c2c's shared-line table) ---- */
 
 /* is_write: 0 read, 1 write, 2 only the HITM of a locked RMW's ownership request. */
+static inline void offset_count(struct ms_offset_stats *o, int core, unsigned size, int is_write,
+				int hitm, int hitm_remote)
+{
+	if (size > o->size)
+		o->size = (uint8_t)size;
+	uint64_t bit = 1ull << (core & 63);
+	if (is_write == 2) {
+		/* a locked RMW taking the line: its load and store are counted as hits */
+	} else if (is_write) {
+		o->writes++;
+		o->writers[core >> 6] |= bit;
+	} else {
+		o->reads++;
+		o->readers[core >> 6] |= bit;
+	}
+	o->hitm += (uint64_t)hitm;
+	o->hitm_remote += (uint64_t)hitm_remote;
+}
+
 void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off,
 			unsigned size, int is_write, int hitm, int hitm_remote)
 {
@@ -231,21 +250,8 @@ void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned of
 		o->readers = bits;
 		o->writers = bits + ms->words;
 	}
-	struct ms_offset_stats *o = &le->offsets[k];
-	if (size > o->size)
-		o->size = (uint8_t)size;
-	uint64_t bit = 1ull << (core & 63);
-	if (is_write == 2) {
-		/* a locked RMW taking the line: its load and store are counted as hits */
-	} else if (is_write) {
-		o->writes++;
-		o->writers[core >> 6] |= bit;
-	} else {
-		o->reads++;
-		o->readers[core >> 6] |= bit;
-	}
-	o->hitm += (uint64_t)hitm;
-	o->hitm_remote += (uint64_t)hitm_remote;
+	le->off_last = k;
+	offset_count(&le->offsets[k], core, size, is_write, hitm, hitm_remote);
 }
 
 void ms_pc_note(struct memsys *ms, struct ms_line *le, uint32_t pc, int hitm, int hitm_remote, int bounce)
@@ -352,8 +358,15 @@ MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, u
 	struct cache *c = l1_of(ms, core);
 	struct ms_way way = { &c->lru[w], cache_data(c, w), &le->stats };
 	ms_perform(ms, core, &way, addr, size, kind, val, hit);
-	if (le->contended)
-		ms_offset_note(ms, le, core, (unsigned)(addr & (ms->ls - 1)), size, (int)kind, hitm, hitm_remote);
+	if (le->contended) {
+		/* the offset noted last on this line, usually this one: no search */
+		unsigned off = (unsigned)(addr & (ms->ls - 1));
+		uint32_t k = le->off_last;
+		if (k < le->n_offsets && le->offsets[k].offset == off)
+			offset_count(&le->offsets[k], core, size, (int)kind, hitm, hitm_remote);
+		else
+			ms_offset_note(ms, le, core, off, size, (int)kind, hitm, hitm_remote);
+	}
 }
 
 /* The hit path past the lookaside: find core's way for the line (its
@@ -361,6 +374,9 @@ MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, u
  * table's access cell and perform the hit. Returns 1 after a hit, else 0
  * with *way (-1: no copy) and *lep (NULL: a line never accessed) for the
  * miss's transaction. */
+MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struct ms_line *le,
+		      uint64_t line, uint64_t addr, unsigned size, enum ms_acc kind, uint64_t *val);
+
 MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size,
 		       enum ms_acc kind, uint64_t *val, int *way, struct ms_line **lep)
 {
@@ -373,6 +389,21 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 	/* w >= 0 implies le != NULL; the test says so for the analyzer */
 	if (w < 0 || !le)
 		return 0;
+	if (!hit_way(ms, core, c, w, le, line, addr, size, kind, val))
+		return 0;
+	if (kind == MS_ACC_RMW) {
+		/* its own load and store come next (ms_rmw_load, ms_rmw_finish) */
+		ms->rmw_le = le;
+		ms->rmw_core = core;
+		ms->rmw_way = w;
+	}
+	return 1;
+}
+
+/* walk_hit once core's way w for `line` (entry le) is known. */
+MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struct ms_line *le,
+		      uint64_t line, uint64_t addr, unsigned size, enum ms_acc kind, uint64_t *val)
+{
 	enum ms_state st = (enum ms_state)c->state[w];
 	const struct coh_access_cell *a = &ms->p->state[st].access[kind != MS_ACC_LOAD];
 	if (!a->hit)
@@ -444,6 +475,44 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
 	struct ms_line *le = line_find(ms, addr >> ms->shift);
 	if (le && le->pin_core == core)
 		le->pin_until = until;
+}
+
+/* The way the last locked RMW took, when it is this core's and still
+ * holds addr's line: its load and store need not look the line up again. */
+static inline int rmw_way(const struct memsys *ms, int core, uint64_t addr)
+{
+	const struct ms_line *le = ms->rmw_le;
+	uint64_t line = addr >> ms->shift;
+	if (!le || ms->rmw_core != core || le->line != line ||
+	    !((le->sharers[core >> 6] >> (core & 63)) & 1) || l1_of(ms, core)->tag[ms->rmw_way] != line + 1)
+		return -1;
+	return ms->rmw_way;
+}
+
+int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
+{
+	int w = in_range(ms, core, addr, size) ? rmw_way(ms, core, addr) : -1;
+	if (w < 0)
+		return ms_try_load(ms, core, addr, size, val);
+	return hit_way(ms, core, l1_of(ms, core), w, ms->rmw_le, addr >> ms->shift, addr, size,
+		       MS_ACC_LOAD, val);
+}
+
+int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,
+		  uint64_t until)
+{
+	int w = in_range(ms, core, addr, size) ? rmw_way(ms, core, addr) : -1;
+	if (w < 0) {
+		int ok = ms_try_store(ms, core, addr, size, val);
+		ms_rmw_end(ms, core, addr, until);
+		return ok;
+	}
+	struct ms_line *le = ms->rmw_le;
+	int ok = hit_way(ms, core, l1_of(ms, core), w, le, addr >> ms->shift, addr, size,
+			 MS_ACC_STORE, &val);
+	if (le->pin_core == core)
+		le->pin_until = until;
+	return ok;
 }
 
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)

@@ -170,6 +170,12 @@ uint64_t ms_lookahead(const struct memsys *ms);
  * arguments like ms_load; ms_hit_* (below) assume what the core checked. */
 int ms_try_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
 int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val);
+/* A locked RMW's own accesses once ms_rmw_begin hit: ms_rmw_load is
+ * ms_try_load, ms_rmw_finish ms_try_store then ms_rmw_end, done on the way
+ * the RMW took without looking the line up again. */
+int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
+int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,
+		  uint64_t until);
 
 /* ---- the inline L1 hit path (the core's per-instruction hot path) ----
  * Internal to memsys: the structs are here only so that it can be inline. */

@@ -44,6 +44,7 @@ struct ms_line {
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
+	uint32_t off_last;    /* index of the offset noted last (a hint: checked) */
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
 	uint32_t n_pcs, cap_pcs;
@@ -108,6 +109,10 @@ struct memsys {
 	ms_observer_fn obs;
 	void *obs_ctx;
 	struct ms_scratch *scratch;
+	/* The entry, core and L1 way of the last locked RMW's hit
+	 * (ms_rmw_load and ms_rmw_finish check it is still that line's). */
+	struct ms_line *rmw_le;
+	int rmw_core, rmw_way;
 };
 
 #define COUNT(ms, core, le, field, n) do { \

@@ -38,6 +38,13 @@ void rep_print_summary(const cJSON *rep, FILE *f);
 /* The shared lines of each variant by HITM, with per-offset readers and
  * writers and the instructions behind the HITMs (perf c2c report). */
 void rep_print_c2c(const cJSON *rep, FILE *f);
+/* The expectation lines of the summary ("ok", "skip", "FAIL"); only the
+ * failures when failures_only (what --quiet still prints). */
+void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f);
+/* Whether `metric` ("variants.NAME.…") can name a number in a report of
+ * its variant, given that variant's report before it ran (`variant`): 0,
+ * or -1 with why. Parts that only a run creates are checked by name. */
+int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t n);
 void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params);
 /* One row per variant; param values are prepended (sweeps). */
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);

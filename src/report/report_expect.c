@@ -5,6 +5,8 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include "load/json_pos.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,125 @@ static cJSON *metric_variant(cJSON *rep, const char *metric)
 			      dot ? (size_t)(dot - name) : strlen(name));
 }
 
+/* The variant name a metric path starts with ("variants.NAME.…"). */
+static size_t metric_variant_name(const char *metric, const char **name)
+{
+	*name = metric + 9;
+	const char *dot = strchr(*name, '.');
+	return dot ? (size_t)(dot - *name) : strlen(*name);
+}
+
+/* Whether the variant a metric names ran (is in the report). */
+static int metric_ran(const cJSON *rep, const char *metric)
+{
+	return !metric || strncmp(metric, "variants.", 9) != 0 || metric_variant((cJSON *)rep, metric);
+}
+
+/* Fields that exist only once a run produced them: a symbol's "accuracy"
+ * appears when a ghost_add touched it (report_json.c, symbol_json). */
+static const char *const accuracy_fields[] = {"exact", "reads", "max_error", "mean_error", NULL};
+
+static void key_list(const cJSON *obj, const char **names, size_t cap)
+{
+	size_t k = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, obj)
+		if (k + 1 < cap && it->string)
+			names[k++] = it->string;
+	names[k] = NULL;
+}
+
+int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t n)
+{
+	const char *name;
+	size_t len = metric_variant_name(metric, &name);
+	const char *p = name + len;
+	const cJSON *node = variant, *parent = NULL;
+	while (*p == '.') {
+		p++;
+		const char *dot = strchr(p, '.');
+		size_t l = dot ? (size_t)(dot - p) : strlen(p);
+		char seg[256];
+		snprintf(seg, sizeof seg, "%.*s", (int)l, p);
+		if (cJSON_IsArray(node)) {
+			/* An empty array (the line table) fills only as the run goes. */
+			if (!cJSON_GetArraySize(node))
+				return 0;
+			const cJSON *c = child(node, p, l);
+			if (!c) {
+				snprintf(why, n, "no element \"%s\" in \"%s\" (it has %d)", seg,
+					 node->string ? node->string : "", cJSON_GetArraySize(node));
+				return -1;
+			}
+			parent = node;
+			node = c;
+		} else if (cJSON_IsObject(node)) {
+			const cJSON *c = cJSON_GetObjectItemCaseSensitive(node, seg);
+			if (!c && parent && parent->string && strcmp(parent->string, "symbols") == 0 &&
+			    strcmp(seg, "accuracy") == 0) {
+				/* Known only after the run: check the field name alone. */
+				const char *f = dot ? dot + 1 : "";
+				for (const char *const *a = accuracy_fields; *a; a++)
+					if (strcmp(*a, f) == 0)
+						return 0;
+				const char *hint = jpos_suggest(f, accuracy_fields);
+				snprintf(why, n, "unknown field \"%s\" in \"accuracy\"%s%s%s", f,
+					 hint ? " (did you mean \"" : " (expected exact, reads, max_error or mean_error)",
+					 hint ? hint : "", hint ? "\"?)" : "");
+				return -1;
+			}
+			if (!c) {
+				const char *names[64] = {0};
+				key_list(node, names, sizeof names / sizeof names[0]);
+				if (parent && parent->string && strcmp(parent->string, "symbols") == 0 && !names[62]) {
+					/* Offer "accuracy" too, which a run may add. */
+					size_t k = 0;
+					while (names[k])
+						k++;
+					names[k++] = "accuracy";
+					names[k] = NULL;
+				}
+				const char *hint = jpos_suggest(seg, names);
+				if (hint)
+					snprintf(why, n, "unknown field \"%s\" (did you mean \"%s\"?)", seg, hint);
+				else
+					snprintf(why, n, "unknown field \"%s\" in \"%.*s\"", seg, (int)(p - 1 - metric),
+						 metric);
+				return -1;
+			}
+			parent = node;
+			node = c;
+		} else {
+			snprintf(why, n, "\"%.*s\" is a %s, it has no field \"%s\"", (int)(p - 1 - metric), metric,
+				 cJSON_IsString(node) ? "string" : "number", seg);
+			return -1;
+		}
+		p += l;
+	}
+	if (!rep_is_number(node)) {
+		snprintf(why, n, "names %s, not a number", cJSON_IsObject(node) ? "an object" :
+			 cJSON_IsArray(node) ? "an array" : cJSON_IsString(node) ? "a string" : "a non-number");
+		return -1;
+	}
+	return 0;
+}
+
+/* "expected <= 0.1", "expected in [2, 8]", "expected == 5": the bound a
+ * failed value missed. */
+static void bound_text(const struct scen_expect *x, char *buf, size_t n)
+{
+	if (x->has_equals && x->equals_is_int)
+		snprintf(buf, n, "expected == %lld", (long long)x->equals_int);
+	else if (x->has_equals)
+		snprintf(buf, n, "expected == %.15g", x->equals);
+	else if (x->has_min && x->has_max)
+		snprintf(buf, n, "expected in [%.15g, %.15g]", x->min, x->max);
+	else if (x->has_min)
+		snprintf(buf, n, "expected >= %.15g", x->min);
+	else
+		snprintf(buf, n, "expected <= %.15g", x->max);
+}
+
 int rep_check_expectations(cJSON *rep, const struct scenario *s)
 {
 	int failed = 0;
@@ -73,6 +194,17 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 		const cJSON *b = x->to ? rep_lookup(rep, x->to) : NULL;
 		char why[512] = "";
 		double value = NAN;
+		if (!metric_ran(rep, x->metric) || !metric_ran(rep, x->to)) {
+			/* --variant left out a variant it names: nothing to judge. */
+			const char *name;
+			const char *m = !metric_ran(rep, x->metric) || !x->to ? x->metric : x->to;
+			size_t len = metric_variant_name(m, &name);
+			snprintf(why, sizeof why, "variant %.*s did not run", (int)len, name);
+			cJSON_AddBoolToObject(o, "skipped", 1);
+			cJSON_AddStringToObject(o, "message", why);
+			cJSON_AddItemToArray(all, o);
+			continue;
+		}
 		int64_t ivalue = 0;
 		/* An integer metric against an integer "equals" compares exactly:
 		 * doubles cannot tell 2^53 from 2^53+1. */
@@ -107,14 +239,15 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 				if (value != x->equals)
 					ok = 0;
 			}
-			char shown[32];
-			if (exact)
-				snprintf(shown, sizeof shown, "%" PRId64, ivalue);
-			else
-				snprintf(shown, sizeof shown, "%.6g", value);
-			if (!ok)
-				snprintf(why, sizeof why, "%s%s = %s is outside the expected range",
-					 x->metric, x->to ? " ratio" : "", shown);
+			if (!ok) {
+				char shown[32], bound[160];
+				if (exact)
+					snprintf(shown, sizeof shown, "%" PRId64, ivalue);
+				else
+					snprintf(shown, sizeof shown, "%.15g", value);
+				bound_text(x, bound, sizeof bound);
+				snprintf(why, sizeof why, "%s%s = %s, %s", x->metric, x->to ? " ratio" : "", shown, bound);
+			}
 		}
 		cJSON_AddBoolToObject(o, "ok", ok);
 		if (!ok)

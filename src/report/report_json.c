@@ -223,22 +223,6 @@ static cJSON *line_json(const struct runner *r, const struct ms_line_info *li, s
 	return o;
 }
 
-static int64_t read_signed(struct sim *sim, uint64_t addr, unsigned size)
-{
-	uint64_t v = sim_peek(sim, addr, size);
-	switch (size) {
-	case 1: return (int8_t)v;
-	case 2: return (int16_t)v;
-	case 4: return (int32_t)v;
-	default: return (int64_t)v;
-	}
-}
-
-static unsigned value_size(uint64_t size)
-{
-	return size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
-}
-
 /* Per-symbol totals: the lines a symbol occupies (every CPU's copy for a
  * per-CPU symbol), and HITM on the offsets inside it. */
 static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t addr, uint64_t size,
@@ -272,10 +256,9 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	const struct program *p = &r->prog;
 	cJSON *o = cJSON_CreateObject();
 	uint64_t size = y->size ? y->size : 8;
-	unsigned vs = value_size(size);
 	struct ms_stats acc = {0};
 	uint64_t nlines = 0;
-	int64_t value = 0;
+	int64_t value = runner_symbol_value(r, y);
 	int accessed = 0;
 	uint64_t ghost_addr;
 	if (y->section == SEC_PERCPU) {
@@ -286,7 +269,6 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 		add_hex(o, "stride", p->percpu_stride);
 		for (int c = 0; c < r->run.cores; c++) {
 			uint64_t a = program_percpu_offset(p, c) + (uint64_t)y->value;
-			value += read_signed(sim, a, vs);
 			symbol_lines(r, ms, a, size, &acc, &nlines, &accessed);
 		}
 		add_u64(o, "size", size);
@@ -295,7 +277,6 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	} else {
 		cJSON_AddStringToObject(o, "section", "data");
 		add_hex(o, "address", (uint64_t)y->value);
-		value = read_signed(sim, (uint64_t)y->value, vs);
 		symbol_lines(r, ms, (uint64_t)y->value, size, &acc, &nlines, &accessed);
 		add_u64(o, "size", size);
 		add_u64(o, "footprint", size);

@@ -149,11 +149,19 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 		summary_line(f, w, row);
 	}
 	free(cells);
+	rep_print_expectations(rep, 0, f);
+}
+
+void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f)
+{
 	const cJSON *ex;
 	cJSON_ArrayForEach(ex, cJSON_GetObjectItem(rep, "expectations")) {
 		int ok = cJSON_IsTrue(cJSON_GetObjectItem(ex, "ok"));
+		int skipped = cJSON_IsTrue(cJSON_GetObjectItem(ex, "skipped"));
+		if (failures_only && (ok || skipped))
+			continue;
 		const cJSON *msg = cJSON_GetObjectItem(ex, "message");
-		fprintf(f, "%s %s%s%s\n", ok ? "ok  " : "FAIL",
+		fprintf(f, "%s %s%s%s\n", skipped ? "skip" : ok ? "ok  " : "FAIL",
 			cJSON_GetStringValue(cJSON_GetObjectItem(ex, "metric")),
 			msg ? ": " : "", msg ? msg->valuestring : "");
 	}
@@ -235,15 +243,21 @@ static void xml_escaped(FILE *f, const char *s)
 void rep_write_junit(const cJSON *rep, FILE *f)
 {
 	const cJSON *ex = cJSON_GetObjectItem(rep, "expectations");
-	int n = cJSON_GetArraySize(ex), failures = 0;
+	int n = cJSON_GetArraySize(ex), failures = 0, skipped = 0;
 	const cJSON *x;
-	cJSON_ArrayForEach(x, ex)
-		failures += !cJSON_IsTrue(cJSON_GetObjectItem(x, "ok"));
+	cJSON_ArrayForEach(x, ex) {
+		failures += !cJSON_IsTrue(cJSON_GetObjectItem(x, "ok")) &&
+			    !cJSON_IsTrue(cJSON_GetObjectItem(x, "skipped"));
+		skipped += cJSON_IsTrue(cJSON_GetObjectItem(x, "skipped"));
+	}
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario"));
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
 	fprintf(f, "  <testsuite name=\"");
 	xml_escaped(f, name);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\">\n", n, failures);
+	if (skipped)
+		fprintf(f, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", n, failures, skipped);
+	else
+		fprintf(f, "\" tests=\"%d\" failures=\"%d\">\n", n, failures);
 	cJSON_ArrayForEach(x, ex) {
 		fprintf(f, "    <testcase classname=\"");
 		xml_escaped(f, name);
@@ -256,6 +270,12 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 		}
 		if (cJSON_IsTrue(cJSON_GetObjectItem(x, "ok"))) {
 			fprintf(f, "\"/>\n");
+			continue;
+		}
+		if (cJSON_IsTrue(cJSON_GetObjectItem(x, "skipped"))) {
+			fprintf(f, "\">\n      <skipped message=\"");
+			xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(x, "message")));
+			fprintf(f, "\"/>\n    </testcase>\n");
 			continue;
 		}
 		fprintf(f, "\">\n      <failure message=\"");

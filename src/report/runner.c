@@ -225,3 +225,26 @@ uint64_t runner_ops(const struct runner *r)
 			return r->mark_counts[i];
 	return 0;
 }
+
+static int64_t read_signed(struct sim *sim, uint64_t addr, unsigned size)
+{
+	uint64_t v = sim_peek(sim, addr, size);
+	switch (size) {
+	case 1: return (int8_t)v;
+	case 2: return (int16_t)v;
+	case 4: return (int32_t)v;
+	default: return (int64_t)v;
+	}
+}
+
+int64_t runner_symbol_value(const struct runner *r, const struct symbol *y)
+{
+	uint64_t size = y->size ? y->size : 8;
+	unsigned vs = size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
+	if (y->section != SEC_PERCPU)
+		return read_signed(r->sim, (uint64_t)y->value, vs);
+	int64_t value = 0;
+	for (int c = 0; c < r->run.cores; c++)
+		value += read_signed(r->sim, program_percpu_offset(&r->prog, c) + (uint64_t)y->value, vs);
+	return value;
+}

@@ -43,6 +43,11 @@ void runner_set_observer(struct runner *r, const struct sim_observer *o);
 /* Operations counted so far (`mark op` executions). */
 uint64_t runner_ops(const struct runner *r);
 
+/* A reported symbol's value as the report states it: its first field (up
+ * to 8 bytes, signed) in coherent memory, summed over every CPU's copy for
+ * a per-CPU symbol (what a reader summing every CPU would get). */
+int64_t runner_symbol_value(const struct runner *r, const struct symbol *y);
+
 /* Whether the sim should check invariants: on when asked, or when the
  * environment sets BOUNCE_CHECK=1 (the sanitizer test run does). */
 int runner_check_wanted(int asked);

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Signals: a sweep's first SIGINT (or SIGTERM, SIGHUP) stops its workers
+# within half a second, exit 130, no CSV and no temporary file left; a
+# second signal kills them at once, same cleanup; workers die with a killed
+# parent. `run` stops within half a second too. Progress: on stderr with
+# --progress, nothing on a pipe without it.
+. "$top_srcdir/tests/lib.sh"
+
+cat >"$T/spin.s" <<'S'
+.data
+counter: .quad 0
+.text
+worker:
+again:
+    lock inc qword ptr [counter]
+    mark op
+    jmp again
+S
+# Hours of simulation at 64 cores: only a signal ends it.
+cat >"$T/spin.json" <<'S'
+{"name": "spin", "cpu": "manycore-1024", "cores": 8, "program": ["spin.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "stop": {"cycles": 1000000000000}}
+S
+mkdir "$T/tmp"
+export TMPDIR="$T/tmp"
+
+now() { date +%s%N; }
+# running PID: the process exists and is not a zombie (workers whose parent
+# died are reparented to a PID 1 that may never reap them).
+running() { st=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
+# start_sweep: a 2-worker sweep in the background; sets pid, workers.
+start_sweep() {
+	"$BOUNCE" sweep "$T/spin.json" --set cores=64,128 --jobs 2 --csv "$T/sw.csv" 2>"$T/sw.err" &
+	pid=$!
+	workers=""
+	i=0
+	while [ $i -lt 100 ]; do
+		workers=$(ps -o pid= --ppid "$pid" | tr -d ' ' | tr '\n' ' ')
+		[ "$(echo $workers | wc -w)" -eq 2 ] && [ -n "$(ls "$T/tmp")" ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.5 # inside the simulation loop
+}
+# stopped WHAT MAX_MS: the sweep ended, 130, within MAX_MS of t0, workers
+# gone, nothing left in TMPDIR, no CSV.
+stopped() {
+	while kill -0 "$pid" 2>/dev/null && [ $(( ($(now) - t0) / 1000000 )) -lt 10000 ]; do sleep 0.01; done
+	ms=$(( ($(now) - t0) / 1000000 ))
+	wait "$pid"
+	expect_eq "$1: exit status" 130 "$?"
+	[ "$ms" -le "$2" ] && ok "$1: parent gone in $ms ms (<= $2)" || bad "$1: parent took $ms ms (> $2)"
+	sleep 0.3
+	alive=0
+	for w in $workers; do running "$w" && alive=$((alive + 1)); done
+	expect_eq "$1: workers left running" 0 "$alive"
+	for w in $workers; do kill -9 "$w" 2>/dev/null; done
+	expect_eq "$1: temporary files left" "" "$(ls -A "$T/tmp")"
+	[ -e "$T/sw.csv" ] && bad "$1: CSV written" || ok "$1: no CSV"
+	rm -rf "${T:?}/tmp/"*
+}
+
+start_sweep
+expect_eq "two workers" 2 "$(echo $workers | wc -w)"
+t0=$(now); kill -INT "$pid"; stopped "one SIGINT to the parent" 500
+expect_grep "says so" "sweep interrupted; no CSV written" "$T/sw.err"
+
+start_sweep
+t0=$(now); kill -INT "$pid"; sleep 0.2; kill -INT "$pid" 2>/dev/null; stopped "two SIGINTs 0.2 s apart" 500
+# The second before the workers stopped: they are killed, same cleanup.
+start_sweep
+t0=$(now); kill -INT "$pid"; kill -INT "$pid"; stopped "two SIGINTs at once" 500
+
+start_sweep
+t0=$(now); kill -TERM "$pid"; stopped "SIGTERM" 500
+start_sweep
+t0=$(now); kill -HUP "$pid"; stopped "SIGHUP" 500
+
+# The whole process group, as a terminal's ^C does.
+start_sweep
+t0=$(now); kill -INT "$pid" $workers; stopped "SIGINT to every process" 500
+
+# A parent killed outright: its workers die too and remove their files.
+start_sweep
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 1
+alive=0
+for w in $workers; do running "$w" && alive=$((alive + 1)); done
+expect_eq "parent SIGKILLed: workers left running" 0 "$alive"
+for w in $workers; do kill -9 "$w" 2>/dev/null; done
+expect_eq "parent SIGKILLed: worker files left" "" "$(find "$T/tmp" -type f)"
+rm -rf "${T:?}/tmp/"*
+
+# run: the simulation loop checks for signals too.
+"$BOUNCE" run "$T/spin.json" --cores 64 --json "$T/run.json" 2>"$T/run.err" &
+pid=$!
+sleep 1.5
+t0=$(now); kill -INT "$pid"
+while kill -0 "$pid" 2>/dev/null && [ $(( ($(now) - t0) / 1000000 )) -lt 10000 ]; do sleep 0.01; done
+ms=$(( ($(now) - t0) / 1000000 ))
+wait "$pid"
+expect_eq "run: SIGINT exit status" 130 "$?"
+[ "$ms" -le 500 ] && ok "run: stopped in $ms ms (<= 500)" || bad "run: took $ms ms (> 500)"
+[ -e "$T/run.json" ] && bad "run: report written" || ok "run: no report"
+
+# run --jobs 2: both variants on threads; SIGINT stops both at once.
+cat >"$T/spin2.json" <<'S'
+{"name": "spin2", "cpu": "manycore-1024", "cores": 8, "program": ["spin.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "stop": {"cycles": 1000000000000},
+ "variants": [{"name": "a", "cores": 64}, {"name": "b", "cores": 32}]}
+S
+"$BOUNCE" run "$T/spin2.json" --jobs 2 --json "$T/run2.json" 2>"$T/run2.err" &
+pid=$!
+sleep 1.5
+t0=$(now); kill -INT "$pid"
+while kill -0 "$pid" 2>/dev/null && [ $(( ($(now) - t0) / 1000000 )) -lt 10000 ]; do sleep 0.01; done
+ms=$(( ($(now) - t0) / 1000000 ))
+wait "$pid"
+expect_eq "run --jobs 2: SIGINT exit status" 130 "$?"
+[ "$ms" -le 500 ] && ok "run --jobs 2: stopped in $ms ms (<= 500)" || bad "run --jobs 2: took $ms ms (> 500)"
+expect_grep "run --jobs 2: says so" "interrupted with 0 of 2 variants done; no report written" "$T/run2.err"
+[ -e "$T/run2.json" ] && bad "run --jobs 2: report written" || ok "run --jobs 2: no report"
+
+# Progress: asked for on a pipe, it shows points done/total and a rate.
+cat >"$T/short.json" <<'S'
+{"name": "short", "cpu": "manycore-1024", "cores": 8, "program": ["spin.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "stop": {"cycles": 100000000}}
+S
+expect_status "sweep --progress" 0 "$BOUNCE" sweep "$T/short.json" --set cores=128,256,128,256 --jobs 1 \
+	--progress --csv "$T/p.csv"
+expect_grep "progress: points done/total" "sweep: [0-9]/4 points" "$T/err"
+expect_status "sweep on a pipe" 0 "$BOUNCE" sweep "$T/short.json" --set cores=128,256 --jobs 1 --csv "$T/p.csv"
+expect_eq "no progress on a pipe" "" "$(cat "$T/err")"
+expect_status "run --progress" 0 "$BOUNCE" run "$T/short.json" --cores 256 --set cores=512 --progress --quiet
+expect_grep "run progress: instructions, ops, simulated time, rate, ETA" \
+	"default: [0-9.]*[kMG]* instructions, [0-9.]*[kMG]* ops, [0-9.]* [mu]s simulated, [0-9.]*[kMG]* instr/s, ETA" "$T/err"
+sed 's/"cycles": 1000000000000/"cycles": 100000000/; s/"cores": 64/"cores": 256/; s/"cores": 32/"cores": 128/' \
+	"$T/spin2.json" >"$T/short2.json"
+expect_status "run --jobs 2 --progress" 0 "$BOUNCE" run "$T/short2.json" --progress --quiet --jobs 2
+expect_grep "run --jobs 2: progress over both variants" "run: [0-9]/2 variants, [0-9.]*[kMG]* instructions, [0-9.]*[kMG]* ops, [0-9.]*[kMG]* instr/s" "$T/err"
+expect_status "run on a pipe" 0 "$BOUNCE" run "$T/short.json" --cores 256 --quiet
+expect_eq "run: no progress on a pipe" "" "$(cat "$T/err")"
+finish
