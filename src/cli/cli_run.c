@@ -109,6 +109,12 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m
 			atomic_store(&m->ops, runner_ops(r));
 		}
 	} while (st == SIM_RUNNING && !cli_interrupted && !(m && m->stop && atomic_load(m->stop)));
+	/* A run shorter than the first refresh still shows what it did once,
+	 * so that asking for progress always gets some. */
+	if (progress && !printed) {
+		show_progress(r, now_s() - t0);
+		printed = 1;
+	}
 	if (printed)
 		fputs("\r\033[K", stderr);
 	return st;
