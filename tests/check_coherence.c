@@ -744,25 +744,34 @@ static uint64_t move_cost(struct memsys *ms, int from, int to, uint64_t *t)
 	return cost;
 }
 
+/* Two sockets of two clusters of two SMT cores (16 CPUs, smt-last), with
+ * transfer latencies 6 / 30 / 90 inside a socket and 300 across. */
+static struct memsys *mk_levels(struct cpu_model *m)
+{
+	cpu_model_default(m);
+	m->fabric = FABRIC_DIRECTORY;
+	m->cores = 16;
+	m->topology.sockets = 2;
+	m->topology.cores_per_socket = 4;
+	m->topology.cores_per_cluster = 2;
+	m->topology.threads_per_core = 2;
+	m->topology.c2c[TOPO_SMT] = 6;
+	m->topology.c2c[TOPO_CLUSTER] = 30;
+	m->topology.c2c[TOPO_SOCKET] = 90;
+	m->topology.hops[0][1] = m->topology.hops[1][0] = 1;
+	m->topology.c2c_hop[1] = 300;
+	struct err e = {0};
+	struct memsys *ms = ms_create(m, MEM, &e);
+	ck_assert_msg(ms != NULL, "%s", e.msg);
+	ms_set_checking(ms, 1);
+	return ms;
+}
+
 START_TEST(timing_topology_levels)
 {
 	struct cpu_model m;
-	cpu_model_default(&m);
-	m.fabric = FABRIC_DIRECTORY;
-	m.cores = 16;
-	m.topology.sockets = 2;
-	m.topology.cores_per_socket = 4;
-	m.topology.cores_per_cluster = 2;
-	m.topology.threads_per_core = 2;
-	m.topology.c2c[TOPO_SMT] = 6;
-	m.topology.c2c[TOPO_CLUSTER] = 30;
-	m.topology.c2c[TOPO_SOCKET] = 90;
-	m.topology.hops[0][1] = m.topology.hops[1][0] = 1;
-	m.topology.c2c_hop[1] = 300;
 	struct err e = {0};
-	struct memsys *ms = ms_create(&m, MEM, &e);
-	ck_assert_msg(ms != NULL, "%s", e.msg);
-	ms_set_checking(ms, 1);
+	struct memsys *ms = mk_levels(&m);
 	uint64_t t = 0;
 	/* smt-last numbering: CPU 8 is CPU 0's sibling, CPU 1 shares its
 	 * cluster, CPU 2 only its socket, CPU 4 is on socket 1. */
@@ -828,22 +837,7 @@ START_TEST(timing_agent_follows_a_line_in_flight)
 	 * data 1012. Ordered at the home socket instead, it would arrive at
 	 * 1035 and take until 1067. */
 	struct cpu_model m;
-	cpu_model_default(&m);
-	m.fabric = FABRIC_DIRECTORY;
-	m.cores = 16;
-	m.topology.sockets = 2;
-	m.topology.cores_per_socket = 4;
-	m.topology.cores_per_cluster = 2;
-	m.topology.threads_per_core = 2;
-	m.topology.c2c[TOPO_SMT] = 6;
-	m.topology.c2c[TOPO_CLUSTER] = 30;
-	m.topology.c2c[TOPO_SOCKET] = 90;
-	m.topology.hops[0][1] = m.topology.hops[1][0] = 1;
-	m.topology.c2c_hop[1] = 300;
-	struct err e = {0};
-	struct memsys *ms = ms_create(&m, MEM, &e);
-	ck_assert_msg(ms != NULL, "%s", e.msg);
-	ms_set_checking(ms, 1);
+	struct memsys *ms = mk_levels(&m);
 	ms_set_home(ms, A, 64, 0);
 	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
 	while (ms_next_event(ms) != UINT64_MAX)    /* its unblock */
