@@ -363,7 +363,7 @@ END_TEST
 START_TEST(test_equ_defines)
 {
 	struct program p;
-	struct asm_define defs[] = { { "BATCH", 64 } };
+	struct asm_define defs[] = { { .name = "BATCH", .value = 64 } };
 	struct asm_input in = in4;
 	in.defines = defs;
 	in.n_defines = 1;
@@ -615,7 +615,7 @@ END_TEST
 
 START_TEST(test_unknown_define)
 {
-	struct asm_define defs[] = { { "BATCH", 64 }, { "NOPE", 1 } };
+	struct asm_define defs[] = { { .name = "BATCH", .value = 64 }, { .name = "NOPE", .value = 1 } };
 	struct asm_input in = in4;
 	in.defines = defs;
 	in.n_defines = 2;

@@ -26,6 +26,7 @@ struct opts {
 	const struct sim_irq_source *irqs;
 	size_t n_irqs;
 	uint64_t rdi;
+	uint32_t issue_width; /* default 1 */
 };
 
 static uint32_t label(const struct program *p, const char *name)
@@ -59,6 +60,8 @@ static void run(struct run *r, const char *src, const struct opts *o)
 	memset(&cfg, 0, sizeof cfg);
 	cpu_model_default(&cfg.cpu);
 	cfg.cpu.cores = cores;
+	if (o->issue_width)
+		cfg.cpu.issue_width = o->issue_width;
 	cfg.prog = &r->p;
 	struct sim_thread th[64];
 	ck_assert_int_le(threads, 64);
@@ -365,6 +368,37 @@ START_TEST(test_softirq_loses_without_bh_disable)
 }
 END_TEST
 
+START_TEST(test_issue_width_groups_simple_instructions)
+{
+	/* 1 + 2 x 1000 simple instructions (mov, then dec/jnz): one cycle each
+	 * at width 1; at width 4 every fourth pays, so 2001 / 4 = 500 cycles.
+	 * A locked RMW keeps its whole latency either way. */
+	const char *src = ".text\nmain: mov rcx, 1000\nl: dec rcx\njnz l\nhlt\n";
+	const uint32_t widths[] = {1, 4};
+	const uint64_t want[] = {2001, 500};
+	for (int k = 0; k < 2; k++) {
+		struct run r;
+		run(&r, src, &(struct opts){ .issue_width = widths[k] });
+		ck_halted(&r);
+		ck_assert_uint_eq(sim_core_stats(r.s, 0)->instructions, 2002);
+		ck_assert_uint_eq(sim_core_stats(r.s, 0)->cycles[CORE_ACT_BUSY], want[k]);
+		done(&r);
+	}
+	const char *locked = ".data\nx: .quad 0\n.text\nmain: lock inc qword ptr [x]\nlock inc qword ptr [x]\nhlt\n";
+	uint64_t busy[2], lk[2];
+	for (int k = 0; k < 2; k++) {
+		struct run r;
+		run(&r, locked, &(struct opts){ .issue_width = widths[k] });
+		ck_halted(&r);
+		busy[k] = sim_core_stats(r.s, 0)->cycles[CORE_ACT_BUSY];
+		lk[k] = sim_core_stats(r.s, 0)->cycles[CORE_ACT_LOCKED];
+		done(&r);
+	}
+	ck_assert_uint_eq(lk[0], lk[1]);
+	ck_assert_uint_eq(busy[0], busy[1]);
+}
+END_TEST
+
 START_TEST(test_irq_entry_and_exit_take_time)
 {
 	/* A handler of one `ret` spends the model's entry and exit latencies
@@ -646,6 +680,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_plain_add_loses_updates);
 	tcase_add_test(tc, test_softirq_loses_without_bh_disable);
 	tcase_add_test(tc, test_irq_entry_and_exit_take_time);
+	tcase_add_test(tc, test_issue_width_groups_simple_instructions);
 	tcase_add_test(tc, test_hard_irq_masked_by_cli);
 	tcase_add_test(tc, test_pause_spin);
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));

@@ -173,9 +173,9 @@ static const char *const scaling_files[] = {
 
 static void run_scaling(struct run *r, int cores, int design, int fbc_cmpxchg)
 {
-	struct asm_define d[] = { { "DESIGN", design }, { "NR_UPDATES", UPDATES },
-				  { "READ_EVERY", 8 }, { "PERCPU_COUNTER_BATCH", BATCH },
-				  { "FBC_CMPXCHG", fbc_cmpxchg } };
+	struct asm_define d[] = { { .name = "DESIGN", .value = design }, { .name = "NR_UPDATES", .value = UPDATES },
+				  { .name = "READ_EVERY", .value = 8 }, { .name = "PERCPU_COUNTER_BATCH", .value = BATCH },
+				  { .name = "FBC_CMPXCHG", .value = fbc_cmpxchg } };
 	run_prog(r, cores, scaling_files, sizeof scaling_files / sizeof *scaling_files, NULL, d,
 		 sizeof d / sizeof *d, "worker", NULL, 0);
 }
@@ -340,7 +340,7 @@ static const char cmpxchg_softirq_text[] =
 
 START_TEST(test_percpu_counter_cmpxchg_softirq)
 {
-	struct asm_define d[] = { { "PERCPU_COUNTER_BATCH", 4 } };
+	struct asm_define d[] = { { .name = "PERCPU_COUNTER_BATCH", .value = 4 } };
 	struct run r;
 	/* softirqs every ~1200 cycles: above interrupt entry and exit */
 	run_prog(&r, 4, NULL, 0, cmpxchg_softirq_text, d, 1, "worker", "net_rx", 1200);
@@ -398,8 +398,8 @@ static void run_mod_bh(struct run *r, int use_bh)
 {
 	static const char *const files[] = { "lib/spinlock.s", "lib/percpu_counter_2006.s",
 					     "mod_bh_softirq.s" };
-	struct asm_define d[] = { { "USE_BH", use_bh }, { "NR_UPDATES", 5000 },
-				  { "FBC_BATCH", 1000000000 } };
+	struct asm_define d[] = { { .name = "USE_BH", .value = use_bh }, { .name = "NR_UPDATES", .value = 5000 },
+				  { .name = "FBC_BATCH", .value = 1000000000 } };
 	/* A softirq every ~1200 cycles: above the 500 of entry and exit, or
 	 * the workers would starve. */
 	run_prog(r, 4, files, 3, NULL, d, 3, "worker", "net_rx_action", 1200);

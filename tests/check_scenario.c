@@ -520,8 +520,8 @@ START_TEST(json_positions)
 	for (int i = 0; i < (int)(sizeof want / sizeof want[0]); i++) {
 		err_clear(&e);
 		v = 0;
-		int r = jpos_int(d, cJSON_GetArrayItem(jpos_root(d), i), INT64_MIN, INT64_MAX, &v, &e);
-		ck_assert_int_eq(r, want[i].ok ? 0 : -1);
+		int got = jpos_int(d, cJSON_GetArrayItem(jpos_root(d), i), INT64_MIN, INT64_MAX, &v, &e);
+		ck_assert_int_eq(got, want[i].ok ? 0 : -1);
 		if (want[i].ok)
 			ck_assert_int_eq(v, want[i].v);
 		else
@@ -733,7 +733,7 @@ START_TEST(scen_full)
 	ck_assert_uint_eq(r.n_include_dirs, 2);
 	scen_run_free(&r);
 
-	struct asm_define set = { "USE_PERCPU", 7 };
+	struct asm_define set = { .name = "USE_PERCPU", .value = 7 };
 	struct scen_overrides o = { .cores = 2, .has_seed = true, .seed = 3, .defines = &set, .n_defines = 1 };
 	ck_assert_int_eq(scen_resolve(&s, 1, &o, &r, &e), -1);
 	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 2 cores in variant \"percpu\" (expected ids 0..1)");

@@ -44,6 +44,7 @@ void cpu_model_default(struct cpu_model *m)
 	m->lat_irq_exit = CPU_LAT_IRQ_DEFAULT;
 	m->lat_bus = 8;
 	m->cpi = 1;
+	m->issue_width = 1;
 	m->sb_entries = 8;
 	m->fabric = FABRIC_BUS;
 	m->protocol = PROTO_MESI;
@@ -107,6 +108,8 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 	}
 	if (m->cpi < 1 || m->cpi > 1000)
 		return err_set(e, NULL, 0, 0, "cpi: %u is out of range (expected 1..1000)", m->cpi);
+	if (m->issue_width < 1 || m->issue_width > 8)
+		return err_set(e, NULL, 0, 0, "issue_width: %u is out of range (expected 1..8)", m->issue_width);
 	if (m->sb_entries < 1 || m->sb_entries > 256)
 		return err_set(e, NULL, 0, 0, "sb_entries: %u is out of range (expected 1..256)", m->sb_entries);
 	/* Latencies are all bounded alike; the table says which fields they are. */

@@ -64,6 +64,11 @@ struct cpu_model {
 	uint32_t lat_irq_exit;      /* the handler's return back to the interrupted code */
 	uint32_t lat_bus;           /* bus fabric: cycles one broadcast holds the bus */
 	uint32_t cpi;               /* cycles per simple instruction (>= 1) */
+	/* Instructions retired per cpi cycles: an out-of-order core issues
+	 * several independent instructions at once, so a loop's bookkeeping
+	 * (mov, dec, jnz) hides beside a locked RMW instead of adding to it.
+	 * Memory and fence latencies are charged apart and stay whole. */
+	uint32_t issue_width;
 	/* What the teaching simulators model (docs/replay.md); 0 keeps the
 	 * topology's timing and MESI's memory supply. */
 	uint32_t lat_writeback;     /* a dirty line written back delays its writer this much */
@@ -115,6 +120,7 @@ struct cpu_model {
 	X(lat_irq_exit,     LAT,      OPTIONAL, 0, 100000)        \
 	X(lat_bus,          LAT,      IF_BUS,   0, 100000)        \
 	X(cpi,              U32,      OPTIONAL, 1, 1000)          \
+	X(issue_width,      U32,      OPTIONAL, 1, 8)             \
 	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000)        \
 	X(lat_store_shared, LAT,      OPTIONAL, 0, 100000)        \
 	X(c2c_clean,        U32,      OPTIONAL, 0, 1)             \

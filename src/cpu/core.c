@@ -1006,7 +1006,14 @@ ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uin
 		c->pc++;
 		/* fall through */
 	case ST_JUMP:
-		acct(env, c, CORE_ACT_BUSY, cpi);
+		/* issue_width instructions share one cpi charge: the last of
+		 * each group pays it. */
+		if (__builtin_expect(env->m->issue_width > 1, 0) && ++c->issued < env->m->issue_width) {
+			acct(env, c, CORE_ACT_BUSY, 0);
+		} else {
+			c->issued = 0;
+			acct(env, c, CORE_ACT_BUSY, cpi);
+		}
 		c->st.instructions++;
 		return R_NEXT;
 	case ST_TIMED:

@@ -75,6 +75,7 @@ struct core {
 	int in_handler;          /* running an interrupt handler (context in `saved`) */
 	uint32_t call_depth;     /* calls without their ret, in the current context */
 	int bh_count, preempt_count;
+	uint32_t issued;         /* instructions since the last cpi charge (issue_width > 1) */
 	/* lines 2-3 */
 	struct core_stats st;
 	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */

@@ -69,6 +69,25 @@ double host_clock_ghz(long adds, int runs)
 	return best;
 }
 
+/* Eight independent chains of adds, 800 per pass: the core retires as many
+ * per cycle as it has ALUs to issue them to (the loop's dec/jnz beside). */
+double host_adds_per_cycle(long adds, int runs, double ghz)
+{
+	double best = 0;
+	for (int r = 0; r < runs; r++) {
+		uint64_t a = 0, b = 0, c = 0, d = 0, f = 0, g = 0, h = 0, k = 0;
+		double t0 = cpu_ns();
+		for (long i = 0; i < adds; i += 800)
+			__asm__ volatile(".rept 100\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n"
+					 "\tadd $1, %4\n\tadd $1, %5\n\tadd $1, %6\n\tadd $1, %7\n\t.endr"
+					 : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(f), "+r"(g), "+r"(h), "+r"(k));
+		double ipc = (double)adds / ((cpu_ns() - t0) * ghz);
+		if (ipc > best)
+			best = ipc;
+	}
+	return best;
+}
+
 /* ---- pointer chasing ---- */
 
 struct host_chain {

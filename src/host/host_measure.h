@@ -17,6 +17,9 @@ int host_pin_self(int cpu);
  * with clock_gettime in this thread's CPU time (as are the other
  * single-thread figures). `runs` >= 1. */
 double host_clock_ghz(long adds, int runs);
+/* Independent adds retired per cycle at `ghz` (eight chains side by side):
+ * how many simple instructions the core issues at once. */
+double host_adds_per_cycle(long adds, int runs, double ghz);
 
 /* A random cyclic pointer chain through `bytes` of memory, one pointer per
  * `stride` bytes, built (and so first touched) by the calling thread. */

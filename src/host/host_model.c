@@ -163,6 +163,12 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 	}
 	if (say(progress, ctx, "clock: %.2f GHz (a chain of dependent adds in thread CPU time, best of %d)", m->ghz, m->runs))
 		goto out;
+	/* Rounded down: a core that retires 3.9 adds a cycle has 4 ALUs, one
+	 * that retires 3.5 is not shown to have 4. */
+	m->ipc = host_adds_per_cycle(quick ? 30000000 : 200000000, m->runs, m->ghz);
+	m->issue_width = m->ipc < 1 ? 1 : m->ipc > 8.5 ? 8 : (uint32_t)(m->ipc + 0.25);
+	if (say(progress, ctx, "issue width: %.2f independent adds per cycle; issue_width = %u", m->ipc, m->issue_width))
+		goto out;
 
 	m->line_size = t->line ? t->line : 64;
 	if (!t->line)
@@ -339,7 +345,7 @@ cJSON *host_model_json(const struct host_model *m)
 				 m->pair[l]);
 	int n = snprintf(src, sizeof src,
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
-		 "c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. "
+		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. "
 		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, lat_mfence, "
 		 "lat_pause, cpi. Not measured: %s",
 		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "not measured: one CPU",
@@ -386,6 +392,7 @@ cJSON *host_model_json(const struct host_model *m)
 	add_int(o, "lat_mfence", HOST_DEFAULT_MFENCE);
 	add_int(o, "lat_pause", HOST_DEFAULT_PAUSE);
 	add_int(o, "cpi", 1);
+	add_int(o, "issue_width", (int)m->issue_width);
 	add_int(o, "sb_entries", HOST_DEFAULT_SB_ENTRIES);
 	cJSON_AddStringToObject(o, "fabric", "directory");
 	cJSON_AddStringToObject(o, "protocol", cpu_protocol_name(protocol_of(m)));

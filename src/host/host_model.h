@@ -23,6 +23,8 @@ struct host_model {
 	char vendor[16];
 	int quick, runs;
 	double ghz;
+	double ipc;             /* independent adds per cycle */
+	uint32_t issue_width;
 	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked;
 	size_t llc_probe, mem_probe;   /* bytes chased */
 	double ns_c2c[TOPO_NLEVELS];   /* per transfer; < 0: not measured */

@@ -117,6 +117,7 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 	snprintf(m->name, sizeof m->name, "%s", default_name ? default_name : "inline");
 	m->threads_per_core = 1;
 	m->cpi = 1;
+	m->issue_width = 1;
 	m->lat_irq_entry = CPU_LAT_IRQ_DEFAULT;
 	m->lat_irq_exit = CPU_LAT_IRQ_DEFAULT;
 	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {

@@ -1,4 +1,4 @@
-/* Fuzz target: the CPU-model loader on its own. The bytes are a cpus/*.json
+/* Fuzz target: the CPU-model loader on its own. The bytes are a cpus/NAME.json
  * file; a model that loads is validated at one, its own and the largest core
  * count (what --cores and sweeps ask of it), its topology built and every
  * CPU placed, and a failed validation pointed back at its field. */
