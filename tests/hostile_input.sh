@@ -272,6 +272,13 @@ took=$(($(date +%s) - start))
 expect_grep "--max-seconds: says so" "variant 'a' stopped at wall-clock limit (2 s)" "$T/err"
 expect_grep "--max-seconds: names the variant not run" "variant 'b' not run: the wall-clock limit of 2 s was reached" "$T/err"
 expect_eq "--max-seconds: the report says wall-clock" wall-clock "$(jget "$T/wall.json" variants.a.stopped)"
+# Two jobs, twelve endless variants: the two running stop at the limit, the
+# others are not started, and the pool neither waits for them nor deadlocks
+# on the room they leave (it did: every variant not run must wake a worker).
+awk 'BEGIN { printf "{\"name\": \"t\", \"cpu\": \"x460-8way\", \"cores\": 2, \"program\": [\"spin.s\"], \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}], \"variants\": [";
+	for (i = 0; i < 12; i++) printf "%s{\"name\": \"v%d\", \"seed\": %d}", i ? "," : "", i, i + 2; print "]}" }' >"$T/spin12.json"
+expect_status "--max-seconds 1 --jobs 2, twelve endless variants" 0 timeout 30 "$BOUNCE" run "$T/spin12.json" --jobs 2 --max-seconds 1 --quiet
+expect_grep "--jobs 2: the later variants are not run" "variant 'v11' not run: the wall-clock limit of 1 s was reached" "$T/err"
 refuse "--max-seconds 0" "--max-seconds: '0' is not a number of seconds" run "$T/spin2.json" --max-seconds 0
 
 finish

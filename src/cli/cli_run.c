@@ -463,6 +463,9 @@ int cli_run(const struct cli_opts *o)
 		if (sl->late) {
 			fprintf(stderr, "%sbounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
 				printed ? "\r\033[K" : "", s.variants[sl->v].name, o->max_seconds);
+			pthread_mutex_lock(&p.mu);
+			pthread_cond_broadcast(&p.cv); /* its room is free: a worker may wait for it */
+			pthread_mutex_unlock(&p.mu);
 			continue;
 		}
 		if (sl->status == SIM_ERROR) {
