@@ -32,22 +32,10 @@ done
 
 "$BOUNCE" sweep scenarios/scaling.json --set cores="$cores" --jobs "$jobs" --csv "$tmp/scaling.csv"
 # CSV fields may be quoted (scenario names hold commas): split them properly.
-awk -v cores="$cores" '
-function split_csv(line, f,    n, i, c, q, cur) {
-	n = 0; q = 0; cur = ""
-	for (i = 1; i <= length(line); i++) {
-		c = substr(line, i, 1)
-		if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 } else cur = cur c }
-		else if (c == "\"") q = 1
-		else if (c == ",") { f[++n] = cur; cur = "" }
-		else cur = cur c
-	}
-	f[++n] = cur
-	return n
-}
-NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+awk -f "$top/docs/csv-tsv.awk" "$tmp/scaling.csv" | awk -F'\t' -v cores="$cores" '
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
-	split_csv($0, f)
+	for (i = 1; i <= NF; i++) f[i] = $i
 	c = f[col["cores"]]; v = f[col["variant"]]
 	if (!(v in seen)) { seen[v] = 1; order[++nv] = v }
 	if (!(c in seenc)) { seenc[c] = 1; corder[++nc] = c }
@@ -68,7 +56,7 @@ END {
 	for (k = 1; k <= nc; k++) { c = corder[k]; printf "| %s |", c
 		for (i = 1; i <= nv; i++) printf " %.3g%s |", ops[c, order[i]], lim[c, order[i]]; print "" }
 	print ""
-}' "$tmp/scaling.csv" >>"$out"
+}' >>"$out"
 
 # The same sweep as charts (bounce plot needs the SDL2 UI; without it the
 # tables stand alone).

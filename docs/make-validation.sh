@@ -18,22 +18,10 @@ pp=docs/validation/pingpong.json
 # Field NAME of a CSV bounce wrote (fields may be quoted): of the last row,
 # or of the last row whose variant is VARIANT.
 csv_field() { # FILE NAME [VARIANT]
-	awk -v want="$2" -v variant="${3:-}" '
-	function split_csv(line, f,    n, i, c, q, cur) {
-		n = 0; q = 0; cur = ""
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 } else cur = cur c }
-			else if (c == "\"") q = 1
-			else if (c == ",") { f[++n] = cur; cur = "" }
-			else cur = cur c
-		}
-		f[++n] = cur
-		return n
-	}
-	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
-	{ split_csv($0, f); if (variant == "" || f[col["variant"]] == variant) v = f[col[want]] }
-	END { print v }' "$1"
+	awk -f "$top/docs/csv-tsv.awk" "$1" | awk -F'\t' -v want="$2" -v variant="${3:-}" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ if (variant == "" || $col["variant"] == variant) v = $col[want] }
+	END { print v }'
 }
 
 # ns per transfer of a CAS ping-pong between CPU 0 and CPU PEER on MODEL:
@@ -242,22 +230,9 @@ EOF
 		epyc-9654:1,2,4,8,16,32,64,96,192 x460-8way:1,2,4,8; do
 		"$BOUNCE" sweep scenarios/validate.json --cpu "${m%%:*}" --set cores="${m#*:}" \
 			--set NR_OPS=200 --jobs 2 --csv "$tmp/sw.csv" >/dev/null
-		awk -v m="${m%%:*}" '
-		function split_csv(line, f,    n, i, c, q, cur) {
-			n = 0; q = 0; cur = ""
-			for (i = 1; i <= length(line); i++) {
-				c = substr(line, i, 1)
-				if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 } else cur = cur c }
-				else if (c == "\"") q = 1
-				else if (c == ",") { f[++n] = cur; cur = "" }
-				else cur = cur c
-			}
-			f[++n] = cur
-			return n
-		}
-		NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
-		{ split_csv($0, f); if (f[c["variant"]] == "contended") print m "," f[c["cores"]] "," f[c["ops_per_sec"]] }' \
-			"$tmp/sw.csv" >>"$tmp/tput.csv"
+		awk -f "$top/docs/csv-tsv.awk" "$tmp/sw.csv" | awk -F'\t' -v m="${m%%:*}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == "contended" { print m "," $c["cores"] "," $c["ops_per_sec"] }' >>"$tmp/tput.csv"
 	done
 	awk -F, 'NR > 1 { if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
 			v[$1, $2] = $3; if (!($2 in st)) { st[$2] = 1; ts[++nt] = $2 } }

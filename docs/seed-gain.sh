@@ -7,10 +7,11 @@ set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Cycles of one CPU's run of each variant, from a CSV report (by column name).
+# Cycles of one CPU's run of a variant, from a CSV report (by column name).
 cycles_of() { # CSV VARIANT
-	awk -F, -v v="\"$2\"" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cycles") c = i; next }
-		$0 ~ "," v "," { for (i = 1; i <= NF; i++) if ($i == v) { print $c; exit } }' "$1"
+	awk -f "$(dirname "$0")/csv-tsv.awk" "$1" | awk -F'\t' -v v="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["variant"] == v { print $col["cycles"]; exit }'
 }
 
 # A request's cost, from a same-era measurement: Apache 2.0.52 on Linux

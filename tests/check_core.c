@@ -36,6 +36,20 @@ static uint32_t label(const struct program *p, const char *name)
 	return (uint32_t)s->value;
 }
 
+/* Where label `name` of program text src (assembled for cpus CPUs) is: an
+ * interrupt handler's address, before the run that uses it. */
+static uint32_t label_in(const char *src, int cpus, const char *name)
+{
+	struct asm_input in = { .nr_cpus = cpus, .line_size = 64 };
+	struct program tmp;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &tmp, &e), 0);
+	uint32_t at = label(&tmp, name);
+	program_free(&tmp);
+	return at;
+}
+
 static uint64_t addr_of(const struct program *p, const char *name)
 {
 	const struct symbol *s = program_symbol(p, name);
@@ -322,13 +336,7 @@ static void bh_case(int protect, uint64_t *lost)
 	struct run r;
 	struct sim_irq_source irq;
 	memset(&irq, 0, sizeof irq);
-	struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
-	struct program tmp;
-	struct err e;
-	err_clear(&e);
-	ck_assert_int_eq(asm_assemble_string("t.s", bh_src(protect), &in, &tmp, &e), 0);
-	irq.handler = label(&tmp, "net_rx");
-	program_free(&tmp);
+	irq.handler = label_in(bh_src(protect), 2, "net_rx");
 	cpuset_add(&irq.cpus, 0);
 	cpuset_add(&irq.cpus, 1);
 	irq.kind = IRQ_SOFT;
@@ -405,15 +413,9 @@ START_TEST(test_irq_entry_and_exit_take_time)
 	 * in interrupt context, 250 + 250 cycles on the test model (the ret's
 	 * own cycle retires once the interrupted code is back). */
 	const char *src = ".text\nmain: mov rcx, 20000\nl: dec rcx\njnz l\nhlt\nh: ret\n";
-	struct asm_input in = { .nr_cpus = 1, .line_size = 64 };
-	struct program tmp;
-	struct err e;
-	err_clear(&e);
-	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &tmp, &e), 0);
 	struct sim_irq_source irq;
 	memset(&irq, 0, sizeof irq);
-	irq.handler = label(&tmp, "h");
-	program_free(&tmp);
+	irq.handler = label_in(src, 1, "h");
 	cpuset_add(&irq.cpus, 0);
 	irq.kind = IRQ_HARD;
 	irq.every = 3000;
@@ -435,15 +437,9 @@ START_TEST(test_hard_irq_masked_by_cli)
 			  "mov rcx, 200\nl: cli\nmov qword ptr gs:[in_cs], 1\nwork 50\n"
 			  "mov qword ptr gs:[in_cs], 0\nsti\nwork 50\ndec rcx\njnz l\nhlt\n"
 			  "h: mov rax, gs:[in_cs]\nadd gs:[bad], rax\ninc qword ptr gs:[n]\nret\n";
-	struct asm_input in = { .nr_cpus = 1, .line_size = 64 };
-	struct program tmp;
-	struct err e;
-	err_clear(&e);
-	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &tmp, &e), 0);
 	struct sim_irq_source irq;
 	memset(&irq, 0, sizeof irq);
-	irq.handler = label(&tmp, "h");
-	program_free(&tmp);
+	irq.handler = label_in(src, 1, "h");
 	cpuset_add(&irq.cpus, 0);
 	irq.kind = IRQ_HARD;
 	irq.arrival = SIM_ARRIVAL_POISSON;

@@ -74,6 +74,12 @@ int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, s
 int cli_exit_status(const struct err *e);
 /* Print e and return its exit status: how every subcommand fails. */
 int cli_fail(const struct err *e);
+/* For the commands that parse their own options (calibrate, validate,
+ * replay): the message for what getopt_long refused (c is ':' for an
+ * option without its value, else an unknown option), or for a positional
+ * argument the command takes none of; both return EXIT_INPUT. */
+int cli_getopt_fail(const char *cmd, int c, char **argv);
+int cli_extra_arg(const char *cmd, const char *arg);
 
 /* What a run has done so far, for progress shown by another thread; the
  * run stops after a slice when *stop is set. */

@@ -70,18 +70,12 @@ int cli_calibrate(int argc, char **argv)
 		case 'Q': quick = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(calibrate_usage, stdout); return EXIT_OK;
-		case ':':
-			fprintf(stderr, "bounce: calibrate: %s needs a value (see bounce calibrate --help)\n", argv[optind - 1]);
-			return EXIT_INPUT;
 		default:
-			fprintf(stderr, "bounce: calibrate: unknown option '%s' (see bounce calibrate --help)\n", argv[optind - 1]);
-			return EXIT_INPUT;
+			return cli_getopt_fail("calibrate", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "bounce: calibrate: unexpected argument '%s' (see bounce calibrate --help)\n", argv[optind]);
-		return EXIT_INPUT;
-	}
+	if (optind < argc)
+		return cli_extra_arg("calibrate", argv[optind]);
 
 	struct err e = {0};
 	struct host_topo *topo = NULL;

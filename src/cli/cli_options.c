@@ -431,3 +431,18 @@ int cli_exit_status(const struct err *e)
 	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL :
 	       e->kind == ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_INPUT;
 }
+
+int cli_getopt_fail(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		fprintf(stderr, "bounce: %s: %s needs a value (see bounce %s --help)\n", cmd, argv[optind - 1], cmd);
+	else
+		fprintf(stderr, "bounce: %s: unknown option '%s' (see bounce %s --help)\n", cmd, argv[optind - 1], cmd);
+	return EXIT_INPUT;
+}
+
+int cli_extra_arg(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "bounce: %s: unexpected argument '%s' (see bounce %s --help)\n", cmd, arg, cmd);
+	return EXIT_INPUT;
+}

@@ -65,12 +65,8 @@ int cli_replay(int argc, char **argv)
 		case 'v': csv = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
-		case ':':
-			fprintf(stderr, "bounce: replay: %s needs a value (see bounce replay --help)\n", argv[optind - 1]);
-			return EXIT_INPUT;
 		default:
-			fprintf(stderr, "bounce: replay: unknown option '%s' (see bounce replay --help)\n", argv[optind - 1]);
-			return EXIT_INPUT;
+			return cli_getopt_fail("replay", c, argv);
 		}
 	}
 	if (optind >= argc) {

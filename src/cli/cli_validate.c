@@ -100,18 +100,12 @@ int cli_validate(int argc, char **argv)
 		case 'Q': quick = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(validate_usage, stdout); return EXIT_OK;
-		case ':':
-			fprintf(stderr, "bounce: validate: %s needs a value (see bounce validate --help)\n", argv[optind - 1]);
-			return EXIT_INPUT;
 		default:
-			fprintf(stderr, "bounce: validate: unknown option '%s' (see bounce validate --help)\n", argv[optind - 1]);
-			return EXIT_INPUT;
+			return cli_getopt_fail("validate", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "bounce: validate: unexpected argument '%s' (see bounce validate --help)\n", argv[optind]);
-		return EXIT_INPUT;
-	}
+	if (optind < argc)
+		return cli_extra_arg("validate", argv[optind]);
 
 	struct err e = {0};
 	struct host_topo *topo = NULL;

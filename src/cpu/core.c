@@ -999,7 +999,7 @@ enum { R_NEXT, R_YIELD, R_STOP, R_FAIL };
 /* Retire: the only place an instruction is charged its cpi, counted and
  * moved past (enum step). Inlined into each form, so that a form whose
  * outcome is a constant retires without a second dispatch. */
-ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uint64_t cpi)
+ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uint64_t cpi, uint32_t width)
 {
 	switch (st) {
 	case ST_OK:
@@ -1008,7 +1008,7 @@ ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uin
 	case ST_JUMP:
 		/* issue_width instructions share one cpi charge: the last of
 		 * each group pays it. */
-		if (__builtin_expect(env->m->issue_width > 1, 0) && ++c->issued < env->m->issue_width) {
+		if (__builtin_expect(width > 1, 0) && ++c->issued < width) {
 			acct(env, c, CORE_ACT_BUSY, 0);
 		} else {
 			c->issued = 0;
@@ -1039,10 +1039,11 @@ ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uin
 }
 
 /* One instruction by its form, executed as execute() would and retired. */
-#define RET(x) return retire(env, c, (x), cpi)
+#define RET(x) return retire(env, c, (x), cpi, width)
 #define TRYR(x) do { enum step st_ = (x); if (st_ != ST_OK) RET(st_); } while (0)
 ALWAYS_INLINE int
-dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form, uint64_t cpi)
+dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form, uint64_t cpi,
+	 uint32_t width)
 {
 	uint64_t b;
 	switch (form) {
@@ -1110,6 +1111,7 @@ int core_exec_event(struct core_env *env, struct core *c)
 {
 	const struct program *p = env->prog;
 	const uint64_t cpi = env->m->cpi;
+	const uint32_t width = env->m->issue_width;
 
 	if (c->state != CORE_RUN || c->ev_at != env->now)
 		return 0;
@@ -1126,7 +1128,7 @@ run:
 			if (b)
 				goto yield;
 		}
-		int r = dispatch(env, c, &p->insns[c->pc], env->forms[c->pc], cpi);
+		int r = dispatch(env, c, &p->insns[c->pc], env->forms[c->pc], cpi, width);
 		if (__builtin_expect(r != R_NEXT, 0)) {
 			if (r == R_YIELD)
 				goto yield;

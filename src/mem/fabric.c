@@ -302,14 +302,26 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
  * side bus's implicit writeback). The core does not wait for it (x86 parts
  * drain evictions through a writeback buffer); a request that needs
  * memory's copy meanwhile does. */
+/* Memory's latency from a core of the home socket or another one. */
+static uint32_t mem_lat(const struct memsys *ms, int remote)
+{
+	return remote ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
+}
+
+/* The data half of an access of latency lat whose request took to_agent:
+ * what is left of lat after the request leg, at least a cycle. */
+static uint32_t data_half(uint32_t lat, uint32_t to_agent)
+{
+	return lat > to_agent ? lat - to_agent : 1;
+}
+
 void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_t now, int own_txn)
 {
 	int home = ms_home_of(ms, le->line);
 	struct topo_place agent = {home, -1, -1, -1};
 	uint32_t to_agent = leg(ms, &agent, core);
-	uint32_t lat = ms->llc ? ms->m.lat_llc_hit
-			       : home != ms_sock_of(ms, core) ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
-	uint64_t at = now + (lat > to_agent ? lat - to_agent : 1);
+	uint32_t lat = ms->llc ? ms->m.lat_llc_hit : mem_lat(ms, home != ms_sock_of(ms, core));
+	uint64_t at = now + data_half(lat, to_agent);
 	if (at > le->wb_at)
 		le->wb_at = at;
 	if (own_txn && ms->m.fabric == FABRIC_BUS)
@@ -334,9 +346,9 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 		lat = ms->m.lat_llc_hit;
 	} else {
 		r->remote = ms_home_of(ms, r->line) != rsock;
-		lat = r->remote ? ms->m.lat_mem_remote : ms->m.lat_mem_local;
+		lat = mem_lat(ms, r->remote);
 	}
-	return from + (lat > to_agent ? lat - to_agent : 1);
+	return from + data_half(lat, to_agent);
 }
 
 /* lat_store_shared: an UPGRADE completes that long after its issue, or
