@@ -677,19 +677,22 @@ END_TEST
  * L1 hit 4; line L's home is socket L % 2. So a leg inside a socket is
  * 60/3 = 20 cycles and one across is 20 + (120-60)/2 = 50; a request is
  * ordered at the innermost domain holding it and the line's copies (else
- * at the home socket), served when the line's previous request unblocked
- * (its fill + one leg back), and uncontended memory costs 200/300 from
- * issue. */
+ * at the home socket); behind an exclusive request it is forwarded to that
+ * request's requester on arrival and handled there after that one's fill;
+ * uncontended memory costs 200/300 from issue. */
 START_TEST(timing_directory_parallel_lines_fifo_per_line)
 {
 	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
 	ck_assert_uint_eq(ms_store(ms, 0, 0, 0, 8, 1), 200);      /* line 0, home 0 */
 	ck_assert_uint_eq(ms_store(ms, 1, 0, 128, 8, 1), 200);    /* line 2: in parallel */
-	/* served at 220 (core 0's unblock), snoop 240, data 260 */
-	ck_assert_uint_eq(ms_store(ms, 2, 0, 0, 8, 2), 260);
-	/* core 4 on socket 1: ordered at the home socket 0; served at 280,
-	 * snoop reaches core 2 at 300, data crosses the link: 350 */
-	ck_assert_uint_eq(ms_store(ms, 4, 10, 0, 8, 3), 350);
+	/* at the agent at 20 behind core 0's GETM: forwarded, at core 0 at 40,
+	 * handled the cycle after core 0's fill (200) let it store: 201; the
+	 * data takes a leg: 221 */
+	ck_assert_uint_eq(ms_store(ms, 2, 0, 0, 8, 2), 221);
+	/* core 4 on socket 1: ordered at the home socket 0, there at 60,
+	 * forwarded to core 2 (80), handled after core 2's fill at 222, the
+	 * data crosses the link: 272 */
+	ck_assert_uint_eq(ms_store(ms, 4, 10, 0, 8, 3), 272);
 	uint64_t v;
 	ck_assert_uint_eq(ms_load(ms, 5, 0, 64, 8, &v), 200);     /* line 1, home 1 = socket of core 5 */
 	ck_assert_uint_eq(ms_load(ms, 0, 0, 192, 8, &v), 300);    /* line 3, home 1: remote memory */
@@ -830,12 +833,11 @@ START_TEST(timing_agent_follows_a_line_in_flight)
 {
 	/* SMT siblings 0 and 8 (c2c 6: legs of 2), socket legs of 30. Core 8
 	 * takes A from core 0 at 1000: served 1002, snoop at core 0 1004,
-	 * data at core 8 1006, its unblock frees the line at 1008. Core 0
-	 * wants A back at 1005, while it is on its way to core 8: no core
-	 * holds it, but it stays inside the core, and so does core 0's
-	 * request: at the agent 1007, served 1008, snoop at core 8 1010,
-	 * data 1012. Ordered at the home socket instead, it would arrive at
-	 * 1035 and take until 1067. */
+	 * data at core 8 1006. Core 0 wants A back at 1005, while it is on its
+	 * way to core 8: no core holds it, but it stays inside the core, and
+	 * so does core 0's request: at the agent 1007, forwarded to core 8
+	 * (1009), data 1011. Ordered at the home socket instead, it would
+	 * arrive at 1035 and take until 1067. */
 	struct cpu_model m;
 	struct memsys *ms = mk_levels(&m);
 	ms_set_home(ms, A, 64, 0);
@@ -851,7 +853,54 @@ START_TEST(timing_agent_follows_a_line_in_flight)
 	while (ms_next_event(ms) != UINT64_MAX)
 		ck_assert_int_eq(ms_step(ms), 1);
 	ck_assert_uint_eq(woken_at[8], 1006);
-	ck_assert_uint_eq(woken_at[0], 1012);
+	ck_assert_uint_eq(woken_at[0], 1011);
+	done(ms);
+}
+END_TEST
+
+/* Forwarding on the default model (legs of 20 inside a socket). Cores 0,
+ * 1 and 2 of socket 0 store, store and load A at cycle 0, all at the agent
+ * at 20 in issue order. Core 0's GETM fetches from memory: data at 200.
+ * Core 1's is forwarded to core 0 on arrival, reaches it at 40 and waits
+ * for its fill; it is handled the cycle after (201), data at 221. Core 2's
+ * GETS is forwarded to core 1 the same way: 222, data at 242. Core 3's
+ * store waits behind the read (the agent does not know which copies a
+ * read leaves): served at core 2's unblock, 262, its invalidations reach
+ * cores 1 and 2 at 282. Two bounces (0 to 1, 1 to 3): a read does not
+ * take ownership. */
+START_TEST(timing_forwarding_chain)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	ms_set_home(ms, A, 64, 0);
+	ms_set_waker(ms, record_wake, NULL);
+	memset(woken_at, 0, sizeof woken_at);
+	uint64_t v;
+	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1), MS_PENDING);
+	ck_assert_uint_eq(ms_store(ms, 1, 0, A, 8, 2), MS_PENDING);
+	ck_assert_uint_eq(ms_load(ms, 2, 0, A, 8, &v), MS_PENDING);
+	ck_assert_uint_eq(ms_store(ms, 3, 0, A, 8, 3), MS_PENDING);
+	while (ms_next_event(ms) < 282)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(woken_at[0], 200);
+	ck_assert_uint_eq(woken_at[1], 221);
+	ck_assert_uint_eq(woken_at[2], 242);
+	ck_assert_uint_eq(woken_at[3], 0);
+	ck_assert_int_eq(ms_state_of(ms, 1, A), MS_S);
+	ck_assert_int_eq(ms_state_of(ms, 2, A), MS_S);
+	ck_assert_uint_eq(ms_next_event(ms), 282);
+	ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_int_eq(ms_state_of(ms, 1, A), MS_I);
+	ck_assert_int_eq(ms_state_of(ms, 2, A), MS_I);
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_int_eq(ms_state_of(ms, 3, A), MS_M);
+	/* MESI's S copies do not supply: memory does, once core 1's
+	 * writeback (M to S at 222) has landed, 222 + 180 = 402, and its data
+	 * takes the rest of memory's 200 cycles: 582. */
+	ck_assert_uint_eq(woken_at[3], 582);
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.bounces, 2);      /* 0 -> 1, 1 -> 3 */
+	ck_assert_uint_eq(s.c2c_transfers, 2);
 	done(ms);
 }
 END_TEST
@@ -1324,6 +1373,7 @@ int main(void)
 	tcase_add_test(t, timing_upgrade_and_llc);
 	tcase_add_test(t, timing_writeback_delays_memory_reads);
 	tcase_add_test(t, timing_agent_follows_a_line_in_flight);
+	tcase_add_test(t, timing_forwarding_chain);
 	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 

@@ -274,11 +274,12 @@ END_TEST
 
 /* Two cores of one socket hammer one line with lock add on the default
  * model: legs of 60/3 = 20 cycles, a locked add costs 4 + 20 = 24, the loop
- * 26. A core's fill arrives at F; its unblock reaches the agent at F + 20,
- * which serves the other core's waiting request, whose snoop is back at
- * F + 40. The core's locks run F..F+24 and F+26..F+50: the snoop waits for
- * the second, so in steady state an owner completes exactly 2 operations
- * per ownership, and the line moves every 50 + 20 = 70 cycles. */
+ * 26. A core's fill arrives at F and its lock runs F..F+24. The other core
+ * lost the line 20 cycles before F, missed again 2 cycles later (dec, jnz)
+ * and its request reached the agent at F+2; the agent forwards it to the
+ * owner to be at once, so the snoop is there at F+22, waits for the lock
+ * and leaves at F+24. In steady state an owner completes exactly one
+ * operation per ownership, and the line moves every 24 + 20 = 44 cycles. */
 START_TEST(test_ops_per_ownership)
 {
 	struct run r;
@@ -287,11 +288,12 @@ START_TEST(test_ops_per_ownership)
 	ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "counter"), 8), 2 * 500);
 	struct ms_stats m;
 	ms_total_stats(sim_memsys(r.s), &m);
-	/* 500 ownerships of 2 operations: 499 bounces. The first fill comes
-	 * from memory at 200, then 499 handoffs of 70 cycles, then the last
-	 * owner's two loops (52) and hlt (1). */
-	ck_assert_uint_eq(m.bounces, 499);
-	ck_assert_uint_eq(sim_cycles(r.s), 200 + 499 * 70 + 2 * 26 + 1);
+	/* 1000 ownerships of one operation: 999 bounces. The first fill comes
+	 * from memory at 200 (the other core's request, forwarded at 20, waits
+	 * there), then 999 handoffs of 44 cycles, then the last owner's lock
+	 * (24), dec and jnz (2) and hlt (1). */
+	ck_assert_uint_eq(m.bounces, 999);
+	ck_assert_uint_eq(sim_cycles(r.s), 200 + 999 * 44 + 24 + 2 + 1);
 	done(&r);
 }
 END_TEST

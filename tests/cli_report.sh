@@ -54,19 +54,22 @@ expect_grep "c2c names the line's symbol" '#1 line 0x[0-9a-f]* (data: counter):'
 expect_grep "c2c offset row with writer ranges" 'counter+0  *8 .* 0-7  *0-7$' "$T/out"
 expect_grep "c2c code row" ' inc.s:7  *lock inc qword ptr \[counter\]$' "$T/out"
 
-# proto_inuse's unpadded array: false sharing, two instructions (the inc
-# and the dec) whose HITMs add up to the line's (the model fixes them exactly).
+# proto_inuse's unpadded array: false sharing, three instructions (the inc,
+# the final sum's add and the dec) whose HITMs add up to the line's (the
+# model fixes them exactly).
 P=$top_srcdir/scenarios/proto_inuse.json
 expect_status "proto_inuse --c2c" 0 "$BOUNCE" run "$P" --json "$T/pi.json" --c2c
 l=variants.unpadded.lines.1
-expect_eq "line hitm" 3293 "$(jget "$T/pi.json" $l.hitm)"
-expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 3167 3072" \
+expect_eq "line hitm" 4990 "$(jget "$T/pi.json" $l.hitm)"
+expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 4969 4901" \
 	"$(jget "$T/pi.json" $l.instructions.0.at) $(jget "$T/pi.json" $l.instructions.0.insn) $(jget "$T/pi.json" $l.instructions.0.hitm) $(jget "$T/pi.json" $l.instructions.0.bounces)"
-expect_eq "second instruction" "lib/proto_inuse.s:83 126" \
+expect_eq "second instruction" "lib/proto_inuse.s:91 11" \
 	"$(jget "$T/pi.json" $l.instructions.1.at) $(jget "$T/pi.json" $l.instructions.1.hitm)"
-expect_eq "no third instruction" 2 "$(jget "$T/pi.json" $l.instructions)"
-expect_grep "c2c says false sharing" '3293 HITM (2423 remote), 3198 bounces, 5714 invalidations, FALSE SHARING' "$T/out"
-expect_grep "c2c shows the busiest instruction" '3167  *2326  *3072  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
+expect_eq "third instruction" "lib/proto_inuse.s:83 10" \
+	"$(jget "$T/pi.json" $l.instructions.2.at) $(jget "$T/pi.json" $l.instructions.2.hitm)"
+expect_eq "no fourth instruction" 3 "$(jget "$T/pi.json" $l.instructions)"
+expect_grep "c2c says false sharing" '4990 HITM (2871 remote), 4936 bounces, 8307 invalidations, FALSE SHARING' "$T/out"
+expect_grep "c2c shows the busiest instruction" '4969  *2858  *4901  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
 
 # A run stopped at its limit says where each unfinished core is.
 cat >"$T/spin.s" <<'S'

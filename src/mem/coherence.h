@@ -10,7 +10,13 @@
  * it, alone or beside other copies, with whether that counts as taking
  * write ownership (the bounce rule). coh_mesi.h names MESI's rows and
  * columns so that the tables built from MESI spell out only their
- * differences. */
+ * differences.
+ *
+ * The tables hold stable states only. The transient ones live in the
+ * fabric (fabric.c): a requester between its request and its data is in
+ * flight (IS^D / IM^AD), and a request forwarded to it then stalls until
+ * its fill, as in the textbook's non-blocking directory protocols; the
+ * fabric never applies a table row to a core in flight. */
 #ifndef BOUNCE_COHERENCE_H
 #define BOUNCE_COHERENCE_H
 

@@ -1,20 +1,27 @@
 /* The coherence fabric: a miss as timed messages. A request travels to the
- * line's agent, waits there behind the line's earlier requests, is served
- * (snoops go out to the holders the protocol table names), the holders'
- * copies change when their snoop arrives, the data or acks travel to the
- * requester, and the requester's unblock frees the line at its agent.
- * docs/architecture.md states the model; topology.h the latency of a leg.
+ * line's agent, waits there behind the line's earlier requests (or, behind
+ * an exclusive one, is forwarded at once to that one's requester), is
+ * served (snoops go out to the holders the protocol table names), the
+ * holders' copies change when their snoop arrives, the data or acks travel
+ * to the requester, and the requester's unblock frees the line at its
+ * agent. docs/architecture.md states the model; topology.h the latency of
+ * a leg.
  *
- * Invariants: a line has at most one request being served (`active`), so
- * the directory (sharers, owner) always mirrors the caches exactly: a
- * snoop changes the holder's copy and the directory together, the fill the
- * requester's. Between a supplier's snoop and the fill the data is in the
- * request record, and `dirty_in_flight` says memory is stale meanwhile. */
+ * Invariants: the copies of a line change in the order the agent served
+ * its requests: a forwarded request's snoop is handled only after the fill
+ * of the request before it, so the directory (sharers, owner) always
+ * mirrors the caches exactly: a snoop changes the holder's copy and the
+ * directory together, the fill the requester's. Between a supplier's snoop
+ * and the fill the data is in the request record, and `dirty_in_flight`
+ * names that record while memory is stale. */
 #include "config.h"
 #include "mem/memsys_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+
+
 
 /* A fabric event id is a request record index and what happens to it. */
 enum { EV_ARRIVE, EV_SERVE, EV_SNOOP, EV_FILL, EV_FREE, EV_KINDS };
@@ -233,17 +240,47 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 
 static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
 
+/* Whether the agent may serve request n while the line's last served
+ * request is still in flight: only behind an exclusive request (a GETM or
+ * UPGRADE, fwd_ok once served) of another core. That request's requester
+ * will then hold the only copy, so the agent knows whom to snoop without
+ * waiting for its unblock; behind a read it does not know which copies
+ * will remain, and waits (a blocking directory for reads). */
+static int forwardable(const struct memsys *ms, const struct ms_line *le, const struct ms_rec *n)
+{
+	const struct ms_rec *t = &ms->recs[le->active - 1];
+	return t->fwd_ok && t->core != n->core;
+}
+
+/* Serve the line's queued requests in order of arrival, as far as the
+ * agent can: one at a time when idle, and further ones forwarded to the
+ * requester of the exclusive request before them (the owner to be), as a
+ * directory that records the new owner when it forwards does. */
 static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 {
-	uint32_t h = le->qhead;
-	if (le->active || !h)
-		return;
-	le->qhead = ms->recs[h - 1].next;
-	if (!le->qhead)
-		le->qtail = 0;
-	ms->recs[h - 1].next = 0;
-	le->active = h;
-	serve(ms, le, h - 1, now);
+	while (le->qhead) {
+		uint32_t h = le->qhead;
+		struct ms_rec *n = &ms->recs[h - 1];
+		if (le->active && !forwardable(ms, le, n))
+			return;
+		le->qhead = n->next;
+		if (!le->qhead)
+			le->qtail = 0;
+		n->next = 0;
+		if (le->active) {
+			struct ms_rec *t = &ms->recs[le->active - 1];
+			n->forwarded = 1;
+			n->fwd_core = t->core;
+			if (!t->filled) {
+				t->succ = h;
+				n->pred = le->active;
+			} else {
+				n->not_before = t->ready + 1;
+			}
+		}
+		le->active = h;
+		serve(ms, le, h - 1, now);
+	}
 }
 
 static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
@@ -373,6 +410,27 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		ms->bus_free = now + ms->m.lat_bus;
 	}
 	r->served = now;
+	if (r->forwarded) {
+		/* The owner to be is its only target; by the time the snoop is
+		 * handled there (after that owner's fill) the requester's own
+		 * copy has been invalidated, so it asks as from I. */
+		r->from = MS_I;
+		r->req = ms->p->state[MS_I].access[r->kind != MS_ACC_LOAD].req;
+		r->fwd_ok = r->req != MS_GETS;
+		memset(r->targets, 0, ms->words * sizeof *r->targets);
+		r->targets[r->fwd_core >> 6] = 1ull << (r->fwd_core & 63);
+		uint64_t t = now + leg(ms, &r->agent, r->fwd_core);
+		if (r->pred) {
+			/* It will wait there for that owner's fill, which sends
+			 * it on (the core has no copy for it to change before). */
+			r->not_before = t;
+			r->waiting = 1;
+			return;
+		}
+		msg_add(ms, r->fwd_core, t);
+		push(ms, t, i, EV_SNOOP);
+		return;
+	}
 	struct cache *c = l1_of(ms, r->core);
 	int w = (le->sharers[r->core >> 6] >> (r->core & 63)) & 1 ? cache_lookup(c, r->line) : -1;
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
@@ -385,6 +443,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		return;
 	}
 	r->req = a->req;
+	r->fwd_ok = r->req != MS_GETS;
 	uint64_t latest = 0;
 	int h;
 	choose_targets(ms, le, r);
@@ -412,6 +471,14 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 	struct ms_line *le = line_find(ms, r->line);
 	const struct coh_protocol *p = ms->p;
 	int h;
+	if (now < r->not_before) {
+		/* The owner's fill came, its access is still to be made. */
+		msg_done(ms, r->fwd_core, now);
+		msg_add(ms, r->fwd_core, r->not_before);
+		r->deferred = 1;
+		push(ms, r->not_before, i, EV_SNOOP);
+		return;
+	}
 	/* A holder that has the line locked answers when its RMW is done. */
 	FOR_EACH_TARGET(ms, r, h)
 		if (le->pin_core == h && le->pin_until > now &&
@@ -467,7 +534,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			 * requester (with the data, or as its permission to make
 			 * its own clean copy the dirty one). */
 			memcpy(r->data, cache_data(hc, hw), ms->ls);
-			le->dirty_in_flight = 1;
+			le->dirty_in_flight = i + 1;
 		}
 		if (cell.actions & COH_WRITEBACK) {
 			ms_mem_put(ms, r->line, cache_data(hc, hw));
@@ -601,8 +668,33 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	}
 	if (ms->waker)
 		ms->waker(ms->waker_ctx, core, r->waiters, ready);
-	/* The requester's unblock frees the line at its agent. */
-	push(ms, now + leg(ms, &r->agent, core), i, EV_FREE);
+	r->filled = 1;
+	r->ready = ready;
+	if (r->succ) {
+		/* A request forwarded here is handled once this core has made the
+		 * access it missed for: from the cycle after it may (the fabric's
+		 * events of a cycle come before the cores'), so every owner
+		 * completes at least that access and the chain makes progress. */
+		struct ms_rec *s = &ms->recs[r->succ - 1];
+		s->pred = 0;
+		if (s->waiting) {
+			/* served: its snoop arrived (not_before) or arrives later */
+			uint64_t at = s->not_before > ready + 1 ? s->not_before : ready + 1;
+			s->waiting = 0;
+			s->deferred = 1;
+			msg_add(ms, core, at);
+			push(ms, at, r->succ - 1, EV_SNOOP);
+		} else {
+			s->not_before = ready + 1;  /* not served yet (the bus) */
+		}
+	}
+	/* The requester's unblock reaches its agent; the agent serves the
+	 * next request then, unless it forwarded it already: then the unblock
+	 * changes nothing there and the record can go now. */
+	if (le->active != i + 1)
+		rec_free(ms, i);
+	else
+		push(ms, now + leg(ms, &r->agent, core), i, EV_FREE);
 }
 
 int ms_step(struct memsys *ms)
@@ -616,9 +708,12 @@ int ms_step(struct memsys *ms)
 	case EV_ARRIVE:
 		arrive(ms, i, t);
 		break;
-	case EV_SERVE:
-		serve(ms, line_find(ms, ms->recs[i].line), i, t);
+	case EV_SERVE: {
+		struct ms_line *le = line_find(ms, ms->recs[i].line);
+		serve(ms, le, i, t);
+		start_next(ms, le, t);
 		break;
+	}
 	case EV_SNOOP:
 		snoop(ms, i, t);
 		break;
@@ -627,9 +722,11 @@ int ms_step(struct memsys *ms)
 		break;
 	case EV_FREE: {
 		struct ms_line *le = line_find(ms, ms->recs[i].line);
-		le->active = 0;
 		rec_free(ms, i);
-		start_next(ms, le, t);
+		if (le->active == i + 1) {
+			le->active = 0;
+			start_next(ms, le, t);
+		}
 		break;
 	}
 	}

@@ -565,7 +565,7 @@ uint64_t ms_peek(const struct memsys *ms, uint64_t addr, unsigned size)
 		return 0;
 	const struct ms_line *le = line_find(ms, addr >> ms->shift);
 	if (le && le->dirty_in_flight)  /* the one up-to-date copy is on its way */
-		return get_val(ms->recs[le->active - 1].data + (addr & (ms->ls - 1)), size);
+		return get_val(ms->recs[le->dirty_in_flight - 1].data + (addr & (ms->ls - 1)), size);
 	if (le && le->owner != MS_NO_CORE) {
 		const struct cache *c = l1_of(ms, le->owner);
 		int w = cache_lookup(c, le->line);

@@ -26,8 +26,9 @@ struct ms_line {
 	 * stores, l1_hits) then share one host cache line. */
 	struct ms_stats stats;
 	uint64_t line;        /* line number */
-	/* The line's requests at its agent (fabric.c): the one being served
-	 * (until its unblock arrives) and the queue behind it, record index + 1. */
+	/* The line's requests at its agent (fabric.c): the one it served last
+	 * (until its unblock arrives; with forwarding the tail of a chain of
+	 * requests in flight) and the queue behind it, record index + 1. */
 	uint32_t active, qhead, qtail;
 	/* A locked RMW holds the line in pin_core's cache until pin_until:
 	 * snoops that arrive meanwhile wait (cache locking). */
@@ -37,7 +38,9 @@ struct ms_line {
 	 * access is the miss's (not counted as a hit), with the HITM it found. */
 	int32_t first_core;
 	uint8_t first_hitm, first_hitm_remote;
-	uint8_t dirty_in_flight; /* a fill carries the only up-to-date copy */
+	/* The request whose fill carries the line's only up-to-date copy,
+	 * record index + 1 (0: none in flight). */
+	uint32_t dirty_in_flight;
 	/* A dirty copy written back at an eviction or a snoop reaches memory
 	 * (or the LLC) at wb_at: a request that needs memory's copy waits. */
 	uint64_t wb_at;
@@ -60,6 +63,15 @@ struct ms_rec {
 	uint8_t kind;         /* enum ms_acc of the access that missed */
 	uint8_t req;          /* enum ms_req decided at serve; MS_NREQS: nothing to do */
 	uint8_t supplied, llc_hit, remote, hitm, hitm_remote, writeback, deferred;
+	/* Forwarding (fabric.c, start_next): a request served behind an
+	 * exclusive one still in flight snoops that one's requester (fwd_core)
+	 * and is handled there only after its fill (pred: the request it waits
+	 * for, succ: the one waiting for it, index + 1), not before not_before. */
+	uint8_t forwarded, fwd_ok, waiting, filled;
+	int32_t fwd_core;
+	uint32_t pred, succ;
+	uint64_t not_before;
+	uint64_t ready;         /* once filled: when the requester could use the line */
 	int32_t supplier;
 	uint8_t supplier_state, from;
 	uint32_t invalidated;
