@@ -114,6 +114,15 @@ host_desc() {
 	echo "see, not that it predicts an unseen machine; a disagreement is a defect of"
 	echo "the engine or of the model. The error is (simulated - published) / published."
 	echo
+	echo "The engine turns a model's \`c2c\` figure into legs so that this ping-pong"
+	echo "takes that figure (docs/scenario-format.md): each thread asks for the line"
+	echo "when it loses it, and its request and the agent's forward to the other"
+	echo "thread (two legs) make one transfer. The simulated figure also holds the"
+	echo "loop's own instructions and half the compare-and-swap, so a model whose"
+	echo "figure already includes the CAS (the Ryzen and EPYC charts) comes out a few"
+	echo "cycles above it, and one built with the CAS subtracted (perfbook's table)"
+	echo "close to it."
+	echo
 	echo "## xeon-8176-8s: perfbook's CAS table"
 	echo
 	echo "Published: P. E. McKenney, *Is Parallel Programming Hard, And, If So, What Can"

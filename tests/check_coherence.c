@@ -734,9 +734,10 @@ START_TEST(timing_locked_rmw_holds_the_line)
 END_TEST
 
 /* A line owned Modified by one CPU and written by another, with nothing
- * else in flight, moves in exactly the transfer latency of the closest
- * level the two share: three legs of a third each inside a socket, and
- * across sockets the link twice (the hop latency, from the model). */
+ * else in flight, moves in a cold transfer: three legs (request, forward,
+ * data), each half the ping-pong figure of the closest level the two share
+ * inside a socket, so one and a half times that figure; across sockets the
+ * link (hop latency - socket latency) on each leg that crosses. */
 static uint64_t move_cost(struct memsys *ms, int from, int to, uint64_t *t)
 {
 	ck_assert_uint_eq(ms_store(ms, from, *t, A, 8, 1) > *t, 1);
@@ -748,7 +749,8 @@ static uint64_t move_cost(struct memsys *ms, int from, int to, uint64_t *t)
 }
 
 /* Two sockets of two clusters of two SMT cores (16 CPUs, smt-last), with
- * transfer latencies 6 / 30 / 90 inside a socket and 300 across. */
+ * ping-pong transfer latencies 4 / 20 / 60 inside a socket and 165 across:
+ * legs of 2 / 10 / 30, and 30 + 135 across. */
 static struct memsys *mk_levels(struct cpu_model *m)
 {
 	cpu_model_default(m);
@@ -758,11 +760,11 @@ static struct memsys *mk_levels(struct cpu_model *m)
 	m->topology.cores_per_socket = 4;
 	m->topology.cores_per_cluster = 2;
 	m->topology.threads_per_core = 2;
-	m->topology.c2c[TOPO_SMT] = 6;
-	m->topology.c2c[TOPO_CLUSTER] = 30;
-	m->topology.c2c[TOPO_SOCKET] = 90;
+	m->topology.c2c[TOPO_SMT] = 4;
+	m->topology.c2c[TOPO_CLUSTER] = 20;
+	m->topology.c2c[TOPO_SOCKET] = 60;
 	m->topology.hops[0][1] = m->topology.hops[1][0] = 1;
-	m->topology.c2c_hop[1] = 300;
+	m->topology.c2c_hop[1] = 165;
 	struct err e = {0};
 	struct memsys *ms = ms_create(m, MEM, &e);
 	ck_assert_msg(ms != NULL, "%s", e.msg);
@@ -777,7 +779,8 @@ START_TEST(timing_topology_levels)
 	struct memsys *ms = mk_levels(&m);
 	uint64_t t = 0;
 	/* smt-last numbering: CPU 8 is CPU 0's sibling, CPU 1 shares its
-	 * cluster, CPU 2 only its socket, CPU 4 is on socket 1. */
+	 * cluster, CPU 2 only its socket, CPU 4 is on socket 1. Across, the
+	 * home is on one side: the forward and the data cross (30 + 2 x 135). */
 	ck_assert_uint_eq(move_cost(ms, 0, 8, &t), 6);
 	ck_assert_uint_eq(move_cost(ms, 0, 1, &t), 30);
 	ck_assert_uint_eq(move_cost(ms, 0, 2, &t), 90);
@@ -807,15 +810,17 @@ START_TEST(timing_topology_levels)
 	ms_set_checking(ms, 1);
 	ms_set_home(ms, A, 64, 0);
 	t = 0;
-	/* same socket: legs are whole cycles, 85 / 3 -> 28 each */
-	ck_assert_uint_eq(move_cost(ms, 0, 1, &t), 84);
-	ck_assert_uint_eq(move_cost(ms, 0, 2, &t), 298);   /* socket 1: 1 hop */
-	ck_assert_uint_eq(move_cost(ms, 0, 10, &t), 692);  /* socket 5: 2 hops */
+	/* Legs are whole cycles: 85 / 2 -> 43 in a socket; links of
+	 * 298 - 85 = 213 (1 hop) and 692 - 85 = 607 (2 hops). Home socket 0:
+	 * the request from socket 1 or 5 and the data cross, the forward not. */
+	ck_assert_uint_eq(move_cost(ms, 0, 1, &t), 3 * 43);
+	ck_assert_uint_eq(move_cost(ms, 0, 2, &t), 43 + 2 * (43 + 213));   /* socket 1: 1 hop */
+	ck_assert_uint_eq(move_cost(ms, 0, 10, &t), 43 + 2 * (43 + 607));  /* socket 5: 2 hops */
 	/* Home on a third socket: the request and the snoop cross links too. */
 	ms_set_home(ms, A, 64, 1);
 	uint64_t three = move_cost(ms, 0, 10, &t);
-	/* R to home 1 hop, home to owner (socket 5) 1 hop, data 2 hops */
-	ck_assert_uint_eq(three, (28 + 107) + (28 + 107) + (28 + 304));
+	/* R to home 1 hop, home to owner (socket 0) 1 hop, data 2 hops */
+	ck_assert_uint_eq(three, (43 + 213) + (43 + 213) + (43 + 607));
 	done(ms);
 }
 END_TEST
@@ -831,7 +836,7 @@ static void record_wake(void *ctx, int core, int what, uint64_t t)
 
 START_TEST(timing_agent_follows_a_line_in_flight)
 {
-	/* SMT siblings 0 and 8 (c2c 6: legs of 2), socket legs of 30. Core 8
+	/* SMT siblings 0 and 8 (c2c 4: legs of 2), socket legs of 30. Core 8
 	 * takes A from core 0 at 1000: served 1002, snoop at core 0 1004,
 	 * data at core 8 1006. Core 0 wants A back at 1005, while it is on its
 	 * way to core 8: no core holds it, but it stays inside the core, and

@@ -73,24 +73,26 @@ START_TEST(levels_and_legs)
 	ck_assert_int_eq(topo_level_between(&c0, &c1), TOPO_CLUSTER);
 	ck_assert_int_eq(topo_level_between(&c0, &c2), TOPO_SOCKET);
 	ck_assert_int_eq(topo_level_between(&c0, &r), TOPO_REMOTE);
-	/* Inside a socket each leg is a third of the transfer at that level. */
+	/* Inside a socket each leg is half the ping-pong transfer at that level. */
 	ck_assert_uint_eq(topo_leg(&t, &c0, &c0), 0);
-	ck_assert_uint_eq(topo_leg(&t, &c0, &sib), 5);
-	ck_assert_uint_eq(topo_leg(&t, &c0, &c1), 20);
-	ck_assert_uint_eq(topo_leg(&t, &c0, &c2), 30);
-	/* Across: socket leg + half of (300 - 90). */
-	ck_assert_uint_eq(topo_leg(&t, &c0, &r), 30 + 105);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &sib), 8);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &c1), 30);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &c2), 45);
+	/* Across: socket leg + (300 - 90). */
+	ck_assert_uint_eq(topo_leg(&t, &c0, &r), 45 + 210);
 	ck_assert_uint_eq(topo_transfer(&t, &c0, &r), 300);
-	/* A cross-socket transfer with the agent beside the requester adds
-	 * back up to the measured figure: R->agent, agent->owner, owner->R. */
+	/* A ping-pong transfer across sockets, with the agent beside the
+	 * requester, is its request and the forward: the measured figure. */
 	struct topo_place agent = {.socket = 0, .cluster = -1, .core = -1, .thread = -1};
-	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &r) + topo_leg(&t, &r, &c0), 300);
-	/* The same inside the socket. */
-	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &c2) + topo_leg(&t, &c2, &c0), 90);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &r), 300);
+	/* The same inside the socket; a cold transfer (with the data leg) is
+	 * one and a half times that. */
+	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &c2), 90);
+	ck_assert_uint_eq(topo_leg(&t, &c0, &agent) + topo_leg(&t, &agent, &c2) + topo_leg(&t, &c2, &c0), 135);
 	/* A cluster agent is at cluster distance from its own cores. */
 	struct topo_place cl = {.socket = 0, .cluster = 0, .core = -1, .thread = -1};
-	ck_assert_uint_eq(topo_leg(&t, &c1, &cl), 20);
-	ck_assert_uint_eq(topo_leg(&t, &c2, &cl), 30);
+	ck_assert_uint_eq(topo_leg(&t, &c1, &cl), 30);
+	ck_assert_uint_eq(topo_leg(&t, &c2, &cl), 45);
 }
 END_TEST
 
@@ -116,16 +118,16 @@ START_TEST(two_hop_socket_pair)
 	ck_assert_int_eq(s5.socket, 5);
 	ck_assert_uint_eq(topo_transfer(&t, &s0, &s1), 312);
 	ck_assert_uint_eq(topo_transfer(&t, &s0, &s5), 707);
-	ck_assert_uint_eq(topo_leg(&t, &s0, &s1), 33 + 106);
-	ck_assert_uint_eq(topo_leg(&t, &s0, &s5), 33 + 304);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &s1), 50 + 212);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &s5), 50 + 607);
 	/* No clusters here: two cores of a socket are a socket apart. */
 	struct topo_place s0b = topo_place_of(&t, 3);
 	ck_assert_uint_eq(topo_transfer(&t, &s0, &s0b), 100);
-	ck_assert_uint_eq(topo_leg(&t, &s0, &s0b), 33);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &s0b), 50);
 	struct topo_place sib = topo_place_of(&t, 224);
 	ck_assert_int_eq(sib.core, 0);
 	ck_assert_int_eq(sib.thread, 1);
-	ck_assert_uint_eq(topo_leg(&t, &s0, &sib), 5);
+	ck_assert_uint_eq(topo_leg(&t, &s0, &sib), 8);
 }
 END_TEST
 

@@ -60,16 +60,16 @@ expect_grep "c2c code row" ' inc.s:7  *lock inc qword ptr \[counter\]$' "$T/out"
 P=$top_srcdir/scenarios/proto_inuse.json
 expect_status "proto_inuse --c2c" 0 "$BOUNCE" run "$P" --json "$T/pi.json" --c2c
 l=variants.unpadded.lines.1
-expect_eq "line hitm" 4990 "$(jget "$T/pi.json" $l.hitm)"
-expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 4969 4901" \
+expect_eq "line hitm" 3479 "$(jget "$T/pi.json" $l.hitm)"
+expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 3465 3426" \
 	"$(jget "$T/pi.json" $l.instructions.0.at) $(jget "$T/pi.json" $l.instructions.0.insn) $(jget "$T/pi.json" $l.instructions.0.hitm) $(jget "$T/pi.json" $l.instructions.0.bounces)"
-expect_eq "second instruction" "lib/proto_inuse.s:91 11" \
+expect_eq "second instruction" "lib/proto_inuse.s:91 10" \
 	"$(jget "$T/pi.json" $l.instructions.1.at) $(jget "$T/pi.json" $l.instructions.1.hitm)"
-expect_eq "third instruction" "lib/proto_inuse.s:83 10" \
+expect_eq "third instruction" "lib/proto_inuse.s:83 4" \
 	"$(jget "$T/pi.json" $l.instructions.2.at) $(jget "$T/pi.json" $l.instructions.2.hitm)"
 expect_eq "no fourth instruction" 3 "$(jget "$T/pi.json" $l.instructions)"
-expect_grep "c2c says false sharing" '4990 HITM (2871 remote), 4936 bounces, 8307 invalidations, FALSE SHARING' "$T/out"
-expect_grep "c2c shows the busiest instruction" '4969  *2858  *4901  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
+expect_grep "c2c says false sharing" '3479 HITM (2249 remote), 3432 bounces, 5763 invalidations, FALSE SHARING' "$T/out"
+expect_grep "c2c shows the busiest instruction" '3465  *2241  *3426  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
 
 # A run stopped at its limit says where each unfinished core is.
 cat >"$T/spin.s" <<'S'

@@ -33,8 +33,8 @@ void cpu_model_default(struct cpu_model *m)
 	m->llc_assoc = 16;
 	m->lat_l1_hit = 4;
 	m->lat_llc_hit = 40;
-	m->lat_c2c_local = 60;
-	m->lat_c2c_remote = 120;
+	m->lat_c2c_local = 40;   /* legs of 20 */
+	m->lat_c2c_remote = 70;  /* legs across of 20 + 30 */
 	m->lat_mem_local = 200;
 	m->lat_mem_remote = 300;
 	m->lat_locked_op = 20;

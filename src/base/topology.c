@@ -154,9 +154,10 @@ static enum topo_level level_in(const struct topology *t, const struct topo_plac
 	return l;
 }
 
-static uint32_t third(uint32_t v)
+/* Half a ping-pong transfer, rounded, at least a cycle (topology.h). */
+static uint32_t half(uint32_t v)
 {
-	uint32_t l = (v + 1) / 3;
+	uint32_t l = (v + 1) / 2;
 	return l ? l : 1;
 }
 
@@ -176,8 +177,8 @@ uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const st
 	if (l == TOPO_SELF)
 		return 0;
 	if (l != TOPO_REMOTE)
-		return third(t->c2c[l]);
+		return half(t->c2c[l]);
 	uint32_t on = t->c2c[TOPO_SOCKET];
 	uint32_t far = t->c2c_hop[t->hops[a->socket][b->socket]];
-	return third(on) + (far - on + 1) / 2;
+	return half(on) + (far - on);
 }

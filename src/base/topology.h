@@ -4,20 +4,23 @@
  * coherence transaction with topo_leg(); nothing else knows distances.
  *
  * Latency model. The CPU model gives, per level, the *transfer* latency a
- * core-to-core ping-pong measures: the cycles from a request until the data
- * of a line owned by another CPU arrives, when the closest level the two
- * CPUs share is that level (c2c[TOPO_SMT], c2c[TOPO_CLUSTER],
- * c2c[TOPO_SOCKET]), and between sockets by hop count (c2c_hop[h], the
- * socket-to-socket distance in hops from the `hops` matrix, like ACPI SLIT).
- * A transfer is three legs: request to the agent that orders the line,
- * forward to the owner, data to the requester. Inside a socket each leg of
- * a transfer at level L costs c2c[L] / 3, so the three add up to the
- * measured figure. A leg that crosses from socket x to socket y costs the
- * on-socket leg plus link(x, y) = (c2c_hop[hops[x][y]] - c2c[TOPO_SOCKET]) / 2,
- * because a cross-socket transfer in a ping-pong crosses the link twice
- * (agent on one side, owner on the other) and the sum again equals the
- * measured figure. Three sockets in one transfer (requester, home and owner
- * all apart) cost more, as they do on real machines.
+ * core-to-core ping-pong measures (two threads compare-and-swapping one
+ * line in turn, half the round trip) when the closest level the two CPUs
+ * share is that level (c2c[TOPO_SMT], c2c[TOPO_CLUSTER], c2c[TOPO_SOCKET]),
+ * and between sockets by hop count (c2c_hop[h], the socket-to-socket
+ * distance in hops from the `hops` matrix, like ACPI SLIT). Legs are
+ * derived so that the fabric's own ping-pong takes that long: each thread
+ * asks for the line when it loses it, and its request travels to the
+ * line's agent and is forwarded to the other thread (two legs) while the
+ * other's data leg runs alongside, so a ping-pong transfer costs two legs.
+ * Inside a socket a leg at level L costs c2c[L] / 2. A leg that crosses
+ * from socket x to socket y costs the on-socket leg plus link(x, y) =
+ * c2c_hop[hops[x][y]] - c2c[TOPO_SOCKET], because a cross-socket ping-pong
+ * transfer crosses the link once (agent on one side, owner on the other)
+ * and the sum again equals the measured figure. A cold transfer (request,
+ * forward, data, nothing overlapped) costs three legs, one and a half
+ * times the ping-pong figure; three sockets in one transfer (requester,
+ * home and owner all apart) cost more, as they do on real machines.
  *
  * Numbering. Logical CPU ids follow what Linux shows: TOPO_NUM_SMT_LAST (the
  * x86 server default: CPUs 0..P-1 are thread 0 of each physical core, in
@@ -74,9 +77,9 @@ int topo_validate(const struct topology *t, struct err *e);
 struct topo_place topo_place_of(const struct topology *t, int cpu);
 enum topo_level topo_level_between(const struct topo_place *a, const struct topo_place *b);
 
-/* Cycles of one message leg. Inside one socket at level L: c2c[L] / 3
- * (rounded to the nearest cycle, at least 1); across sockets the socket
- * leg plus the link between the two sockets. */
+/* Cycles of one message leg. Inside one socket at level L: c2c[L] / 2
+ * (rounded up, at least 1); across sockets the socket leg plus the link
+ * between the two sockets. */
 uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
 /* The transfer latency the model is built from (the measured figure). */
 uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
