@@ -19,6 +19,10 @@
  * from overflowing the clock. */
 #define REPLAY_MAX_CLOCK (1ull << 62)
 
+/* Records a core reads ahead of its replay: one call to the parser per
+ * batch, and memory constant in the trace's length. */
+#define RC_BATCH 256
+
 enum { RC_READY, RC_WAIT, RC_DONE };
 
 struct rcore {
@@ -27,10 +31,12 @@ struct rcore {
 	int has_rec;                /* rec is begun and not yet complete */
 	int redo;                   /* woken by a fill: the next access is the miss's */
 	int classified;             /* this line's access was counted private or shared */
-	struct rt_rec rec;
+	const struct rt_rec *rec;   /* the record being replayed, in batch */
 	uint64_t addr;              /* the part of rec still to access */
 	uint32_t left;
 	uint64_t wait_since;
+	int next, n;                /* batch[next..n) are still to replay */
+	struct rt_rec batch[RC_BATCH];
 };
 
 static void wake(void *ctx, int core, int what, uint64_t t)
@@ -87,19 +93,35 @@ void replay_free(struct replay *r)
 /* The next record of core c into rc->rec: 1, 0 at the end, -1 on error. */
 static int next_record(struct replay *r, int c, struct rcore *rc, struct err *e)
 {
-	int got = rt_next(r->streams[c], &rc->rec, e);
-	if (got <= 0)
-		return got;
+	if (rc->next == rc->n) {
+		int got = rt_next_batch(r->streams[c], rc->batch, RC_BATCH, e);
+		if (got <= 0)
+			return got;
+		rc->next = 0;
+		rc->n = got;
+	}
+	const struct rt_rec *rec = rc->rec = &rc->batch[rc->next++];
 	r->stats[c].records++;
-	if (rc->rec.kind != RT_COMPUTE && rc->rec.size > REPLAY_MEM_SIZE - rc->rec.addr)
-		return err_set(e, rt_name(r->streams[c]), rt_line(r->streams[c]), 0,
+	if (rec->kind != RT_COMPUTE && rec->size > REPLAY_MEM_SIZE - rec->addr)
+		return err_set(e, rt_name(r->streams[c]), rec->line, 0,
 			       "access at 0x%llx runs past the last simulated byte",
-			       (unsigned long long)rc->rec.addr);
-	rc->addr = rc->rec.addr;
-	rc->left = rc->rec.size;
+			       (unsigned long long)rec->addr);
+	rc->addr = rec->addr;
+	rc->left = rec->size;
 	rc->classified = 0;
 	rc->has_rec = 1;
 	return 1;
+}
+
+/* Whether another core holds addr's line, for the private/shared count of
+ * core c's access that just hit in state s. A hit changes no other cache,
+ * so asking after it answers as before it; and in M or E no other cache
+ * holds the line (the single-writer invariant), which spares the
+ * directory lookup for nearly every private access. */
+static inline int others_hold_after_hit(const struct memsys *ms, int c, uint64_t addr)
+{
+	enum ms_state s = ms_state_of(ms, c, addr);
+	return s != MS_M && s != MS_E && ms_others_hold(ms, c, addr);
 }
 
 /* Run core c until it must yield: `hit_bound` is the cycle its hits must
@@ -126,12 +148,13 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 				return 0;
 			}
 		}
-		if (rc->rec.kind == RT_COMPUTE) {
-			if (rc->rec.cycles > REPLAY_MAX_CLOCK - rc->clock)
-				return err_set(e, rt_name(r->streams[c]), rt_line(r->streams[c]), 0,
+		const struct rt_rec *rec = rc->rec;
+		if (rec->kind == RT_COMPUTE) {
+			if (rec->cycles > REPLAY_MAX_CLOCK - rc->clock)
+				return err_set(e, rt_name(r->streams[c]), rec->line, 0,
 					       "computation runs the clock past 2^62 cycles");
-			rc->clock += rc->rec.cycles;
-			st->compute_cycles += rc->rec.cycles;
+			rc->clock += rec->cycles;
+			st->compute_cycles += rec->cycles;
 			rc->has_rec = 0;
 			continue;
 		}
@@ -141,22 +164,22 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 		uint32_t in_line = ls - (uint32_t)(rc->addr & (ls - 1));
 		uint32_t n = rc->left < in_line ? rc->left : in_line;
 		unsigned size = n < 8 ? n : 8;
+		uint64_t v = 0;
+		int done = rec->kind == RT_LOAD ? ms_hit_load(ms, c, rc->addr, size, &v)
+						: ms_hit_store(ms, c, rc->addr, size, 0);
 		if (!rc->classified) {
-			if (ms_others_hold(ms, c, rc->addr))
-				st->shared_accesses++;
-			else
-				st->private_accesses++;
+			/* A failed hit changed nothing: counted as of the first attempt. */
+			int shared = done ? others_hold_after_hit(ms, c, rc->addr) : ms_others_hold(ms, c, rc->addr);
+			st->shared_accesses += (uint64_t)shared;
+			st->private_accesses += (uint64_t)!shared;
 			rc->classified = 1;
 		}
-		uint64_t v = 0;
-		int done = rc->rec.kind == RT_LOAD ? ms_hit_load(ms, c, rc->addr, size, &v)
-						   : ms_hit_store(ms, c, rc->addr, size, 0);
 		if (!done) {
 			/* a miss: only as the machine's earliest (cycle, core) */
 			if (rc->clock >= fab || rc->clock > issue_t || (rc->clock == issue_t && c > issue_c))
 				return 0;
-			uint64_t t = rc->rec.kind == RT_LOAD ? ms_load(ms, c, rc->clock, rc->addr, size, &v)
-							     : ms_store(ms, c, rc->clock, rc->addr, size, 0);
+			uint64_t t = rec->kind == RT_LOAD ? ms_load(ms, c, rc->clock, rc->addr, size, &v)
+							  : ms_store(ms, c, rc->clock, rc->addr, size, 0);
 			if (ms_check_error(ms, e))
 				return -1;
 			if (t != MS_PENDING)
