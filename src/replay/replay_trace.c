@@ -403,7 +403,8 @@ static int parse_lackey(struct rt_stream *s, const char *p, struct rt_rec *r, st
  * bytes or more left, so no line is cut and the NUL sentinel stops a
  * runaway value), decoded in one pass into out, at most max: how many.
  * Stops at the first other line, which the general path reads, refilling
- * and explaining errors. */
+ * and explaining errors. (A branch-free decoder of 8 digits at once was
+ * measured slower here than this loop over a table.) */
 static int fast_teaching(struct rt_stream *s, struct rt_rec *out, int max)
 {
 	if (s->len - s->pos < 64)
