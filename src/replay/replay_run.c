@@ -47,6 +47,7 @@ struct rrun {
 	struct rcore *core;
 	uint64_t *ready_at;
 	struct rt_rec *batches;
+	int woken;                  /* a fill woke a core since the scheduler's scan */
 };
 
 static void wake(void *ctx, int core, int what, uint64_t t)
@@ -62,6 +63,7 @@ static void wake(void *ctx, int core, int what, uint64_t t)
 	rc->state = RC_READY;
 	rc->redo = 1;
 	run->ready_at[core] = t;
+	run->woken = 1;
 }
 
 int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream **streams,
@@ -139,14 +141,13 @@ static inline int next_record(struct replay *r, int c, struct rcore *rc, struct 
 }
 
 /* Whether another core holds addr's line, for the private/shared count of
- * core c's access that just hit in state s. A hit changes no other cache,
- * so asking after it answers as before it; and in M or E no other cache
- * holds the line (the single-writer invariant), which spares the
- * directory lookup for nearly every private access. */
+ * core c's access that just hit. A hit changes no other cache, so asking
+ * after it answers as before it; and in M or E no other cache holds the
+ * line (the single-writer invariant), which spares the directory lookup
+ * for nearly every private access. */
 static inline int others_hold_after_hit(const struct memsys *ms, int c, uint64_t addr)
 {
-	enum ms_state s = ms_state_of(ms, c, addr);
-	return s != MS_M && s != MS_E && ms_others_hold(ms, c, addr);
+	return !ms_l1_exclusive(ms, c, addr) && ms_others_hold(ms, c, addr);
 }
 
 /* Run core c until it must yield: `hit_bound` is the cycle its hits must
@@ -255,9 +256,15 @@ int replay_run(struct replay *r, struct err *e)
 		if (c2 < 0)
 			c2 = r->ncores;
 		if (fab != UINT64_MAX && fab <= t1) {
-			ms_step(r->ms);
-			if (ms_check_error(r->ms, e))
-				return -1;
+			/* the fabric's events up to t1; a scan again only once one
+			 * wakes a core, which may then be the earliest */
+			run->woken = 0;
+			do {
+				ms_step(r->ms);
+				if (ms_check_error(r->ms, e))
+					return -1;
+				fab = ms_next_event(r->ms);
+			} while (!run->woken && fab != UINT64_MAX && fab <= t1);
 			continue;
 		}
 		if (c < 0) {
