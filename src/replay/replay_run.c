@@ -245,13 +245,15 @@ int replay_run(struct replay *r, struct err *e)
 		int c = -1, c2 = -1;
 		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX;
 		for (int i = 0; i < r->ncores; i++) {
+			/* masks, not branches: which core is earliest changes
+			 * unpredictably from turn to turn */
 			uint64_t t = ready_at[i];
-			if (t < t1) {
-				t2 = t1, c2 = c;
-				t1 = t, c = i;
-			} else if (t < t2) {
-				t2 = t, c2 = i;
-			}
+			uint64_t lt1 = -(uint64_t)(t < t1), lt2 = -(uint64_t)(t < t2) & ~lt1;
+			uint64_t keep2 = ~(lt1 | lt2);
+			t2 = (t1 & lt1) | (t & lt2) | (t2 & keep2);
+			c2 = (int)(((uint64_t)c & lt1) | ((uint64_t)i & lt2) | ((uint64_t)c2 & keep2));
+			t1 = (t & lt1) | (t1 & ~lt1);
+			c = (int)(((uint64_t)i & lt1) | ((uint64_t)c & ~lt1));
 		}
 		if (c2 < 0)
 			c2 = r->ncores;
