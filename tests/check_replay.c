@@ -214,10 +214,18 @@ END_TEST
  * only after them, so an earlier record's own error comes first. */
 START_TEST(batch_in_trace_order)
 {
-	char text[4096];
+	/* every spelling of a value the format allows, 1 to 16 digits and more with leading zeros */
+	static const char *const spell[] = {"0x%llx", "0X%llX", "%llx", "0x%016llx", "0x%020llx"};
+	char text[8192];
+	uint64_t want[200];
 	size_t len = 0;
-	for (int i = 0; i < 200; i++)
-		len += (size_t)snprintf(text + len, sizeof text - len, "%d 0x%x\n", i % 3, 0x1000 + 4 * i);
+	for (int i = 0; i < 200; i++) {
+		want[i] = i % 3 == 2 ? (uint64_t)i : (0x1000 + 4ull * (uint64_t)i) << (4 * (i % 9));
+		len += (size_t)snprintf(text + len, sizeof text - len, "%d ", i % 3);
+		len += (size_t)snprintf(text + len, sizeof text - len, spell[i % 5], (unsigned long long)want[i]);
+		text[len++] = '\n';
+	}
+	text[len] = 0;
 	struct err e = {0};
 	struct rt_stream *a = rt_open_buffer("a.trace", text, len, &e);
 	struct rt_stream *b = rt_open_buffer("b.trace", text, len, &e);
@@ -229,6 +237,8 @@ START_TEST(batch_in_trace_order)
 		for (int i = 0; i < got; i++, total++) {
 			ck_assert_int_eq(rt_next(b, &one, &e), 1);
 			ck_assert_int_eq(batch[i].kind, one.kind);
+			ck_assert_int_eq(batch[i].kind, total % 3);
+			ck_assert_uint_eq(batch[i].addr, want[total]);
 			ck_assert_uint_eq(batch[i].addr, one.addr);
 			ck_assert_uint_eq(batch[i].cycles, one.cycles);
 			ck_assert_int_eq(batch[i].line, total + 1);
@@ -243,7 +253,7 @@ START_TEST(batch_in_trace_order)
 	char *p150 = text;
 	for (int i = 1; i < 150; i++)
 		p150 = strchr(p150, '\n') + 1;
-	char bad[8192];
+	char bad[16384];
 	char *p180 = p150;
 	for (int i = 150; i < 180; i++)
 		p180 = strchr(p180, '\n') + 1;
