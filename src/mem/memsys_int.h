@@ -23,7 +23,7 @@
 
 struct ms_line {
 	/* First, and entries 64-byte aligned: what a hit reads and writes of
-	 * its entry (these four fields and the counters loads, stores and
+	 * its entry (these fields and the counters loads, stores and
 	 * l1_hits) then shares one host cache line. first_core is the core
 	 * whose fill arrived and whose access is still to come: that access is
 	 * the miss's (not counted as a hit), with the HITM it found. */

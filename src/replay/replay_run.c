@@ -241,22 +241,20 @@ int replay_run(struct replay *r, struct err *e)
 	const uint64_t look = ms_lookahead(r->ms);
 	for (;;) {
 		uint64_t fab = ms_next_event(r->ms);
-		/* the earliest ready core c (at t1) and the next one c2 (at t2) */
-		int c = -1, c2 = -1;
-		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX;
+		/* the earliest ready core c (at t1) and the next one c2 (at t2),
+		 * found with masks, not branches: which core is earliest changes
+		 * unpredictably from turn to turn (UINT64_MAX: no such core) */
+		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX, k1 = UINT64_MAX, k2 = UINT64_MAX;
 		for (int i = 0; i < r->ncores; i++) {
-			/* masks, not branches: which core is earliest changes
-			 * unpredictably from turn to turn */
 			uint64_t t = ready_at[i];
-			uint64_t lt1 = -(uint64_t)(t < t1), lt2 = -(uint64_t)(t < t2) & ~lt1;
-			uint64_t keep2 = ~(lt1 | lt2);
-			t2 = (t1 & lt1) | (t & lt2) | (t2 & keep2);
-			c2 = (int)(((uint64_t)c & lt1) | ((uint64_t)i & lt2) | ((uint64_t)c2 & keep2));
-			t1 = (t & lt1) | (t1 & ~lt1);
-			c = (int)(((uint64_t)i & lt1) | ((uint64_t)c & ~lt1));
+			uint64_t m1 = -(uint64_t)(t < t1), m2 = -(uint64_t)(t < t2) & ~m1, keep = ~(m1 | m2);
+			t2 = (t1 & m1) | (t & m2) | (t2 & keep);
+			k2 = (k1 & m1) | ((uint64_t)i & m2) | (k2 & keep);
+			t1 = (t & m1) | (t1 & ~m1);
+			k1 = ((uint64_t)i & m1) | (k1 & ~m1);
 		}
-		if (c2 < 0)
-			c2 = r->ncores;
+		int c = k1 == UINT64_MAX ? -1 : (int)k1;
+		int c2 = k2 == UINT64_MAX ? r->ncores : (int)k2;
 		if (fab != UINT64_MAX && fab <= t1) {
 			/* the fabric's events up to t1; a scan again only once one
 			 * wakes a core, which may then be the earliest */
