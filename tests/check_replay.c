@@ -209,6 +209,74 @@ START_TEST(bad_records)
 }
 END_TEST
 
+/* Batches: the one-pass decoder and rt_next read the same records with
+ * the same lines, and a bad line past good ones in one batch is reported
+ * only after them, so an earlier record's own error comes first. */
+START_TEST(batch_in_trace_order)
+{
+	/* every spelling of a value the format allows, 1 to 16 digits and more with leading zeros */
+	static const char *const spell[] = {"0x%llx", "0X%llX", "%llx", "0x%016llx", "0x%020llx"};
+	char text[8192];
+	uint64_t want[200];
+	size_t len = 0;
+	for (int i = 0; i < 200; i++) {
+		want[i] = i % 3 == 2 ? (uint64_t)i : (0x1000 + 4ull * (uint64_t)i) << (4 * (i % 9));
+		len += (size_t)snprintf(text + len, sizeof text - len, "%d ", i % 3);
+		len += (size_t)snprintf(text + len, sizeof text - len, spell[i % 5], (unsigned long long)want[i]);
+		text[len++] = '\n';
+	}
+	text[len] = 0;
+	struct err e = {0};
+	struct rt_stream *a = rt_open_buffer("a.trace", text, len, &e);
+	struct rt_stream *b = rt_open_buffer("b.trace", text, len, &e);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	struct rt_rec batch[64], one;
+	int total = 0;
+	for (int got; (got = rt_next_batch(a, batch, 64, &e)) > 0;)
+		for (int i = 0; i < got; i++, total++) {
+			ck_assert_int_eq(rt_next(b, &one, &e), 1);
+			ck_assert_int_eq(batch[i].kind, one.kind);
+			ck_assert_int_eq(batch[i].kind, total % 3);
+			ck_assert_uint_eq(batch[i].addr, want[total]);
+			ck_assert_uint_eq(batch[i].addr, one.addr);
+			ck_assert_uint_eq(batch[i].cycles, one.cycles);
+			ck_assert_int_eq(batch[i].line, total + 1);
+			ck_assert_int_eq(one.line, total + 1);
+		}
+	ck_assert_int_eq(total, 200);
+	ck_assert_int_eq(rt_next(b, &one, &e), 0);
+	rt_close(a);
+	rt_close(b);
+
+	/* line 150 accesses the last byte (the driver's error), line 180 does not parse */
+	char *p150 = text;
+	for (int i = 1; i < 150; i++)
+		p150 = strchr(p150, '\n') + 1;
+	char bad[16384];
+	char *p180 = p150;
+	for (int i = 150; i < 180; i++)
+		p180 = strchr(p180, '\n') + 1;
+	snprintf(bad, sizeof bad, "%.*s0 0xffffffffffffffff\n%.*s7 0x10\n%s", (int)(p150 - text), text,
+		 (int)(p180 - strchr(p150, '\n') - 1), strchr(p150, '\n') + 1, strchr(p180, '\n') + 1);
+	struct cpu_model m = teaching();
+	for (int with_150 = 1; with_150 >= 0; with_150--) {
+		if (!with_150)   /* line 150 made good: now line 180 is the error */
+			memcpy(strstr(bad, "0 0xffffffffffffffff"), "0 0x0000000000001000", 20);
+		struct err e2 = {0};
+		struct rt_stream *s = rt_open_buffer("bad.trace", bad, strlen(bad), &e2);
+		struct replay r;
+		ck_assert_int_eq(replay_create(&r, &m, &s, 1, &e2), 0);
+		ck_assert_int_eq(replay_run(&r, &e2), -1);
+		ck_assert_int_eq(e2.line, with_150 ? 150 : 180);
+		ck_assert_msg(strstr(e2.msg, with_150 ? "past the last simulated byte" : "expected a label"), "%s",
+			      e2.msg);
+		ck_assert_uint_eq(r.stats[0].records, with_150 ? 150 : 179);
+		replay_free(&r);
+	}
+}
+END_TEST
+
 /* The keys left at 0 keep the fabric's timing: a dirty victim costs nothing
  * more, a store to Shared costs its legs, and clean lines come from memory. */
 START_TEST(model_keys_off)
@@ -252,6 +320,7 @@ int main(void)
 	tcase_add_test(t, two_way_set_evictions);
 	tcase_add_test(t, lackey_records);
 	tcase_add_test(t, bad_records);
+	tcase_add_test(t, batch_in_trace_order);
 	tcase_add_test(t, model_keys_off);
 	suite_add_tcase(s, t);
 	SRunner *sr = srunner_create(s);

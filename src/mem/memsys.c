@@ -369,11 +369,13 @@ MS_INLINE void perform(struct memsys *ms, int core, int w, struct ms_line *le, u
 	}
 }
 
-/* The hit path past the lookaside: find core's way for the line (its
- * sharer bit says whether there is one, so a miss walks no set), apply the
+/* The hit path past the lookaside: find core's way for the line by
+ * walking its set (a valid way is the directory's sharer bit, by its
+ * invariant, and the set's tags are a host cache line the hit needs
+ * anyway, where the entry's sharer word would be one more), apply the
  * table's access cell and perform the hit. Returns 1 after a hit, else 0
- * with *way (-1: no copy) and *lep (NULL: a line never accessed) for the
- * miss's transaction. */
+ * with *way (-1: no copy) and *lep (NULL: no copy, or a line never
+ * accessed) for the miss's transaction. */
 MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struct ms_line *le,
 		      uint64_t line, uint64_t addr, unsigned size, enum ms_acc kind, uint64_t *val);
 
@@ -382,8 +384,8 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 {
 	uint64_t line = addr >> ms->shift;
 	struct cache *c = l1_of(ms, core);
-	struct ms_line *le = line_find(ms, line);
-	int w = le && (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, line) : -1;
+	int w = cache_lookup(c, line);
+	struct ms_line *le = w >= 0 ? line_find(ms, line) : NULL;
 	*way = w;
 	*lep = le;
 	/* w >= 0 implies le != NULL; the test says so for the analyzer */

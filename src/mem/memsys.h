@@ -246,6 +246,17 @@ static inline uint64_t ms_core_next_msg(const struct memsys *ms, int core)
 	return ((const struct ms_fast *)ms)->pc[core].msg_next;
 }
 
+/* Whether core's L1 holds addr's line in M or E, ms_state_of's answer
+ * inline for a driver that asks at every access (the replay's private /
+ * shared count). Precondition: core is valid and addr is memory. */
+static inline int ms_l1_exclusive(const struct memsys *ms, int core, uint64_t addr)
+{
+	const struct ms_fast *f = (const struct ms_fast *)ms;
+	const struct cache *c = &f->pc[core].l1;
+	int w = cache_lookup(c, addr >> f->shift);
+	return w >= 0 && (c->state[w] == MS_M || c->state[w] == MS_E);
+}
+
 /* The instruction whose access core makes next through `what` (MS_WAKE_*):
  * a miss it causes is attributed to it (ms_pc_stats). The core says so
  * before each access that may miss; an access without it is MS_NO_PC. */

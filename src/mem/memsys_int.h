@@ -22,8 +22,17 @@
 #define CHUNK_MASK ((1u << CHUNK_SHIFT) - 1)
 
 struct ms_line {
-	/* First, and entries 64-byte aligned: the hit path's counters (loads,
-	 * stores, l1_hits) then share one host cache line. */
+	/* First, and entries 64-byte aligned: what a hit reads and writes of
+	 * its entry (these fields and the counters loads, stores and
+	 * l1_hits) then shares one host cache line. first_core is the core
+	 * whose fill arrived and whose access is still to come: that access is
+	 * the miss's (not counted as a hit), with the HITM it found. */
+	int32_t first_core;
+	/* The request whose fill carries the line's only up-to-date copy,
+	 * record index + 1 (0: none in flight). */
+	uint32_t dirty_in_flight;
+	uint8_t first_hitm, first_hitm_remote;
+	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_stats stats;
 	uint64_t line;        /* line number */
 	/* The line's requests at its agent (fabric.c): the one it served last
@@ -34,13 +43,6 @@ struct ms_line {
 	 * snoops that arrive meanwhile wait (cache locking). */
 	int32_t pin_core;
 	uint64_t pin_until;
-	/* The core whose fill arrived and whose access is still to come: that
-	 * access is the miss's (not counted as a hit), with the HITM it found. */
-	int32_t first_core;
-	uint8_t first_hitm, first_hitm_remote;
-	/* The request whose fill carries the line's only up-to-date copy,
-	 * record index + 1 (0: none in flight). */
-	uint32_t dirty_in_flight;
 	/* A dirty copy written back at an eviction or a snoop reaches memory
 	 * (or the LLC) at wb_at: a request that needs memory's copy waits. */
 	uint64_t wb_at;
@@ -48,7 +50,6 @@ struct ms_line {
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
 	uint32_t off_last;    /* index of the offset noted last (a hint: checked) */
-	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
 	struct ms_offset_stats *offsets;
 	uint32_t n_pcs, cap_pcs;
 	struct ms_pc_stats *pcs;

@@ -19,6 +19,11 @@
  * from overflowing the clock. */
 #define REPLAY_MAX_CLOCK (1ull << 62)
 
+/* Records a core reads ahead of its replay: one call to the parser per
+ * batch, memory constant in the trace's length, and the cores' batches
+ * (2 KiB each) small beside the host's L1 that the engine needs too. */
+#define RC_BATCH 64
+
 enum { RC_READY, RC_WAIT, RC_DONE };
 
 struct rcore {
@@ -27,23 +32,38 @@ struct rcore {
 	int has_rec;                /* rec is begun and not yet complete */
 	int redo;                   /* woken by a fill: the next access is the miss's */
 	int classified;             /* this line's access was counted private or shared */
-	struct rt_rec rec;
+	const struct rt_rec *rec;   /* the record being replayed, in batch */
 	uint64_t addr;              /* the part of rec still to access */
 	uint32_t left;
+	int next, n;                /* batch[next..n) are still to replay */
 	uint64_t wait_since;
+	struct rt_rec *batch;       /* RC_BATCH records */
+};
+
+/* The driver's state (struct replay's run). ready_at[i] is core i's clock
+ * while it is ready, else UINT64_MAX: the scheduler's scan of every turn
+ * reads one small array. */
+struct rrun {
+	struct rcore *core;
+	uint64_t *ready_at;
+	struct rt_rec *batches;
+	int woken;                  /* a fill woke a core since the scheduler's scan */
 };
 
 static void wake(void *ctx, int core, int what, uint64_t t)
 {
 	(void)what;  /* a blocking core has one request at a time, loads and stores alike */
 	struct replay *r = ctx;
-	struct rcore *rc = &((struct rcore *)r->run)[core];
+	struct rrun *run = r->run;
+	struct rcore *rc = &run->core[core];
 	if (rc->state != RC_WAIT)
 		return;
 	r->stats[core].idle_cycles += t - rc->wait_since;
 	rc->clock = t;
 	rc->state = RC_READY;
 	rc->redo = 1;
+	run->ready_at[core] = t;
+	run->woken = 1;
 }
 
 int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream **streams,
@@ -61,11 +81,18 @@ int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream 
 	for (int i = 0; i < n; i++)
 		r->streams[i] = streams[i];
 	r->stats = calloc((size_t)n, sizeof *r->stats);
-	r->run = calloc((size_t)n, sizeof(struct rcore));
-	if (!r->stats || !r->run) {
+	struct rrun *run = r->run = calloc(1, sizeof *run);
+	if (run) {
+		run->core = calloc((size_t)n, sizeof *run->core);
+		run->ready_at = calloc((size_t)n, sizeof *run->ready_at);
+		run->batches = calloc((size_t)n * RC_BATCH, sizeof *run->batches);
+	}
+	if (!r->stats || !run || !run->core || !run->ready_at || !run->batches) {
 		replay_free(r);
 		return err_internal(e, "replay: out of memory");
 	}
+	for (int i = 0; i < n; i++)
+		run->core[i].batch = run->batches + (size_t)i * RC_BATCH;
 	if (!(r->ms = ms_create(&r->m, REPLAY_MEM_SIZE, e))) {
 		replay_free(r);
 		return -1;
@@ -79,42 +106,66 @@ void replay_free(struct replay *r)
 	for (int i = 0; i < r->ncores; i++)
 		rt_close(r->streams[i]);
 	free(r->stats);
-	free(r->run);
+	struct rrun *run = r->run;
+	if (run) {
+		free(run->core);
+		free(run->ready_at);
+		free(run->batches);
+		free(run);
+	}
 	ms_destroy(r->ms);
 	memset(r, 0, sizeof *r);
 }
 
 /* The next record of core c into rc->rec: 1, 0 at the end, -1 on error. */
-static int next_record(struct replay *r, int c, struct rcore *rc, struct err *e)
+static inline int next_record(struct replay *r, int c, struct rcore *rc, struct err *e)
 {
-	int got = rt_next(r->streams[c], &rc->rec, e);
-	if (got <= 0)
-		return got;
+	if (rc->next == rc->n) {
+		int got = rt_next_batch(r->streams[c], rc->batch, RC_BATCH, e);
+		if (got <= 0)
+			return got;
+		rc->next = 0;
+		rc->n = got;
+	}
+	const struct rt_rec *rec = rc->rec = &rc->batch[rc->next++];
 	r->stats[c].records++;
-	if (rc->rec.kind != RT_COMPUTE && rc->rec.size > REPLAY_MEM_SIZE - rc->rec.addr)
-		return err_set(e, rt_name(r->streams[c]), rt_line(r->streams[c]), 0,
+	if (rec->kind != RT_COMPUTE && rec->size > REPLAY_MEM_SIZE - rec->addr)
+		return err_set(e, rt_name(r->streams[c]), rec->line, 0,
 			       "access at 0x%llx runs past the last simulated byte",
-			       (unsigned long long)rc->rec.addr);
-	rc->addr = rc->rec.addr;
-	rc->left = rc->rec.size;
+			       (unsigned long long)rec->addr);
+	rc->addr = rec->addr;
+	rc->left = rec->size;
 	rc->classified = 0;
 	rc->has_rec = 1;
 	return 1;
 }
 
+/* Whether another core holds addr's line, for the private/shared count of
+ * core c's access that just hit. A hit changes no other cache, so asking
+ * after it answers as before it; and in M or E no other cache holds the
+ * line (the single-writer invariant), which spares the directory lookup
+ * for nearly every private access. */
+static inline int others_hold_after_hit(const struct memsys *ms, int c, uint64_t addr)
+{
+	return !ms_l1_exclusive(ms, c, addr) && ms_others_hold(ms, c, addr);
+}
+
 /* Run core c until it must yield: `hit_bound` is the cycle its hits must
  * stay below, (issue_t, issue_c) the earliest other (cycle, core) a miss of
- * its must come before, fab the fabric's next event. */
+ * its must come before, fab the fabric's next event. The clock lives in a
+ * local meanwhile: nothing here calls the waker. */
 static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_t, int issue_c,
 		    uint64_t fab, struct err *e)
 {
-	struct rcore *rc = &((struct rcore *)r->run)[c];
+	struct rrun *run = r->run;
+	struct rcore *rc = &run->core[c];
 	struct replay_core_stats *st = &r->stats[c];
 	struct memsys *ms = r->ms;
 	const uint32_t ls = r->m.line_size, hit = r->m.lat_l1_hit;
 	uint64_t snoop_at = ms_core_next_msg(ms, c);
 	if (snoop_at < hit_bound)
 		hit_bound = snoop_at;
+	uint64_t clock = rc->clock;
 	for (;;) {
 		if (!rc->has_rec) {
 			int got = next_record(r, c, rc, e);
@@ -122,90 +173,104 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 				return -1;
 			if (!got) {
 				rc->state = RC_DONE;
-				st->cycles = rc->clock;
-				return 0;
+				st->cycles = clock;
+				break;
 			}
 		}
-		if (rc->rec.kind == RT_COMPUTE) {
-			if (rc->rec.cycles > REPLAY_MAX_CLOCK - rc->clock)
-				return err_set(e, rt_name(r->streams[c]), rt_line(r->streams[c]), 0,
+		const struct rt_rec *rec = rc->rec;
+		if (rec->kind == RT_COMPUTE) {
+			if (rec->cycles > REPLAY_MAX_CLOCK - clock)
+				return err_set(e, rt_name(r->streams[c]), rec->line, 0,
 					       "computation runs the clock past 2^62 cycles");
-			rc->clock += rc->rec.cycles;
-			st->compute_cycles += rc->rec.cycles;
+			clock += rec->cycles;
+			st->compute_cycles += rec->cycles;
 			rc->has_rec = 0;
 			continue;
 		}
-		if (rc->clock >= hit_bound)
-			return 0;
+		if (clock >= hit_bound)
+			break;
 		/* One access per line the record touches, of at most 8 bytes. */
-		uint32_t in_line = ls - (uint32_t)(rc->addr & (ls - 1));
+		uint64_t addr = rc->addr;
+		uint32_t in_line = ls - (uint32_t)(addr & (ls - 1));
 		uint32_t n = rc->left < in_line ? rc->left : in_line;
 		unsigned size = n < 8 ? n : 8;
+		uint64_t v = 0;
+		int done = rec->kind == RT_LOAD ? ms_hit_load(ms, c, addr, size, &v)
+						: ms_hit_store(ms, c, addr, size, 0);
 		if (!rc->classified) {
-			if (ms_others_hold(ms, c, rc->addr))
-				st->shared_accesses++;
-			else
-				st->private_accesses++;
+			/* A failed hit changed nothing: counted as of the first attempt. */
+			int shared = done ? others_hold_after_hit(ms, c, addr) : ms_others_hold(ms, c, addr);
+			st->shared_accesses += (uint64_t)shared;
+			st->private_accesses += (uint64_t)!shared;
 			rc->classified = 1;
 		}
-		uint64_t v = 0;
-		int done = rc->rec.kind == RT_LOAD ? ms_hit_load(ms, c, rc->addr, size, &v)
-						   : ms_hit_store(ms, c, rc->addr, size, 0);
 		if (!done) {
 			/* a miss: only as the machine's earliest (cycle, core) */
-			if (rc->clock >= fab || rc->clock > issue_t || (rc->clock == issue_t && c > issue_c))
-				return 0;
-			uint64_t t = rc->rec.kind == RT_LOAD ? ms_load(ms, c, rc->clock, rc->addr, size, &v)
-							     : ms_store(ms, c, rc->clock, rc->addr, size, 0);
+			if (clock >= fab || clock > issue_t || (clock == issue_t && c > issue_c))
+				break;
+			uint64_t t = rec->kind == RT_LOAD ? ms_load(ms, c, clock, addr, size, &v)
+							  : ms_store(ms, c, clock, addr, size, 0);
 			if (ms_check_error(ms, e))
 				return -1;
 			if (t != MS_PENDING)
 				return err_internal(e, "replay: core %d: a miss at 0x%llx was not issued", c,
-						    (unsigned long long)rc->addr);
+						    (unsigned long long)addr);
 			rc->state = RC_WAIT;
-			rc->wait_since = rc->clock;
-			return 0;
+			rc->wait_since = clock;
+			break;
 		}
 		/* the access a fill completed costs nothing more: the miss's latency is the fill's */
 		if (!rc->redo)
-			rc->clock += hit;
+			clock += hit;
 		rc->redo = 0;
-		rc->addr += n;
+		rc->addr = addr + n;
 		rc->left -= n;
 		rc->classified = 0;
 		if (!rc->left)
 			rc->has_rec = 0;
 	}
+	rc->clock = clock;
+	run->ready_at[c] = rc->state == RC_READY ? clock : UINT64_MAX;
+	return 0;
 }
 
 int replay_run(struct replay *r, struct err *e)
 {
-	struct rcore *cores = r->run;
+	struct rrun *run = r->run;
+	const uint64_t *ready_at = run->ready_at;
 	const uint64_t look = ms_lookahead(r->ms);
 	for (;;) {
 		uint64_t fab = ms_next_event(r->ms);
-		int c = -1, c2 = r->ncores, waiting = 0;
-		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX;
+		/* the earliest ready core c (at t1) and the next one c2 (at t2),
+		 * found with masks, not branches: which core is earliest changes
+		 * unpredictably from turn to turn (UINT64_MAX: no such core) */
+		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX, k1 = UINT64_MAX, k2 = UINT64_MAX;
 		for (int i = 0; i < r->ncores; i++) {
-			waiting += cores[i].state == RC_WAIT;
-			if (cores[i].state != RC_READY)
-				continue;
-			if (cores[i].clock < t1) {
-				t2 = t1, c2 = c;
-				t1 = cores[i].clock, c = i;
-			} else if (cores[i].clock < t2) {
-				t2 = cores[i].clock, c2 = i;
-			}
+			uint64_t t = ready_at[i];
+			uint64_t m1 = -(uint64_t)(t < t1), m2 = -(uint64_t)(t < t2) & ~m1, keep = ~(m1 | m2);
+			t2 = (t1 & m1) | (t & m2) | (t2 & keep);
+			k2 = (k1 & m1) | ((uint64_t)i & m2) | (k2 & keep);
+			t1 = (t & m1) | (t1 & ~m1);
+			k1 = ((uint64_t)i & m1) | (k1 & ~m1);
 		}
-		if (c2 < 0)
-			c2 = r->ncores;
+		int c = k1 == UINT64_MAX ? -1 : (int)k1;
+		int c2 = k2 == UINT64_MAX ? r->ncores : (int)k2;
 		if (fab != UINT64_MAX && fab <= t1) {
-			ms_step(r->ms);
-			if (ms_check_error(r->ms, e))
-				return -1;
+			/* the fabric's events up to t1; a scan again only once one
+			 * wakes a core, which may then be the earliest */
+			run->woken = 0;
+			do {
+				ms_step(r->ms);
+				if (ms_check_error(r->ms, e))
+					return -1;
+				fab = ms_next_event(r->ms);
+			} while (!run->woken && fab != UINT64_MAX && fab <= t1);
 			continue;
 		}
 		if (c < 0) {
+			int waiting = 0;
+			for (int i = 0; i < r->ncores; i++)
+				waiting += run->core[i].state == RC_WAIT;
 			if (waiting)
 				return err_internal(e, "replay: %d cores wait for lines and nothing is on its way",
 						    waiting);

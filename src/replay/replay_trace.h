@@ -18,6 +18,7 @@ struct rt_rec {
 	uint32_t size;
 	uint64_t addr;
 	uint64_t cycles;
+	int line;                   /* the trace line it came from, for messages */
 };
 
 #define RT_MAX_SIZE 4096   /* the widest access a record may make */
@@ -36,6 +37,12 @@ void rt_close(struct rt_stream *s);
 /* The next record: 1, or 0 at the end, or -1 with e set at "file:line: what
  * is wrong". A lackey `M` is two records, a load and a store. */
 int rt_next(struct rt_stream *s, struct rt_rec *r, struct err *e);
+/* Up to max next records into out: how many, 0 at the end, or -1 with e
+ * set. A bad line after some good ones ends the batch before it and is
+ * reported by the next call, so records and errors come in trace order.
+ * Teaching-format lines are decoded in one pass over the buffer, without
+ * a call per record: the replay's hot path. */
+int rt_next_batch(struct rt_stream *s, struct rt_rec *out, int max, struct err *e);
 /* What the stream is called in messages, and its format once known. */
 const char *rt_name(const struct rt_stream *s);
 int rt_line(const struct rt_stream *s);   /* the line of the last record */
