@@ -206,20 +206,21 @@ struct ms_la {
 	struct ms_way way;
 };
 
-/* What memsys keeps per core, in one block so that a hit touches two or
- * three host cache lines of one page (at 1024 cores the per-core state
- * does not fit in the host's L1 or TLB): the lookaside (lines 0-1), the
- * core's counters (the hit path's at the start of line 2), its L1 (the
- * LRU clock and data base first). */
+/* What memsys keeps per core, in one block so that a hit touches three
+ * host cache lines of one page (at 64 cores and more the per-core state
+ * does not fit in the host's L1, at 1024 not in its TLB): the lookaside
+ * (lines 0-1, one entry per line in use), line 2 the L1 (its LRU clock
+ * first) and msg_next, which every run-ahead boundary reads, line 3 the
+ * core's counters (the hit path's first). */
 #define MS_MSG_SLOTS 6
 struct ms_core {
 	_Alignas(64) struct ms_la la[MS_LA_SIZE];
-	struct ms_stats stats;
 	struct cache l1;
 	/* When snoops addressed to this core arrive: a core must not run past
 	 * them on its own (ms_core_next_msg). msg_floor keeps the earliest of
 	 * those that found the slots full. */
 	uint64_t msg_next;          /* the earliest of them, UINT64_MAX: none */
+	_Alignas(64) struct ms_stats stats;
 	uint64_t msg_at[MS_MSG_SLOTS];
 	uint64_t msg_floor;
 	uint32_t n_msg;
