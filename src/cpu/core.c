@@ -223,10 +223,13 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 
 /* Where the run-ahead loop must next leave its fast path: the horizon, its
  * next interrupt, a buffered store's turn, and the first snoop addressed
- * to it (its copy may change then). */
-static inline void set_stop(struct core_env *env, struct core *c)
+ * to it (its copy may change then). In plain mode (core_exec_event) the
+ * core has no interrupt source: irq_next is UINT64_MAX. */
+ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plain)
 {
-	uint64_t s = min64(min64(env->horizon, c->irq_next), ms_core_next_msg(env->ms, c->id));
+	uint64_t s = min64(env->horizon, ms_core_next_msg(env->ms, c->id));
+	if (!plain)
+		s = min64(s, c->irq_next);
 	if (c->sb.n && c->drain_at == NONE)
 		s = min64(s, sb_next(c));
 	c->stop_at = s;
@@ -644,7 +647,7 @@ ALWAYS_INLINE int boundary(struct core_env *env, struct core *c, const int plain
 	}
 	if (c->clock >= env->horizon || c->clock >= ms_core_next_msg(env->ms, c->id))
 		return 1;
-	set_stop(env, c);
+	set_stop(env, c, plain);
 	return 0;
 }
 
@@ -1179,8 +1182,10 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 #undef RUN_FUSED
 	case F_END:
 		RET(fault(env, c, "ran past the end of the program"));
-	default:
+	case F_GENERIC:
 		RET(execute(env, c, in));
+	default: /* core_forms_new makes no other value: no range check */
+		__builtin_unreachable();
 	}
 }
 #undef TRYR
@@ -1234,7 +1239,7 @@ int core_exec_event(struct core_env *env, struct core *c)
 	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
 run:
 	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
-	set_stop(env, c);
+	set_stop(env, c, plain);
 
 	int r = plain ? run_ahead(env, c, cpi, 1, 1) : run_ahead(env, c, cpi, width, 0);
 	if (r == R_FAIL)

@@ -211,10 +211,11 @@ struct ms_la {
  * does not fit in the host's L1, at 1024 not in its TLB): the lookaside
  * (lines 0-1, one entry per line in use), line 2 the L1 (its LRU clock
  * first) and msg_next, which every run-ahead boundary reads, line 3 the
- * core's counters (the hit path's first). */
+ * core's counters (the hit path's first). 512 bytes (448 used): a power
+ * of two, so that finding a core's block is a shift. */
 #define MS_MSG_SLOTS 6
 struct ms_core {
-	_Alignas(64) struct ms_la la[MS_LA_SIZE];
+	_Alignas(512) struct ms_la la[MS_LA_SIZE];
 	struct cache l1;
 	/* When snoops addressed to this core arrive: a core must not run past
 	 * them on its own (ms_core_next_msg). msg_floor keeps the earliest of
