@@ -221,18 +221,29 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 	return drain_hits_inline(env, c, t);
 }
 
-/* Where the run-ahead loop must next leave its fast path: the horizon, its
- * next interrupt, a buffered store's turn, and the first snoop addressed
- * to it (its copy may change then). In plain mode (core_exec_event) the
- * core has no interrupt source: irq_next is UINT64_MAX. */
-ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plain)
+/* Where the run-ahead loop must next leave its fast path: the horizon and
+ * the first snoop addressed to it (its copy may change then), which
+ * stop_bound gives as s, its next interrupt, a buffered store's turn. In
+ * plain mode (core_exec_event) the core has no interrupt source: irq_next
+ * is UINT64_MAX. */
+ALWAYS_INLINE void set_stop_below(struct core *c, uint64_t s, const int plain)
 {
-	uint64_t s = min64(env->horizon, ms_core_next_msg(env->ms, c->id));
 	if (!plain)
 		s = min64(s, c->irq_next);
 	if (c->sb.n && c->drain_at == NONE)
 		s = min64(s, sb_next(c));
 	c->stop_at = s;
+}
+
+/* The bound every stop lies under: the horizon and the first snoop. */
+ALWAYS_INLINE uint64_t stop_bound(struct core_env *env, const struct core *c)
+{
+	return min64(env->horizon, ms_core_next_msg(env->ms, c->id));
+}
+
+ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plain)
+{
+	set_stop_below(c, stop_bound(env, c), plain);
 }
 
 /* The core cannot go on until its buffer holds at most `max` stores.
@@ -645,9 +656,10 @@ ALWAYS_INLINE int boundary(struct core_env *env, struct core *c, const int plain
 		if (src >= 0)
 			irq_enter(env, c, src);
 	}
-	if (c->clock >= env->horizon || c->clock >= ms_core_next_msg(env->ms, c->id))
+	uint64_t bound = stop_bound(env, c);
+	if (c->clock >= bound)
 		return 1;
-	set_stop(env, c, plain);
+	set_stop_below(c, bound, plain);
 	return 0;
 }
 

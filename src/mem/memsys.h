@@ -290,11 +290,12 @@ MS_INLINE void ms_perform(struct memsys *ms, int core, const struct ms_way *w, u
 		uint8_t v1 = (uint8_t)*val;
 		uint16_t v2 = (uint16_t)*val;
 		uint32_t v4 = (uint32_t)*val;
-		switch (size) {
+		if (__builtin_expect(size == 8, 1)) /* the store buffer's drain: a runtime size */
+			__builtin_memcpy(d, val, 8);
+		else switch (size) {
 		case 1: __builtin_memcpy(d, &v1, 1); break;
 		case 2: __builtin_memcpy(d, &v2, 2); break;
 		case 4: __builtin_memcpy(d, &v4, 4); break;
-		case 8: __builtin_memcpy(d, val, 8); break;
 		default: __builtin_memcpy(d, val, size); break;
 		}
 		cs->stores++;
