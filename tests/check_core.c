@@ -592,6 +592,37 @@ START_TEST(test_limit_and_incremental)
 }
 END_TEST
 
+/* ---- store-to-load forwarding, the buffer alone ---- */
+
+START_TEST(test_sb_lookup)
+{
+	struct sb b;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(sb_init(&b, 4, &e), 0);
+	uint64_t v = 0;
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_MISS);
+	sb_push(&b, 0x100, 8, 0x1122334455667788ull, 10, 0);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_HIT);   /* same variable */
+	ck_assert_uint_eq(v, 0x1122334455667788ull);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 4, &v), SB_HIT);   /* narrower, same address */
+	ck_assert_uint_eq(v, 0x55667788u);
+	ck_assert_int_eq(sb_lookup(&b, 0x102, 2, &v), SB_HIT);   /* inside */
+	ck_assert_uint_eq(v, 0x5566u);
+	ck_assert_int_eq(sb_lookup(&b, 0x104, 8, &v), SB_PARTIAL);
+	ck_assert_int_eq(sb_lookup(&b, 0x108, 8, &v), SB_MISS);
+	sb_push(&b, 0x100, 2, 0xabcd, 11, 0);                     /* newest first */
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 2, &v), SB_HIT);
+	ck_assert_uint_eq(v, 0xabcd);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 1, &v), SB_HIT);
+	ck_assert_uint_eq(v, 0xcd);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_PARTIAL); /* wider, same address */
+	ck_assert_int_eq(sb_lookup(&b, 0x104, 4, &v), SB_HIT);     /* the older store */
+	ck_assert_uint_eq(v, 0x11223344u);
+	sb_free(&b);
+}
+END_TEST
+
 /* ---- fused register form + jne/je ---- */
 
 struct fused_case {
@@ -757,6 +788,7 @@ static Suite *core_suite(void)
 	tcase_add_loop_test(tc, test_alu, 0, (int)(sizeof alu_cases / sizeof alu_cases[0]));
 	tcase_add_test(tc, test_cpu_and_percpu);
 	tcase_add_test(tc, test_forwarding);
+	tcase_add_test(tc, test_sb_lookup);
 	tcase_add_test(tc, test_sb_full_stalls);
 	tcase_add_test(tc, test_lock_add_exact);
 	tcase_add_test(tc, test_ops_per_ownership);
