@@ -594,6 +594,78 @@ START_TEST(test_limit_and_incremental)
 }
 END_TEST
 
+/* ---- store-to-load forwarding, the buffer alone ---- */
+
+START_TEST(test_sb_lookup)
+{
+	struct sb b;
+	struct err e;
+	err_clear(&e);
+	ck_assert_int_eq(sb_init(&b, 4, &e), 0);
+	uint64_t v = 0;
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_MISS);
+	sb_push(&b, 0x100, 8, 0x1122334455667788ull, 10, 0);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_HIT);   /* same variable */
+	ck_assert_uint_eq(v, 0x1122334455667788ull);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 4, &v), SB_HIT);   /* narrower, same address */
+	ck_assert_uint_eq(v, 0x55667788u);
+	ck_assert_int_eq(sb_lookup(&b, 0x102, 2, &v), SB_HIT);   /* inside */
+	ck_assert_uint_eq(v, 0x5566u);
+	ck_assert_int_eq(sb_lookup(&b, 0x104, 8, &v), SB_PARTIAL);
+	ck_assert_int_eq(sb_lookup(&b, 0x108, 8, &v), SB_MISS);
+	sb_push(&b, 0x100, 2, 0xabcd, 11, 0);                     /* newest first */
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 2, &v), SB_HIT);
+	ck_assert_uint_eq(v, 0xabcd);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 1, &v), SB_HIT);
+	ck_assert_uint_eq(v, 0xcd);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_PARTIAL); /* wider, same address */
+	ck_assert_int_eq(sb_lookup(&b, 0x104, 4, &v), SB_HIT);     /* the older store */
+	ck_assert_uint_eq(v, 0x11223344u);
+	sb_free(&b);
+}
+END_TEST
+
+/* ---- fused register form + jne/je ---- */
+
+struct fused_case {
+	const char *src;
+	int reg;
+	uint64_t val;
+	uint64_t instructions;  /* each one cpi cycle: also the busy cycles */
+};
+
+static const struct fused_case fused_cases[] = {
+	/* dec/jnz: 1 + 5 x 2 + hlt */
+	{ "main: mov rcx, 5\nl: dec rcx\njnz l\nhlt\n", R_RCX, 0, 12 },
+	/* inc, then cmp/jne: 1 + 7 x 3 + hlt */
+	{ "main: mov rcx, 0\nl: inc rcx\ncmp rcx, 7\njne l\nhlt\n", R_RCX, 7, 23 },
+	/* sub/je not taken twice, then taken: 1 + 3 + 3 + 2 + hlt */
+	{ "main: mov rax, 3\nl: sub rax, 1\nje out\njmp l\nout: hlt\n", R_RAX, 0, 10 },
+	/* the jnz also reached by a jump of its own (flags from the start) */
+	{ "main: mov rcx, 3\njmp j\nl: dec rcx\nj: jnz l\nhlt\n", R_RCX, 0, 10 },
+	/* test/jne and and/je: rbx 4 -> 3 -> 2 -> 1 -> 0 */
+	{ "main: mov rbx, 4\nl: sub rbx, 1\ntest rbx, rbx\njne l\nmov rax, 6\n"
+	  "and rax, 1\nje z\nmov rax, 9\nz: hlt\n", R_RAX, 0, 1 + 4 * 3 + 3 + 1 },
+	/* cmp rr/jne, inc_r/je (never equal: falls through) */
+	{ "main: mov rdx, 3\nmov rcx, 0\nl: add rcx, 1\ncmp rcx, rdx\njne l\nmov rax, -2\n"
+	  "inc rax\nje z\ninc rax\nje z\nmov rax, 5\nz: hlt\n", R_RAX, 0, 2 + 3 * 3 + 5 + 1 },
+};
+
+START_TEST(test_fused_pairs)
+{
+	const struct fused_case *fc = &fused_cases[_i];
+	struct run r;
+	run(&r, fc->src, &(struct opts){ 0 });
+	ck_halted(&r);
+	struct sim_core_view v;
+	sim_core_view(r.s, 0, &v);
+	ck_assert_uint_eq(v.regs[fc->reg], fc->val);
+	ck_assert_uint_eq(sim_core_stats(r.s, 0)->instructions, fc->instructions);
+	ck_assert_uint_eq(sim_core_stats(r.s, 0)->cycles[CORE_ACT_BUSY], fc->instructions - 1);
+	done(&r);
+}
+END_TEST
+
 /* ---- ghost counters and the observer ---- */
 
 struct obs_log {
@@ -664,6 +736,52 @@ START_TEST(test_ghost_and_observer)
 }
 END_TEST
 
+/* An activity observer sees the run without changing it (without one, the
+ * core runs a loop specialized for that case): every core's counters and
+ * the end cycle are the same with and without it. */
+START_TEST(test_observer_changes_nothing)
+{
+	struct core_stats st[2][4];
+	uint64_t end[2];
+	for (int k = 0; k < 2; k++) {
+		struct asm_input in = { .nr_cpus = 4, .line_size = 64 };
+		struct program p;
+		struct err e;
+		err_clear(&e);
+		ck_assert_int_eq(asm_assemble_string("t.s", counter_src(0), &in, &p, &e), 0);
+		struct sim_config cfg;
+		memset(&cfg, 0, sizeof cfg);
+		cpu_model_default(&cfg.cpu);
+		cfg.cpu.cores = 4;
+		cfg.prog = &p;
+		struct sim_thread th[4];
+		memset(th, 0, sizeof th);
+		for (int t = 0; t < 4; t++) {
+			th[t].cpu = t;
+			th[t].entry = label(&p, "main");
+		}
+		cfg.threads = th;
+		cfg.n_threads = 4;
+		cfg.seed = 3;
+		cfg.start_skew = 40;
+		struct sim *s = sim_create(&cfg, &e);
+		ck_assert_ptr_nonnull(s);
+		struct obs_log log = { .monotonic = 1 };
+		if (k)
+			sim_set_observer(s, &(struct sim_observer){ on_act, on_mark, &log });
+		ck_assert_int_eq(sim_run(s, &e), SIM_HALTED);
+		ck_assert_int_eq(log.changes > 0, k);
+		end[k] = sim_cycles(s);
+		for (int c = 0; c < 4; c++)
+			st[k][c] = *sim_core_stats(s, c);
+		sim_destroy(s);
+		program_free(&p);
+	}
+	ck_assert_uint_eq(end[0], end[1]);
+	ck_assert_mem_eq(st[0], st[1], sizeof st[0]);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -672,6 +790,7 @@ static Suite *core_suite(void)
 	tcase_add_loop_test(tc, test_alu, 0, (int)(sizeof alu_cases / sizeof alu_cases[0]));
 	tcase_add_test(tc, test_cpu_and_percpu);
 	tcase_add_test(tc, test_forwarding);
+	tcase_add_test(tc, test_sb_lookup);
 	tcase_add_test(tc, test_sb_full_stalls);
 	tcase_add_test(tc, test_lock_add_exact);
 	tcase_add_test(tc, test_ops_per_ownership);
@@ -684,6 +803,9 @@ static Suite *core_suite(void)
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
 	tcase_add_test(tc, test_limit_and_incremental);
 	tcase_add_test(tc, test_ghost_and_observer);
+	tcase_add_test(tc, test_observer_changes_nothing);
+	tcase_add_loop_test(tc, test_fused_pairs, 0,
+			    (int)(sizeof fused_cases / sizeof fused_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

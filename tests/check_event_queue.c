@@ -44,6 +44,41 @@ START_TEST(test_ties_in_push_order)
 }
 END_TEST
 
+/* An event pushed beyond the window (the far heap) and one pushed later
+ * for the same cycle, once the window has moved over it (a bucket), still
+ * pop in push order; an event pushed before the latest pop comes first. */
+START_TEST(test_near_and_far_ties)
+{
+	struct evq q;
+	struct err e = {0};
+	uint64_t t;
+	uint32_t id;
+	ck_assert_int_eq(evq_init(&q, 4, &e), 0);
+	/* a heap of a few events takes all: give it two that stay to the end */
+	ck_assert_int_eq(evq_push(&q, 1000000, 100), 0);
+	ck_assert_int_eq(evq_push(&q, 1000000, 101), 0);
+	ck_assert_int_eq(evq_push(&q, 10, 1), 0);
+	ck_assert_int_eq(evq_pop(&q, &t, &id), 1);
+	ck_assert_int_eq(evq_push(&q, 10 + EVQ_WINDOW + 40, 2), 0);  /* far */
+	ck_assert_int_eq(evq_push(&q, 100, 3), 0);
+	ck_assert_uint_eq(evq_peek_time(&q), 100);
+	ck_assert_int_eq(evq_pop(&q, &t, &id), 1);
+	ck_assert_uint_eq(id, 3);
+	ck_assert_int_eq(evq_push(&q, 10 + EVQ_WINDOW + 40, 4), 0);  /* near now */
+	ck_assert_int_eq(evq_push(&q, 50, 5), 0);                    /* in the past */
+	ck_assert_uint_eq(evq_size(&q), 5);
+	ck_assert_uint_eq(evq_peek_time(&q), 50);
+	const uint32_t want[] = { 5, 2, 4, 100, 101 };
+	for (int k = 0; k < 5; k++) {
+		ck_assert_int_eq(evq_pop(&q, &t, &id), 1);
+		ck_assert_uint_eq(id, want[k]);
+	}
+	ck_assert_int_eq(evq_pop(&q, &t, &id), 0);
+	ck_assert_uint_eq(evq_peek_time(&q), UINT64_MAX);
+	evq_free(&q);
+}
+END_TEST
+
 /* Interleaved pushes and pops around ~1000 pending events (one per core at
  * 1024 cores), against a sorted array with the same (time, seq) keys. */
 START_TEST(test_random_against_reference)
@@ -91,6 +126,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_ties_in_push_order);
+	tcase_add_test(tc, test_near_and_far_ties);
 	tcase_add_test(tc, test_random_against_reference);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

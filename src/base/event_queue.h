@@ -15,8 +15,29 @@ struct evq_entry {
 	uint32_t id;
 };
 
+/* Near events, in a bucket per cycle of the window */
+#define EVQ_WINDOW 256
+
+struct evq_node {
+	uint64_t time, seq;
+	uint32_t id;
+	uint32_t next;          /* the bucket's next node, or the free list's */
+};
+
+/* Invariant: every event lies either in the window, bucket time % EVQ_WINDOW
+ * (a FIFO, so in seq order: all its events are at that one time, which lies
+ * in [base, base + EVQ_WINDOW)), or in the far heap (anything else: beyond
+ * the window when pushed, or before base). base, the latest time popped,
+ * only grows, so a near event never leaves the window. */
 struct evq {
-	struct evq_entry *heap; /* 4-ary min-heap on (time, seq) */
+	struct evq_node *node;  /* pool of near events */
+	uint32_t node_cap, free_node, n_near;
+	uint32_t head[EVQ_WINDOW], tail[EVQ_WINDOW];
+	uint64_t busy[EVQ_WINDOW / 64]; /* bit b: bucket b holds events */
+	unsigned first;         /* the earliest non-empty bucket, when n_near */
+	uint64_t base;
+	uint64_t min_time;      /* the earliest event's cycle, UINT64_MAX: none */
+	struct evq_entry *heap; /* far events: 4-ary min-heap on (time, seq) */
 	size_t n, cap;
 	uint64_t next_seq;
 };
@@ -24,16 +45,16 @@ struct evq {
 /* capacity is a hint (about one pending event per core); the queue grows. */
 int evq_init(struct evq *q, size_t capacity, struct err *e);
 void evq_free(struct evq *q);
-/* Returns -1 only when growing the heap fails (out of memory). */
+/* Returns -1 only when growing the queue fails (out of memory). */
 int evq_push(struct evq *q, uint64_t time, uint32_t id);
 /* Removes the earliest event; returns 0 when the queue is empty. */
 int evq_pop(struct evq *q, uint64_t *time, uint32_t *id);
 
-static inline size_t evq_size(const struct evq *q) { return q->n; }
+static inline size_t evq_size(const struct evq *q) { return q->n + q->n_near; }
 /* The earliest event's cycle, UINT64_MAX when empty. */
 static inline uint64_t evq_peek_time(const struct evq *q)
 {
-	return q->n ? q->heap[0].time : UINT64_MAX;
+	return q->min_time;
 }
 
 #endif

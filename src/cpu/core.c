@@ -7,6 +7,7 @@
 #include "cpu/ghost.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,11 @@ static inline int64_t sext(uint64_t v, unsigned size)
 
 /* ---- accounting ---- */
 
+/* What core.h's layout promises the hot path: line 0 and the counters an
+ * instruction bumps (the first 32 bytes of st) on line 1. */
+_Static_assert(offsetof(struct core, drain_at) < 64 && offsetof(struct core, sb) >= 64 &&
+	       offsetof(struct core, st) + 32 <= 128, "struct core's hot lines");
+
 static inline void note_act(struct core_env *env, struct core *c, unsigned act)
 {
 	c->act = (uint8_t)act;
@@ -88,14 +94,27 @@ static inline void note_act(struct core_env *env, struct core *c, unsigned act)
 		env->on_activity(env->obs_ctx, c->id, c->clock, (enum core_activity)act);
 }
 
-ALWAYS_INLINE void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
+/* `plain`, a constant at each call, says the event runs in plain mode
+ * (core_exec_event): no handler can be running or entered and nobody
+ * watches the activity, so the charge folds to a few stores. */
+ALWAYS_INLINE void acct_as(struct core_env *env, struct core *c, unsigned act, uint64_t n,
+			   const int plain)
 {
-	if (c->in_handler)
-		act = CORE_ACT_IRQ;
-	if (c->act != act)
-		note_act(env, c, act);
+	if (plain) {
+		c->act = (uint8_t)act;
+	} else {
+		if (c->in_handler)
+			act = CORE_ACT_IRQ;
+		if (c->act != act)
+			note_act(env, c, act);
+	}
 	c->st.cycles[act] += n;
 	c->clock += n;
+}
+
+ALWAYS_INLINE void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
+{
+	acct_as(env, c, act, n, 0);
 }
 
 /* ---- faults ---- */
@@ -208,15 +227,29 @@ static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
 	return drain_hits_inline(env, c, t);
 }
 
-/* Where the run-ahead loop must next leave its fast path: the horizon, its
- * next interrupt, a buffered store's turn, and the first snoop addressed
- * to it (its copy may change then). */
-static inline void set_stop(struct core_env *env, struct core *c)
+/* Where the run-ahead loop must next leave its fast path: the horizon and
+ * the first snoop addressed to it (its copy may change then), which
+ * stop_bound gives as s, its next interrupt, a buffered store's turn. In
+ * plain mode (core_exec_event) the core has no interrupt source: irq_next
+ * is UINT64_MAX. */
+ALWAYS_INLINE void set_stop_below(struct core *c, uint64_t s, const int plain)
 {
-	uint64_t s = min64(min64(env->horizon, c->irq_next), ms_core_next_msg(env->ms, c->id));
+	if (!plain)
+		s = min64(s, c->irq_next);
 	if (c->sb.n && c->drain_at == NONE)
 		s = min64(s, sb_next(c));
 	c->stop_at = s;
+}
+
+/* The bound every stop lies under: the horizon and the first snoop. */
+ALWAYS_INLINE uint64_t stop_bound(struct core_env *env, const struct core *c)
+{
+	return min64(env->horizon, ms_core_next_msg(env->ms, c->id));
+}
+
+ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plain)
+{
+	set_stop_below(c, stop_bound(env, c), plain);
 }
 
 /* The core cannot go on until its buffer holds at most `max` stores.
@@ -334,8 +367,8 @@ int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
 
 /* A load that partially overlaps a buffered store waits until the buffer
  * has drained: simpler than waiting for just that entry, and rare. */
-ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
-			    uint64_t *v)
+ALWAYS_INLINE enum step load_as(struct core_env *env, struct core *c, uint64_t addr,
+			       unsigned size, uint64_t *v, const int plain)
 {
 	if (bad_access(env, c, addr, size, "load"))
 		return ST_FAULT;
@@ -343,7 +376,7 @@ ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr
 		enum sb_lookup l = sb_lookup(&c->sb, addr, size, v);
 		if (l == SB_HIT) {
 			c->st.sb_forwards++;
-			acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
+			acct_as(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit, plain);
 			return ST_OK;
 		}
 		if (l == SB_PARTIAL) { /* wait for the overlapping store to leave */
@@ -353,7 +386,7 @@ ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr
 		}
 	}
 	if (ms_hit_load(env->ms, c->id, addr, size, v)) {
-		acct(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit);
+		acct_as(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit, plain);
 		return ST_OK;
 	}
 	if (c->clock != env->now)
@@ -366,16 +399,30 @@ ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr
 	return ST_OK;
 }
 
+ALWAYS_INLINE enum step load(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
+			    uint64_t *v)
+{
+	return load_as(env, c, addr, size, v, 0);
+}
+
+/* A store whose address has passed bad_access already (the load half of
+ * a read-modify-write, at the same address and size). */
+ALWAYS_INLINE enum step store_checked(struct core_env *env, struct core *c, uint64_t addr,
+				      unsigned size, uint64_t v)
+{
+	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay, c->pc);
+	if (c->sb.n == 1 && c->drain_at == NONE)
+		c->stop_at = min64(c->stop_at, sb_next(c));
+	return ST_OK;
+}
+
 /* Callers take need_slot first, before any other effect of the instruction. */
 static inline enum step store(struct core_env *env, struct core *c, uint64_t addr, unsigned size,
 			      uint64_t v)
 {
 	if (bad_access(env, c, addr, size, "store"))
 		return ST_FAULT;
-	sb_push(&c->sb, addr, size, v & mask(size), c->clock + env->sb_delay, c->pc);
-	if (c->sb.n == 1 && c->drain_at == NONE)
-		c->stop_at = min64(c->stop_at, sb_next(c));
-	return ST_OK;
+	return store_checked(env, c, addr, size, v);
 }
 
 /* A lock-prefixed RMW (or xchg with memory): drain the store buffer, then
@@ -604,20 +651,21 @@ static void irq_exit(struct core_env *env, struct core *c)
 /* The slow part of an instruction boundary: store-buffer hits whose time
  * has come, interrupt arrivals and delivery, the lookahead horizon.
  * Returns 1 when the core must yield to the event queue. */
-ALWAYS_INLINE int boundary(struct core_env *env, struct core *c)
+ALWAYS_INLINE int boundary(struct core_env *env, struct core *c, const int plain)
 {
 	if (c->sb.n && c->drain_at == NONE && drain_hits_inline(env, c, c->clock) && ensure_drain(env, c))
 		return -1;
-	if (c->irq_any) {
+	if (!plain && c->irq_any) {
 		irq_poll(&c->irq, env->irq_src, c->clock);
 		c->irq_next = c->irq.next_min;
 		int src = irq_take(&c->irq, env->irq_src, c->intr, c->bh_count, c->in_handler);
 		if (src >= 0)
 			irq_enter(env, c, src);
 	}
-	if (c->clock >= env->horizon || c->clock >= ms_core_next_msg(env->ms, c->id))
+	uint64_t bound = stop_bound(env, c);
+	if (c->clock >= bound)
 		return 1;
-	set_stop(env, c);
+	set_stop_below(c, bound, plain);
 	return 0;
 }
 
@@ -639,7 +687,7 @@ read_src(struct core_env *env, struct core *c, const struct operand *o, unsigned
  * RMW, or as a load and a store through the buffer. */
 ALWAYS_INLINE enum step
 modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t b, unsigned op,
-	  unsigned sz, unsigned akind, unsigned lock)
+	  unsigned sz, unsigned akind, unsigned lock, const int plain)
 {
 	int writes = op != OP_CMP && op != OP_TEST;
 	uint64_t a, r;
@@ -659,17 +707,17 @@ modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t 
 	}
 	if (writes)
 		TRY(need_slot(env, c));
-	TRY(load(env, c, addr, sz, &a));
+	TRY(load_as(env, c, addr, sz, &a, plain));
 	r = arith(c, op, a, b, sz);
 	if (writes)
-		TRY(store(env, c, addr, sz, r));
+		TRY(store_checked(env, c, addr, sz, r));
 	return ST_OK;
 }
 
 ALWAYS_INLINE enum step
 modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
 {
-	return modify_as(env, c, in, b, in->op, in->size, in->a.kind, in->lock);
+	return modify_as(env, c, in, b, in->op, in->size, in->a.kind, in->lock, 0);
 }
 
 /* xadd, cmpxchg, xchg. xchg with memory is locked with or without the
@@ -933,6 +981,12 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
  * F_END sits one past the last instruction, so that running off the end
  * needs no check of its own. */
 #define ARITH2(X) X(ADD) X(SUB) X(AND) X(OR) X(XOR) X(CMP) X(TEST)
+/* The register forms that may fuse with a following jne/je: form, opcode,
+ * source (B_NONE, B_REG, B_IMM). */
+#define FUSABLE(X) \
+	X(DEC_R, DEC, NONE) X(INC_R, INC, NONE) X(SUB_RI, SUB, IMM) X(ADD_RI, ADD, IMM) \
+	X(CMP_RI, CMP, IMM) X(CMP_RR, CMP, REG) X(TEST_RR, TEST, REG) X(SUB_RR, SUB, REG) \
+	X(AND_RI, AND, IMM)
 
 enum form {
 	F_GENERIC, F_END,
@@ -941,7 +995,28 @@ enum form {
 #undef FORM4
 	F_INC_R, F_INC_M, F_DEC_R, F_DEC_M, F_JCC, F_JNE, F_JE, F_JMP,
 	F_MOV_RR, F_MOV_RI, F_MOV_RM, F_MOV_MR, F_MOV_MI,
+#define FORM_FUSED(f, o, b) F_##f##_JNE, F_##f##_JE,
+	FUSABLE(FORM_FUSED)
+#undef FORM_FUSED
 };
+
+/* A register-only form followed by jne or je, the close of most loops,
+ * also runs the jump when the run-ahead loop would go straight on to it
+ * (its clock is below stop_at): one dispatch for the pair. The jump keeps
+ * its own form, for when it is reached any other way. */
+static uint8_t fused_form(uint8_t f, const struct insn *next)
+{
+	if (next->op != OP_JCC || (next->cond != CC_NE && next->cond != CC_E))
+		return f;
+	int je = next->cond == CC_E;
+	switch (f) {
+#define CLASS_FUSED(f, o, b) case F_##f: return je ? F_##f##_JE : F_##f##_JNE;
+	FUSABLE(CLASS_FUSED)
+#undef CLASS_FUSED
+	default:
+		return f;
+	}
+}
 
 static uint8_t form_of(const struct insn *in)
 {
@@ -981,6 +1056,8 @@ uint8_t *core_forms_new(const struct program *p)
 		return NULL;
 	for (uint32_t i = 0; i < p->n_insns; i++)
 		f[i] = form_of(&p->insns[i]);
+	for (uint32_t i = 0; i + 1 < p->n_insns; i++)
+		f[i] = fused_form(f[i], &p->insns[i + 1]);
 	f[p->n_insns] = F_END;
 	return f;
 }
@@ -999,7 +1076,8 @@ enum { R_NEXT, R_YIELD, R_STOP, R_FAIL };
 /* Retire: the only place an instruction is charged its cpi, counted and
  * moved past (enum step). Inlined into each form, so that a form whose
  * outcome is a constant retires without a second dispatch. */
-ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uint64_t cpi, uint32_t width)
+ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uint64_t cpi,
+			 uint32_t width, const int plain)
 {
 	switch (st) {
 	case ST_OK:
@@ -1008,11 +1086,15 @@ ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uin
 	case ST_JUMP:
 		/* issue_width instructions share one cpi charge: the last of
 		 * each group pays it. */
-		if (__builtin_expect(width > 1, 0) && ++c->issued < width) {
-			acct(env, c, CORE_ACT_BUSY, 0);
-		} else {
-			c->issued = 0;
-			acct(env, c, CORE_ACT_BUSY, cpi);
+		if (__builtin_expect(width > 1, 0)) {
+			if (++c->issued < width) {
+				acct_as(env, c, CORE_ACT_BUSY, 0, plain);
+			} else {
+				c->issued = 0;
+				acct_as(env, c, CORE_ACT_BUSY, cpi, plain);
+			}
+		} else { /* issued stays 0: only a width above 1 counts it */
+			acct_as(env, c, CORE_ACT_BUSY, cpi, plain);
 		}
 		c->st.instructions++;
 		return R_NEXT;
@@ -1038,26 +1120,45 @@ ALWAYS_INLINE int retire(struct core_env *env, struct core *c, enum step st, uin
 	}
 }
 
+/* The jne/je after a fused register form, which has just retired: run
+ * when the loop would run it next without a boundary, as its F_JNE/F_JE
+ * would. */
+ALWAYS_INLINE int fused_jump(struct core_env *env, struct core *c, const struct insn *in, int je,
+			     uint64_t cpi, uint32_t width, const int plain)
+{
+	if (c->clock >= c->stop_at)
+		return R_NEXT;
+	const struct insn *j = in + 1;
+	c->pc = cond(c, je ? CC_E : CC_NE) ? j->target : c->pc + 1;
+	return retire(env, c, ST_JUMP, cpi, width, plain);
+}
+
+#define B_NONE 0
+#define B_REG c->r[in->b.reg]
+#define B_IMM (uint64_t)in->b.imm
+
 /* One instruction by its form, executed as execute() would and retired. */
-#define RET(x) return retire(env, c, (x), cpi, width)
+#define RET(x) return retire(env, c, (x), cpi, width, plain)
 #define TRYR(x) do { enum step st_ = (x); if (st_ != ST_OK) RET(st_); } while (0)
+/* A 64-bit modify_as by a register or memory destination (k) with source b. */
+#define MODIFY(b, o, k) modify_as(env, c, in, b, OP_##o, 8, OPND_##k, 0, plain)
 ALWAYS_INLINE int
 dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned form, uint64_t cpi,
-	 uint32_t width)
+	 uint32_t width, const int plain)
 {
 	uint64_t b;
 	switch (form) {
 #define RUN4(o) \
-	case F_##o##_RR: RET(modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_REG, 0)); \
-	case F_##o##_RI: RET(modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_REG, 0)); \
-	case F_##o##_MR: RET(modify_as(env, c, in, c->r[in->b.reg], OP_##o, 8, OPND_MEM, 0)); \
-	case F_##o##_MI: RET(modify_as(env, c, in, (uint64_t)in->b.imm, OP_##o, 8, OPND_MEM, 0));
+	case F_##o##_RR: RET(MODIFY(B_REG, o, REG)); \
+	case F_##o##_RI: RET(MODIFY(B_IMM, o, REG)); \
+	case F_##o##_MR: RET(MODIFY(B_REG, o, MEM)); \
+	case F_##o##_MI: RET(MODIFY(B_IMM, o, MEM));
 	ARITH2(RUN4)
 #undef RUN4
-	case F_INC_R: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_REG, 0));
-	case F_INC_M: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_MEM, 0));
-	case F_DEC_R: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_REG, 0));
-	case F_DEC_M: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 0));
+	case F_INC_R: RET(MODIFY(B_NONE, INC, REG));
+	case F_INC_M: RET(MODIFY(B_NONE, INC, MEM));
+	case F_DEC_R: RET(MODIFY(B_NONE, DEC, REG));
+	case F_DEC_M: RET(MODIFY(B_NONE, DEC, MEM));
 	case F_JCC:
 		c->pc = cond(c, in->cond) ? in->target : c->pc + 1;
 		RET(ST_JUMP);
@@ -1077,7 +1178,7 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 		c->r[in->a.reg] = (uint64_t)in->b.imm;
 		RET(ST_OK);
 	case F_MOV_RM:
-		TRYR(load(env, c, ea(c, &in->b), 8, &b));
+		TRYR(load_as(env, c, ea(c, &in->b), 8, &b, plain));
 		c->r[in->a.reg] = b;
 		RET(ST_OK);
 	case F_MOV_MR:
@@ -1088,14 +1189,29 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 		TRYR(need_slot(env, c));
 		TRYR(store(env, c, ea(c, &in->a), 8, (uint64_t)in->b.imm));
 		RET(ST_OK);
+#define RUN_FUSED(f, o, b) \
+	case F_##f##_JNE: \
+		retire(env, c, MODIFY(B_##b, o, REG), cpi, width, plain); \
+		return fused_jump(env, c, in, 0, cpi, width, plain); \
+	case F_##f##_JE: \
+		retire(env, c, MODIFY(B_##b, o, REG), cpi, width, plain); \
+		return fused_jump(env, c, in, 1, cpi, width, plain);
+	FUSABLE(RUN_FUSED)
+#undef RUN_FUSED
 	case F_END:
 		RET(fault(env, c, "ran past the end of the program"));
-	default:
+	case F_GENERIC:
 		RET(execute(env, c, in));
+	default: /* core_forms_new makes no other value: no range check */
+		__builtin_unreachable();
 	}
 }
 #undef TRYR
 #undef RET
+#undef MODIFY
+#undef B_NONE
+#undef B_REG
+#undef B_IMM
 
 #undef TRY
 
@@ -1107,38 +1223,49 @@ static int memsys_failed(const struct memsys *ms)
 	return ms_check_error(ms, &e) != 0;
 }
 
-int core_exec_event(struct core_env *env, struct core *c)
+/* The run-ahead loop: instructions until one stops it (R_YIELD, R_STOP,
+ * R_FAIL, as retire says, or R_YIELD from the boundary). */
+ALWAYS_INLINE int run_ahead(struct core_env *env, struct core *c, uint64_t cpi, uint32_t width,
+			    const int plain)
 {
 	const struct program *p = env->prog;
+	const uint8_t *forms = env->forms;
+	for (;;) {
+		if (__builtin_expect(c->clock >= c->stop_at, 0)) {
+			int b = boundary(env, c, plain);
+			if (b)
+				return b < 0 ? R_FAIL : R_YIELD;
+		}
+		int r = dispatch(env, c, &p->insns[c->pc], forms[c->pc], cpi, width, plain);
+		if (__builtin_expect(r != R_NEXT, 0))
+			return r;
+	}
+}
+
+int core_exec_event(struct core_env *env, struct core *c)
+{
 	const uint64_t cpi = env->m->cpi;
 	const uint32_t width = env->m->issue_width;
 
 	if (c->state != CORE_RUN || c->ev_at != env->now)
 		return 0;
+	/* Plain mode, the common case, runs a copy of the loop specialized
+	 * for it: no interrupt source (so no handler either: only a delivery
+	 * enters one, and in_handler, on a colder line, need not be read), no
+	 * activity observer, one instruction per cpi charge. All three hold
+	 * for the whole event. */
+	const int plain = !c->irq_any && !env->on_activity && width == 1;
 	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
 run:
 	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
-	set_stop(env, c);
+	set_stop(env, c, plain);
 
-	for (;;) {
-		if (__builtin_expect(c->clock >= c->stop_at, 0)) {
-			int b = boundary(env, c);
-			if (b < 0)
-				goto fail;
-			if (b)
-				goto yield;
-		}
-		int r = dispatch(env, c, &p->insns[c->pc], env->forms[c->pc], cpi, width);
-		if (__builtin_expect(r != R_NEXT, 0)) {
-			if (r == R_YIELD)
-				goto yield;
-			if (r == R_FAIL)
-				goto fail;
-			return 0;
-		}
-	}
+	int r = plain ? run_ahead(env, c, cpi, 1, 1) : run_ahead(env, c, cpi, width, 0);
+	if (r == R_FAIL)
+		goto fail;
+	if (r != R_YIELD)
+		return 0;
 
-yield:
 	c->ev_at = c->clock;
 	if (c->sb.n && c->drain_at == NONE && sb_next(c) < c->ev_at && ensure_drain(env, c))
 		goto fail;

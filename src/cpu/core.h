@@ -45,12 +45,15 @@ struct ghost_table;
 struct core_env;
 
 /* Field order is by use, in 64-byte host cache lines (the array is
- * 64-byte aligned; 1024 cores' state does not fit in the host's L1/L2, so
- * host lines touched per event are what a run costs): line 0 what every
- * instruction reads (clocks, address memo, pc, flags), line 1 the store
- * buffer and the small per-event fields, lines 2-3 the counters (the ones
- * an instruction bumps first), then the registers on their own lines, the
- * interrupt sources and the interrupted context last. */
+ * 64-byte aligned; 64 cores' state does not fit in the host's L1, 1024
+ * cores' not in its L2, so host lines touched per event are what a run
+ * costs): line 0 what every instruction reads (clocks, address memo, pc,
+ * flags), line 1 the store buffer, the per-event fields and the counters
+ * an instruction bumps (the first 32 bytes of st), so that an event of the
+ * run-ahead loop touches lines 0-1 and a register line; then the rest of
+ * the counters and the fields only some instructions or interrupts use,
+ * the registers on their own lines, the interrupt sources and the
+ * interrupted context last. */
 struct core {
 	/* line 0 */
 	uint64_t clock;          /* the core's own time: when its next instruction starts */
@@ -63,21 +66,20 @@ struct core {
 	uint8_t zf, sf, cf, of;
 	/* line 1 */
 	struct sb sb;
-	/* irq.next_min and whether irq.n is non-zero, copied whenever they may
-	 * change (core_start, irq_poll), so that an event or an instruction
-	 * boundary of a core without interrupt sources never reads `irq` */
-	uint64_t irq_next;
+	/* whether irq.n is non-zero, copied in core_start, so that an event
+	 * of a core without interrupt sources never reads `irq` */
 	uint8_t irq_any;
 	uint8_t intr;            /* IF: hard interrupts enabled */
 	uint8_t state;           /* enum core_run_state */
 	uint8_t act;             /* enum core_activity, as last reported */
 	int id;
+	struct core_stats st;    /* its first 32 bytes end line 1 */
+	/* irq.next_min, copied whenever it may change (core_start, irq_poll) */
+	uint64_t irq_next;
 	int in_handler;          /* running an interrupt handler (context in `saved`) */
 	uint32_t call_depth;     /* calls without their ret, in the current context */
 	int bh_count, preempt_count;
 	uint32_t issued;         /* instructions since the last cpi charge (issue_width > 1) */
-	/* lines 2-3 */
-	struct core_stats st;
 	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */
 	uint64_t wait_from;      /* CORE_WAIT_SB, CORE_WAIT_MEM: when the wait began */
 

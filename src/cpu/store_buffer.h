@@ -77,6 +77,10 @@ static inline enum sb_lookup sb_lookup(const struct sb *b, uint64_t addr, unsign
 	for (unsigned k = b->n; k-- > 0;) {
 		unsigned i = b->head + k;
 		const struct sb_entry *e = &b->e[i >= b->cap ? i - b->cap : i];
+		if (e->addr == addr && e->size >= size) { /* the common case: the same variable */
+			*val = size == 8 ? e->val : e->val & ((1ull << (8 * size)) - 1);
+			return SB_HIT;
+		}
 		if (e->addr + e->size <= addr || addr + size <= e->addr)
 			continue;
 		if (e->addr <= addr && addr + size <= e->addr + e->size) {

@@ -206,20 +206,22 @@ struct ms_la {
 	struct ms_way way;
 };
 
-/* What memsys keeps per core, in one block so that a hit touches two or
- * three host cache lines of one page (at 1024 cores the per-core state
- * does not fit in the host's L1 or TLB): the lookaside (lines 0-1), the
- * core's counters (the hit path's at the start of line 2), its L1 (the
- * LRU clock and data base first). */
+/* What memsys keeps per core, in one block so that a hit touches three
+ * host cache lines of one page (at 64 cores and more the per-core state
+ * does not fit in the host's L1, at 1024 not in its TLB): the lookaside
+ * (lines 0-1, one entry per line in use), line 2 the L1 (its LRU clock
+ * first) and msg_next, which every run-ahead boundary reads, line 3 the
+ * core's counters (the hit path's first). 512 bytes (448 used): a power
+ * of two, so that finding a core's block is a shift. */
 #define MS_MSG_SLOTS 6
 struct ms_core {
-	_Alignas(64) struct ms_la la[MS_LA_SIZE];
-	struct ms_stats stats;
+	_Alignas(512) struct ms_la la[MS_LA_SIZE];
 	struct cache l1;
 	/* When snoops addressed to this core arrive: a core must not run past
 	 * them on its own (ms_core_next_msg). msg_floor keeps the earliest of
 	 * those that found the slots full. */
 	uint64_t msg_next;          /* the earliest of them, UINT64_MAX: none */
+	_Alignas(64) struct ms_stats stats;
 	uint64_t msg_at[MS_MSG_SLOTS];
 	uint64_t msg_floor;
 	uint32_t n_msg;
@@ -299,11 +301,12 @@ MS_INLINE void ms_perform(struct memsys *ms, int core, const struct ms_way *w, u
 		uint8_t v1 = (uint8_t)*val;
 		uint16_t v2 = (uint16_t)*val;
 		uint32_t v4 = (uint32_t)*val;
-		switch (size) {
+		if (__builtin_expect(size == 8, 1)) /* the store buffer's drain: a runtime size */
+			__builtin_memcpy(d, val, 8);
+		else switch (size) {
 		case 1: __builtin_memcpy(d, &v1, 1); break;
 		case 2: __builtin_memcpy(d, &v2, 2); break;
 		case 4: __builtin_memcpy(d, &v4, 4); break;
-		case 8: __builtin_memcpy(d, val, 8); break;
 		default: __builtin_memcpy(d, val, size); break;
 		}
 		cs->stores++;
