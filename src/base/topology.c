@@ -161,6 +161,15 @@ static uint32_t half(uint32_t v)
 	return l ? l : 1;
 }
 
+uint32_t topo_min_leg(const struct topology *t)
+{
+	uint32_t min = UINT32_MAX;
+	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++)
+		if (t->c2c[l] && half(t->c2c[l]) < min)
+			min = half(t->c2c[l]);
+	return min != UINT32_MAX ? min : 1;
+}
+
 uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b)
 {
 	enum topo_level l = level_in(t, a, b);

@@ -81,6 +81,9 @@ enum topo_level topo_level_between(const struct topo_place *a, const struct topo
  * (rounded up, at least 1); across sockets the socket leg plus the link
  * between the two sockets. */
 uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
+/* The shortest leg inside a socket among the levels with a latency (at
+ * least 1): no message between two places takes less. */
+uint32_t topo_min_leg(const struct topology *t);
 /* The transfer latency the model is built from (the measured figure). */
 uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
 

@@ -111,14 +111,7 @@ int ms_fabric_init(struct memsys *ms, struct err *e)
 	/* The shortest agent-to-core leg among the simulated CPUs: an SMT or
 	 * cluster agent only exists where two simulated CPUs share that level,
 	 * and cpu_model_topology gives only such levels a latency. */
-	uint32_t min = UINT32_MAX;
-	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++)
-		if (ms->topo.c2c[l]) {
-			uint32_t leg = (ms->topo.c2c[l] + 1) / 3;
-			if (leg < min)
-				min = leg;
-		}
-	ms->min_leg = min >= 1 && min != UINT32_MAX ? min : 1;
+	ms->min_leg = topo_min_leg(&ms->topo);
 	return 0;
 }
 
@@ -625,17 +618,9 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		c->state[w] = fc->next;
 		if (p->state[fc->next].owner)
 			le->owner = core;
-		struct ms_txn t = {
-			.issued = r->issued, .start = r->served, .done = ready,
-			.line = r->line << ms->shift, .core = core, .supplier = r->supplier,
-			.req = (enum ms_req)r->req, .from = (enum ms_state)r->from,
-			.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
-			.invalidated = r->invalidated, .hitm = r->hitm, .remote = r->remote,
-			.llc_hit = r->llc_hit, .writeback = r->writeback != 0,
-			.by = r->by, .pc = r->pc,
-		};
+		int bounce = 0;
 		if (fc->owns) {
-			t.bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
+			bounce = le->last_owner != MS_NO_CORE && le->last_owner != core;
 			le->last_owner = core;
 		}
 		COUNT(ms, core, le, transactions, 1);
@@ -644,15 +629,15 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		COUNT(ms, core, le, gets, r->req == MS_GETS);
 		COUNT(ms, core, le, getm, r->req == MS_GETM);
 		COUNT(ms, core, le, load_misses, r->kind == MS_ACC_LOAD);
-		COUNT(ms, core, le, bounces, t.bounce);
+		COUNT(ms, core, le, bounces, bounce);
 		COUNT(ms, core, le, c2c_transfers, r->supplied);
 		COUNT(ms, core, le, hitm, r->hitm);
 		COUNT(ms, core, le, hitm_remote, r->hitm && r->hitm_remote);
 		COUNT(ms, core, le, invalidations, r->invalidated);
 		COUNT(ms, core, le, writebacks, r->writeback);
 		COUNT(ms, core, le, stall_cycles, ready - r->issued);
-		if (r->hitm || t.bounce)
-			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, t.bounce);
+		if (r->hitm || bounce)
+			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, bounce);
 		if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
 			le->contended = 1;
 			ms_la_forget(ms, r->line);
@@ -663,8 +648,18 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		le->first_hitm_remote = r->hitm && r->hitm_remote;
 		if (ms->fast.checking && !err_is_set(&ms->check_err))
 			ms_check_line(ms, r->line, &ms->check_err);
-		if (ms->obs)
+		if (ms->obs) {
+			struct ms_txn t = {
+				.issued = r->issued, .start = r->served, .done = ready,
+				.line = r->line << ms->shift, .core = core, .supplier = r->supplier,
+				.req = (enum ms_req)r->req, .from = (enum ms_state)r->from,
+				.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
+				.invalidated = r->invalidated, .hitm = r->hitm, .remote = r->remote,
+				.llc_hit = r->llc_hit, .writeback = r->writeback != 0,
+				.by = r->by, .pc = r->pc, .bounce = bounce,
+			};
 			ms->obs(ms->obs_ctx, &t);
+		}
 	}
 	if (ms->waker)
 		ms->waker(ms->waker_ctx, core, r->waiters, ready);
