@@ -503,6 +503,36 @@ START_TEST(test_pause_spin)
 }
 END_TEST
 
+/* The plain-add counter program on 4 cores of the default model, built
+ * directly through the sim API (as the UI does): seed, start skew, and
+ * whether the invariant checker runs. The program is the caller's to free. */
+static struct sim *counter_sim(struct program *p, uint64_t seed, uint64_t skew, int check, struct err *e)
+{
+	struct asm_input in = { .nr_cpus = 4, .line_size = 64 };
+	err_clear(e);
+	ck_assert_int_eq(asm_assemble_string("t.s", counter_src(0), &in, p, e), 0);
+	struct sim_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cpu_model_default(&cfg.cpu);
+	cfg.cpu.cores = 4;
+	cfg.prog = p;
+	struct sim_thread th[4];
+	memset(th, 0, sizeof th);
+	for (int t = 0; t < 4; t++) {
+		th[t].cpu = t;
+		th[t].entry = label(p, "main");
+		th[t].regs_set = 1u << R_RDI;
+	}
+	cfg.threads = th;
+	cfg.n_threads = 4;
+	cfg.seed = seed;
+	cfg.start_skew = skew;
+	cfg.check = check;
+	struct sim *s = sim_create(&cfg, e);
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
 /* ---- runtime faults ---- */
 
 struct fault_case {
@@ -552,30 +582,9 @@ START_TEST(test_limit_and_incremental)
 	struct run a;
 	run(&a, counter_src(0), &(struct opts){ .cores = 4, .seed = 5, .skew = 50 });
 	ck_halted(&a);
-	struct asm_input in = { .nr_cpus = 4, .line_size = 64 };
 	struct program p;
 	struct err e;
-	err_clear(&e);
-	ck_assert_int_eq(asm_assemble_string("t.s", counter_src(0), &in, &p, &e), 0);
-	struct sim_config cfg;
-	memset(&cfg, 0, sizeof cfg);
-	cpu_model_default(&cfg.cpu);
-	cfg.cpu.cores = 4;
-	cfg.prog = &p;
-	struct sim_thread th[4];
-	memset(th, 0, sizeof th);
-	for (int t = 0; t < 4; t++) {
-		th[t].cpu = t;
-		th[t].entry = label(&p, "main");
-		th[t].regs_set = 1u << R_RDI;
-	}
-	cfg.threads = th;
-	cfg.n_threads = 4;
-	cfg.seed = 5;
-	cfg.start_skew = 50;
-	cfg.check = 1;
-	struct sim *s = sim_create(&cfg, &e);
-	ck_assert_ptr_nonnull(s);
+	struct sim *s = counter_sim(&p, 5, 50, 1, &e);
 	enum sim_status st;
 	uint64_t t = 0;
 	int frames = 0;
@@ -744,28 +753,9 @@ START_TEST(test_observer_changes_nothing)
 	struct core_stats st[2][4];
 	uint64_t end[2];
 	for (int k = 0; k < 2; k++) {
-		struct asm_input in = { .nr_cpus = 4, .line_size = 64 };
 		struct program p;
 		struct err e;
-		err_clear(&e);
-		ck_assert_int_eq(asm_assemble_string("t.s", counter_src(0), &in, &p, &e), 0);
-		struct sim_config cfg;
-		memset(&cfg, 0, sizeof cfg);
-		cpu_model_default(&cfg.cpu);
-		cfg.cpu.cores = 4;
-		cfg.prog = &p;
-		struct sim_thread th[4];
-		memset(th, 0, sizeof th);
-		for (int t = 0; t < 4; t++) {
-			th[t].cpu = t;
-			th[t].entry = label(&p, "main");
-		}
-		cfg.threads = th;
-		cfg.n_threads = 4;
-		cfg.seed = 3;
-		cfg.start_skew = 40;
-		struct sim *s = sim_create(&cfg, &e);
-		ck_assert_ptr_nonnull(s);
+		struct sim *s = counter_sim(&p, 3, 40, 0, &e);
 		struct obs_log log = { .monotonic = 1 };
 		if (k)
 			sim_set_observer(s, &(struct sim_observer){ on_act, on_mark, &log });
