@@ -15,8 +15,9 @@
  * The tables hold stable states only. The transient ones live in the
  * fabric (fabric.c): a requester between its request and its data is in
  * flight (IS^D / IM^AD), and a request forwarded to it then stalls until
- * its fill, as in the textbook's non-blocking directory protocols; the
- * fabric never applies a table row to a core in flight. */
+ * its fill, as in the textbook's non-blocking directory protocols. A core
+ * in flight may still hold an older copy (the S copy behind its UPGRADE);
+ * the tables apply to that copy as to any other. */
 #ifndef BOUNCE_COHERENCE_H
 #define BOUNCE_COHERENCE_H
 

@@ -20,9 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-
-
 /* A fabric event id is a request record index and what happens to it. */
 enum { EV_ARRIVE, EV_SERVE, EV_SNOOP, EV_FILL, EV_FREE, EV_KINDS };
 #define EV_SHIFT 3
