@@ -8,7 +8,8 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # Up to 256 cores: beyond, local_t_flip's spinlock convoy (every fold waits
 # behind every CPU's flag read and failed xchg) makes the host time grow as
-# the cube of the core count: 35 s at 256, over an hour at 1024.
+# the cube of the core count (user CPU: 0.56 s at 64, 5.2 s at 128, 37 s at
+# 256; at 512, over 200 s when it was stopped; 1024 not tried).
 cores=${RESULTS_CORES:-1,2,4,8,16,32,64,128,256}
 jobs=${RESULTS_JOBS:-2}
 tmp=$(mktemp -d)
