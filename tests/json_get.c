@@ -5,6 +5,7 @@
 #include "config.h"
 #include "report/report.h"
 #include "load/json_pos.h"
+#include "base/input_file.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,22 +22,11 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	size_t cap = 1 << 16, n = 0, k;
-	char *buf = malloc(cap + 1);
-	while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += k;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-	}
+	size_t n = 0;
+	char *buf = input_read_all(f, 0, &n);
 	fclose(f);
 	if (!buf)
 		return 1;
-	buf[n] = 0;
 	/* Parsed with positions, so integers are read exactly from the text;
 	 * a file over the loader's size limit (a long trace) by cJSON alone. */
 	struct err e = {0};

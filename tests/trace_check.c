@@ -7,6 +7,7 @@
  * the first violations on stderr when a rule is broken. */
 #include "config.h"
 
+#include "base/input_file.h"
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdint.h>
@@ -71,24 +72,9 @@ static char *slurp(const char *path)
 		perror(path);
 		return NULL;
 	}
-	size_t cap = 1 << 20, n = 0, k;
-	char *buf = malloc(cap + 1);
-	while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += k;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
+	size_t n;
+	char *buf = input_read_all(f, 0, &n);
 	fclose(f);
-	if (buf)
-		buf[n] = 0;
 	return buf;
 }
 

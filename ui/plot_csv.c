@@ -139,21 +139,8 @@ static int read_file(const char *path, char **text, size_t *len, struct err *e)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	char *t = malloc(cap);
-	while (t) {
-		n += fread(t + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		char *bigger = realloc(t, cap * 2);
-		if (!bigger) {
-			free(t);
-			t = NULL;
-			break;
-		}
-		t = bigger;
-		cap *= 2;
-	}
+	size_t n = 0;
+	char *t = input_read_all(f, 0, &n);
 	int bad = t && ferror(f);
 	fclose(f);
 	if (!t)

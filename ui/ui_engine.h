@@ -6,6 +6,7 @@
 #define BOUNCE_UI_ENGINE_H
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "mem/memsys.h"
 #include "load/scenario.h"
 #include "report/runner.h"

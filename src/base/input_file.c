@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,4 +51,29 @@ int input_open(const char *path, struct stat *st, int *errnum)
 	/* Regular files never block; clear the flag for plain reads anyway. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+char *input_read_all(FILE *f, size_t max, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *buf = malloc(cap + 1);
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n < cap)
+			continue;
+		if (max && n > max)
+			break;
+		char *bigger = realloc(buf, 2 * cap + 1);
+		if (!bigger) {
+			free(buf);
+			return NULL;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	if (!buf)
+		return NULL;
+	buf[n] = 0;
+	*len = n;
+	return buf;
 }

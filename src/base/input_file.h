@@ -4,6 +4,7 @@
 #ifndef BOUNCE_INPUT_FILE_H
 #define BOUNCE_INPUT_FILE_H
 
+#include <stdio.h>
 #include <sys/stat.h>
 
 /* A descriptor for reading `path`, with *st filled. On failure -1 and
@@ -15,6 +16,12 @@ int input_open(const char *path, struct stat *st, int *errnum);
  * read, so no message can quote a line of a file that is not a workload. */
 int input_is_workload_name(const char *path);
 #define INPUT_WORKLOAD_NAMES ".s, .S or .inc"
+
+/* The rest of stream f, in a malloc'd buffer with a NUL after the *len
+ * bytes read; with max > 0 it stops once more than max bytes are in
+ * (*len > max tells the caller the file is over its limit). NULL when out
+ * of memory. Read errors are left on the stream (ferror). */
+char *input_read_all(FILE *f, size_t max, size_t *len);
 
 /* "a directory", "a FIFO", "a character device", ... for messages. */
 const char *input_kind(mode_t mode);

@@ -680,27 +680,9 @@ struct jpos_doc *jpos_load(const char *path, struct err *e)
 		err_sys(e, path, errno, "cannot open");
 		return NULL;
 	}
-	/* Read at most one byte past the limit: the file may grow meanwhile. */
-	size_t cap = 65536, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (len == cap) {
-			if (cap > JPOS_MAX_BYTES)
-				break;
-			cap *= 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
+	/* Stop past the limit: the file may grow meanwhile. */
+	size_t len = 0;
+	char *buf = input_read_all(f, JPOS_MAX_BYTES, &len);
 	int rerr = ferror(f) ? errno : 0;
 	fclose(f);
 	if (!buf) {

@@ -2,6 +2,7 @@
  * read whole on first use and split into lines. */
 #include "config.h"
 #include "report/report_source.h"
+#include "base/input_file.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -56,25 +57,11 @@ static void load(struct rep_source *s, uint32_t k)
 	FILE *fp = fopen(s->p->files[k], "rb");
 	if (!fp)
 		return;
-	size_t cap = 4096, n = 0, got;
-	char *t = malloc(cap + 1);
-	while (t && (got = fread(t + n, 1, cap - n, fp)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nt = realloc(t, 2 * cap + 1);
-			if (!nt) {
-				free(t);
-				t = NULL;
-				break;
-			}
-			t = nt;
-			cap *= 2;
-		}
-	}
+	size_t n = 0;
+	char *t = input_read_all(fp, 0, &n);
 	fclose(fp);
 	if (!t)
 		return;
-	t[n] = 0;
 	size_t lines = 1;
 	for (size_t i = 0; i < n; i++)
 		lines += t[i] == '\n';
