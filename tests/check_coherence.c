@@ -910,6 +910,50 @@ START_TEST(timing_forwarding_chain)
 }
 END_TEST
 
+/* Merging at the shared cache, on the default model (two sockets of four
+ * cores, legs of 20 inside a socket and 50 across, A's home socket 0).
+ * Core 0 holds A in M. Core 4 (socket 1) stores at 1000: its GETM is
+ * ordered at the home, where it arrives at 1050. Core 5, of the same
+ * socket, stores at 1010, while core 4's request is on its way: it waits
+ * at socket 1's cache behind it. Core 1 (socket 0) stores at 1035 and
+ * reaches the agent at 1055. Core 4's GETM is served at 1050; its snoop
+ * takes core 0's copy at 1070, the data reaches core 4 at 1120. Core 5's
+ * merged request comes next, inside socket 1: handled at core 4 the cycle
+ * after its fill, data at core 5 at 1141. Core 1's is forwarded to core 5
+ * and waits there for that fill: 1142, data 1192. Two transfers cross the
+ * link instead of three (ordered at the home, core 1 would come before
+ * core 5, and the line would cross back and forth). */
+START_TEST(timing_merged_at_the_shared_cache)
+{
+	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
+	ms_set_home(ms, A, 64, 0);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	struct ms_stats before = tot(ms);
+	ms_set_waker(ms, record_wake, NULL);
+	memset(woken_at, 0, sizeof woken_at);
+	ck_assert_uint_eq(ms_store(ms, 4, 1000, A, 8, 2), MS_PENDING);
+	while (ms_next_event(ms) < 1010)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(ms_store(ms, 5, 1010, A, 8, 3), MS_PENDING);
+	while (ms_next_event(ms) < 1035)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(ms_store(ms, 1, 1035, A, 8, 4), MS_PENDING);
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(woken_at[4], 1120);
+	ck_assert_uint_eq(woken_at[5], 1141);
+	ck_assert_uint_eq(woken_at[1], 1192);
+	ck_assert_int_eq(ms_state_of(ms, 1, A), MS_M);
+	struct ms_stats s = tot(ms);
+	ck_assert_uint_eq(s.bounces - before.bounces, 3);          /* 0 -> 4 -> 5 -> 1 */
+	ck_assert_uint_eq(s.hitm_remote - before.hitm_remote, 2);  /* 0 -> 4, 5 -> 1 */
+	ck_assert_uint_eq(s.hitm - before.hitm, 3);
+	done(ms);
+}
+END_TEST
+
 /* Core 0 evicts A (dirty or clean) by loading the rest of its set; core 1,
  * on the same socket as A's home, then reads A: the cycles its miss took. */
 static uint64_t read_after_eviction(int dirty)
@@ -1379,6 +1423,7 @@ int main(void)
 	tcase_add_test(t, timing_writeback_delays_memory_reads);
 	tcase_add_test(t, timing_agent_follows_a_line_in_flight);
 	tcase_add_test(t, timing_forwarding_chain);
+	tcase_add_test(t, timing_merged_at_the_shared_cache);
 	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 

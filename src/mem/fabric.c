@@ -109,6 +109,10 @@ int ms_fabric_init(struct memsys *ms, struct err *e)
 	 * cluster agent only exists where two simulated CPUs share that level,
 	 * and cpu_model_topology gives only such levels a latency. */
 	ms->min_leg = topo_min_leg(&ms->topo);
+	const struct topology *t = &ms->topo;
+	int clusters = t->cores_per_cluster < t->cores_per_socket;
+	ms->dom_level = clusters ? TOPO_CLUSTER : TOPO_SOCKET;
+	ms->n_dom = clusters ? t->sockets * (t->cores_per_socket / t->cores_per_cluster) : t->sockets;
 	return 0;
 }
 
@@ -117,6 +121,7 @@ void ms_fabric_free(struct memsys *ms)
 	for (uint32_t i = 0; i < ms->n_recs; i++)
 		free(ms->recs[i].data);
 	free(ms->recs);
+	sp_map_free(&ms->dom_out);
 	evq_free(&ms->q);
 }
 
@@ -152,7 +157,10 @@ static enum topo_level level_to(const struct memsys *ms, const struct topo_place
 	return l;
 }
 
-static struct topo_place choose_agent(const struct memsys *ms, const struct ms_line *le, int core)
+/* *beyond: whether that agent lies outside the requester's shared-cache
+ * domain (and there is more than one domain): see ms_fabric_issue. */
+static struct topo_place choose_agent(const struct memsys *ms, const struct ms_line *le, int core,
+				      int *beyond)
 {
 	const struct topo_place *r = &ms->place[core];
 	enum topo_level far = TOPO_SELF;
@@ -174,6 +182,7 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 			far = l;
 	}
 	struct topo_place a = {r->socket, -1, -1, -1};
+	*beyond = ms->n_dom > 1 && (!any || far > ms->dom_level);
 	if (!any || far == TOPO_REMOTE)
 		a.socket = le ? ms_home_of(ms, le->line) : r->socket;
 	else if (far <= TOPO_SMT)
@@ -221,8 +230,33 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	r->by = wake;
 	r->pc = ms->fast.pc[core].next_pc[wake - 1];
 	ms->fast.pc[core].next_pc[wake - 1] = MS_NO_PC;
-	r->agent = choose_agent(ms, le, core);
+	int beyond;
+	r->agent = choose_agent(ms, le, core, &beyond);
 	open[wake - 1] = (uint32_t)i + 1;
+	if (beyond) {
+		/* A shared cache merges misses to one line (an MSHR's secondary
+		 * misses): while a request of this domain is on its way to, or
+		 * queued at, an agent beyond the domain, this one waits at the
+		 * domain's cache behind it, and is served right after it, from
+		 * the copy that request brings in (start_next). */
+		const struct topo_place *pl = &ms->place[core];
+		int dom = ms->dom_level == TOPO_CLUSTER ? pl->cluster : pl->socket;
+		uint64_t key = line * (uint64_t)ms->n_dom + (uint64_t)dom;
+		uint64_t out = sp_map_get(&ms->dom_out, key);
+		if (out && out != MS_DOM_NONE) {
+			struct ms_rec *f = &ms->recs[out - 1];
+			r->agent = (struct topo_place){pl->socket, ms->dom_level == TOPO_CLUSTER ? pl->cluster : -1, -1, -1};
+			if (f->wait_tail)
+				ms->recs[f->wait_tail - 1].next = (uint32_t)i + 1;
+			else
+				f->wait_head = (uint32_t)i + 1;
+			f->wait_tail = (uint32_t)i + 1;
+			return i;
+		}
+		if (sp_map_put(&ms->dom_out, key, (uint64_t)i + 1))
+			return err_internal(&ms->check_err, "memsys: out of memory for the fabric's domain map");
+		r->dom_key = key + 1;
+	}
 	if (push(ms, now + leg(ms, &r->agent, core), (uint32_t)i, EV_ARRIVE))
 		return -1;
 	return i;
@@ -257,6 +291,19 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 		if (!le->qhead)
 			le->qtail = 0;
 		n->next = 0;
+		if (n->dom_key) {
+			/* Served: its domain's next miss on the line goes out again. */
+			sp_map_put(&ms->dom_out, n->dom_key - 1, MS_DOM_NONE);
+			n->dom_key = 0;
+		}
+		if (n->wait_head) {
+			/* Those merged behind it come next, in the order they came. */
+			ms->recs[n->wait_tail - 1].next = le->qhead;
+			if (!le->qhead)
+				le->qtail = n->wait_tail;
+			le->qhead = n->wait_head;
+			n->wait_head = n->wait_tail = 0;
+		}
 		if (le->active) {
 			struct ms_rec *t = &ms->recs[le->active - 1];
 			n->forwarded = 1;
@@ -401,6 +448,11 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	}
 	r->served = now;
 	if (r->forwarded) {
+		/* A request merged at its domain's cache leaves from there no
+		 * sooner than it reached it. */
+		uint64_t at = r->issued + leg(ms, &r->agent, r->core);
+		if (at > now)
+			r->served = now = at;
 		/* The owner to be is its only target; by the time the snoop is
 		 * handled there (after that owner's fill) the requester's own
 		 * copy has been invalidated, so it asks as from I. */

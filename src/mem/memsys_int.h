@@ -71,6 +71,11 @@ struct ms_rec {
 	uint8_t forwarded, fwd_ok, waiting, filled;
 	int32_t fwd_core;
 	uint32_t pred, succ;
+	/* Merging at the requester's shared cache (fabric.c, ms_fabric_issue):
+	 * the requests of its domain waiting behind this one (a list through
+	 * `next`, index + 1), and this one's key in memsys.dom_out + 1. */
+	uint32_t wait_head, wait_tail;
+	uint64_t dom_key;
 	uint64_t not_before;
 	uint64_t ready;         /* once filled: when the requester could use the line */
 	int32_t supplier;
@@ -116,6 +121,14 @@ struct memsys {
 	struct ms_rec *recs;
 	uint32_t n_recs, cap_recs, free_rec;  /* free list: index + 1 */
 	uint32_t min_leg;                     /* shortest agent-to-core leg */
+	/* Shared-cache domains (clusters where the model has them, else
+	 * sockets) and, per line and domain, its one request beyond the
+	 * domain not yet served: key line * n_dom + domain, value record
+	 * index + 1 (MS_DOM_NONE once served). */
+	int n_dom;
+	enum topo_level dom_level;
+	struct sp_map dom_out;
+#define MS_DOM_NONE (1ull << 63)
 	ms_waker_fn waker;
 	void *waker_ctx;
 	struct err check_err;
