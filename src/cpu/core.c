@@ -1242,6 +1242,16 @@ ALWAYS_INLINE int run_ahead(struct core_env *env, struct core *c, uint64_t cpi, 
 	}
 }
 
+/* The loop in plain mode for a core that issues several simple
+ * instructions at once. A function of its own, and its branch laid out as
+ * the unlikely one: inlined beside the width-1 copy it cost bench_core's
+ * per-CPU cases (width 1) 5% more host instructions, called this way 0.7%. */
+static __attribute__((noinline)) int run_ahead_wide(struct core_env *env, struct core *c,
+						     uint64_t cpi, uint32_t width)
+{
+	return run_ahead(env, c, cpi, width, 1);
+}
+
 int core_exec_event(struct core_env *env, struct core *c)
 {
 	const uint64_t cpi = env->m->cpi;
@@ -1253,14 +1263,19 @@ int core_exec_event(struct core_env *env, struct core *c)
 	 * for it: no interrupt source (so no handler either: only a delivery
 	 * enters one, and in_handler, on a colder line, need not be read), no
 	 * activity observer, one instruction per cpi charge. All three hold
-	 * for the whole event. */
-	const int plain = !c->irq_any && !env->on_activity && width == 1;
+	 * for the whole event. Without the last, the loop still runs plain
+	 * (run_ahead_wide); its stop is set the general way, which is right
+	 * in every mode. */
+	const int quiet = !c->irq_any && !env->on_activity;
+	const int plain = quiet && width == 1;
 	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
 run:
 	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
 	set_stop(env, c, plain);
 
-	int r = plain ? run_ahead(env, c, cpi, 1, 1) : run_ahead(env, c, cpi, width, 0);
+	int r = plain ? run_ahead(env, c, cpi, 1, 1)
+		: __builtin_expect(quiet, 0) ? run_ahead_wide(env, c, cpi, width)
+		: run_ahead(env, c, cpi, width, 0);
 	if (r == R_FAIL)
 		goto fail;
 	if (r != R_YIELD)
