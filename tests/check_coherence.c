@@ -954,6 +954,41 @@ START_TEST(timing_merged_at_the_shared_cache)
 }
 END_TEST
 
+/* The same at a cluster's shared cache (mk_levels: clusters of cores 0-1
+ * and 2-3 in socket 0; legs 10 inside a cluster, 30 across the socket).
+ * Core 0 holds A. Core 2 stores at 1000: ordered at the socket, there at
+ * 1030; snoop at core 0 1060, data at core 2 1090. Core 3, of core 2's
+ * cluster, stores at 1020 and waits at the cluster's cache; core 1, in
+ * core 0's cluster, stores at 1025 and reaches its agent at 1035, before
+ * core 3's request would have reached the socket's (1050). Merged, core 3
+ * comes first: 1091 + 10 = 1101, then core 1: 1102 + 30 = 1132 (ordered
+ * at the socket, core 1 would get A at 1121 and core 3 at 1152). */
+START_TEST(timing_merged_at_the_cluster_cache)
+{
+	struct cpu_model m;
+	struct memsys *ms = mk_levels(&m);
+	ms_set_home(ms, A, 64, 0);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ms_set_waker(ms, record_wake, NULL);
+	memset(woken_at, 0, sizeof woken_at);
+	static const struct { int core; uint64_t at; } st[] = {{2, 1000}, {3, 1020}, {1, 1025}};
+	for (int k = 0; k < 3; k++) {
+		while (ms_next_event(ms) < st[k].at)
+			ck_assert_int_eq(ms_step(ms), 1);
+		ck_assert_uint_eq(ms_store(ms, st[k].core, st[k].at, A, 8, (uint64_t)k + 2), MS_PENDING);
+	}
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(woken_at[2], 1090);
+	ck_assert_uint_eq(woken_at[3], 1101);
+	ck_assert_uint_eq(woken_at[1], 1132);
+	ck_assert_int_eq(ms_state_of(ms, 1, A), MS_M);
+	done(ms);
+}
+END_TEST
+
 /* Core 0 evicts A (dirty or clean) by loading the rest of its set; core 1,
  * on the same socket as A's home, then reads A: the cycles its miss took. */
 static uint64_t read_after_eviction(int dirty)
@@ -1424,6 +1459,7 @@ int main(void)
 	tcase_add_test(t, timing_agent_follows_a_line_in_flight);
 	tcase_add_test(t, timing_forwarding_chain);
 	tcase_add_test(t, timing_merged_at_the_shared_cache);
+	tcase_add_test(t, timing_merged_at_the_cluster_cache);
 	tcase_add_test(t, timing_topology_levels);
 	suite_add_tcase(s, t);
 
