@@ -6,42 +6,74 @@
 
 #include <stdlib.h>
 
+/* Sets of a geometry, or 0 when it is impossible (e says why). */
+static uint32_t geometry(uint32_t size, uint32_t assoc, uint32_t line_size, struct err *e)
+{
+	if (!assoc || !line_size || size < assoc * line_size) {
+		if (e)
+			err_internal(e, "cache: %u bytes cannot hold %u ways of %u-byte lines",
+				     size, assoc, line_size);
+		return 0;
+	}
+	uint32_t sets = size / (assoc * line_size);
+	if (sets & (sets - 1)) {
+		if (e)
+			err_internal(e, "cache: %u sets is not a power of two", sets);
+		return 0;
+	}
+	return sets;
+}
+
+/* The arrays in one block: tags and LRU stamps (8 bytes a way), the data,
+ * then the states (a byte a way). */
+size_t cache_bytes(uint32_t size, uint32_t assoc, uint32_t line_size, int with_data)
+{
+	size_t ways = (size_t)geometry(size, assoc, line_size, NULL) * assoc;
+	size_t b = ways * (2 * sizeof(uint64_t) + 1 + (with_data ? line_size : 0));
+	return (b + 63) & ~(size_t)63;
+}
+
+int cache_init_in(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
+		  int with_data, uint8_t *mem, struct err *e)
+{
+	uint32_t sets = geometry(size, assoc, line_size, e);
+	if (!sets)
+		return -1;
+	size_t ways = (size_t)sets * assoc;
+	c->clock = 0;
+	c->assoc = assoc;
+	c->line_size = line_size;
+	c->sets = sets;
+	c->set_mask = sets - 1;
+	c->block = NULL;
+	c->tag = (uint64_t *)(void *)mem;
+	c->lru = c->tag + ways;
+	c->data = with_data ? (uint8_t *)(c->lru + ways) : NULL;
+	c->state = (uint8_t *)(c->lru + ways) + (with_data ? ways * line_size : 0);
+	return 0;
+}
+
 int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
 	       int with_data, struct err *e)
 {
-	c->tag = NULL;
-	c->lru = NULL;
-	c->state = NULL;
-	c->data = NULL;
-	c->clock = 0;
-	if (!assoc || !line_size || size < assoc * line_size)
-		return err_internal(e, "cache: %u bytes cannot hold %u ways of %u-byte lines",
-				    size, assoc, line_size);
-	c->assoc = assoc;
-	c->line_size = line_size;
-	c->sets = size / (assoc * line_size);
-	if (c->sets & (c->sets - 1))
-		return err_internal(e, "cache: %u sets is not a power of two", c->sets);
-	c->set_mask = c->sets - 1;
-	size_t ways = (size_t)c->sets * assoc;
-	c->tag = calloc(ways, sizeof *c->tag);
-	c->lru = calloc(ways, sizeof *c->lru);
-	c->state = calloc(ways, 1);
-	if (with_data)
-		c->data = calloc(ways, line_size);
-	if (!c->tag || !c->lru || !c->state || (with_data && !c->data)) {
-		cache_free(c);
-		return err_internal(e, "cache: out of memory for %zu ways", ways);
-	}
+	c->block = NULL;
+	c->tag = c->lru = NULL;
+	c->state = c->data = NULL;
+	if (!geometry(size, assoc, line_size, e))
+		return -1;
+	size_t n = cache_bytes(size, assoc, line_size, with_data);
+	void *b = calloc(1, n);
+	if (!b)
+		return err_internal(e, "cache: out of memory for %zu bytes", n);
+	cache_init_in(c, size, assoc, line_size, with_data, b, e);
+	c->block = b;
 	return 0;
 }
 
 void cache_free(struct cache *c)
 {
-	free(c->tag);
-	free(c->lru);
-	free(c->state);
-	free(c->data);
+	free(c->block);
+	c->block = NULL;
 	c->tag = c->lru = NULL;
 	c->state = c->data = NULL;
 }

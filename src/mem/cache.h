@@ -17,10 +17,22 @@ struct cache {
 	uint64_t *lru;    /* last-use stamp per way */
 	uint8_t *state;   /* coherence state per way (enum ms_state) */
 	uint32_t sets, assoc, set_mask, line_size;
+	void *block;      /* the arrays' one allocation, or NULL (a shared pool's) */
 };
 
+/* A cache of `size` bytes in its own allocation. */
 int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
 	       int with_data, struct err *e);
+/* Host bytes of one cache's arrays (a multiple of 64), 0 for an impossible
+ * geometry. n caches laid out in one calloc of n times this need no
+ * clearing at all once it is large enough for the C library to map fresh
+ * pages, and a 1024-core machine's L1s then cost host memory only where
+ * they are used. */
+size_t cache_bytes(uint32_t size, uint32_t assoc, uint32_t line_size, int with_data);
+/* A cache whose arrays are the cache_bytes zeroed bytes at mem (8-byte
+ * aligned at least), which the caller owns. */
+int cache_init_in(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
+		  int with_data, uint8_t *mem, struct err *e);
 void cache_free(struct cache *c);
 
 /* Way index (set*assoc + way) holding line number `line`, or -1. */

@@ -165,7 +165,10 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 	const struct topo_place *r = &ms->place[core];
 	enum topo_level far = TOPO_SELF;
 	int any = 0;
-	for (size_t wi = 0; le && wi < ms->words; wi++)
+	/* nsharers bits are set in all: stop at the last (1024 cores: 16 words) */
+	uint32_t left = le ? le->nsharers : 0;
+	for (size_t wi = 0; left && wi < ms->words; wi++) {
+		left -= (uint32_t)__builtin_popcountll(le->sharers[wi]);
 		for (uint64_t bits = le->sharers[wi]; bits; bits &= bits - 1) {
 			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(bits));
 			if (h == core)
@@ -175,6 +178,7 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 			if (l > far)
 				far = l;
 		}
+	}
 	if (le && le->active && ms->recs[le->active - 1].core != core) {
 		enum topo_level l = level_to(ms, r, ms->recs[le->active - 1].core);
 		any = 1;
@@ -341,6 +345,8 @@ static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 static int choose_targets(const struct memsys *ms, const struct ms_line *le, struct ms_rec *r)
 {
 	int n = 0, owner_only = ms->p->req[r->req].snoop == COH_SNOOP_OWNER;
+	r->tw_lo = (uint16_t)ms->words;
+	r->tw_hi = 0;
 	for (size_t w = 0; w < ms->words; w++) {
 		uint64_t b = owner_only ? 0 : le->sharers[w];
 		if (owner_only && le->owner >= 0 && (size_t)le->owner / 64 == w)
@@ -349,6 +355,11 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
 			b &= ~(1ull << (r->core & 63));
 		r->targets[w] = b;
 		n += __builtin_popcountll(b);
+		if (b) {
+			if (r->tw_lo == ms->words)
+				r->tw_lo = (uint16_t)w;
+			r->tw_hi = (uint16_t)w;
+		}
 	}
 	/* Clean lines supplied cache to cache (c2c_clean, Illinois MESI): with
 	 * no owner to ask, the lowest-numbered other holder supplies. */
@@ -358,14 +369,16 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
 			b &= ~(1ull << (r->core & 63));
 		if (b) {
 			r->targets[w] = b & -b;
+			r->tw_lo = r->tw_hi = (uint16_t)w;
 			n = 1;
 		}
 	}
 	return n;
 }
 
+/* Over the words tw_lo..tw_hi only: the rest of targets may be stale. */
 #define FOR_EACH_TARGET(ms, r, h)                                                   \
-	for (size_t wi_ = 0; wi_ < (ms)->words; wi_++)                               \
+	for (size_t wi_ = (r)->tw_lo; wi_ <= (r)->tw_hi && wi_ < (ms)->words; wi_++)  \
 		for (uint64_t b_ = (r)->targets[wi_]; b_ && ((h) = (int)(wi_ * 64 +     \
 			(size_t)__builtin_ctzll(b_)), 1); b_ &= b_ - 1)
 
@@ -459,8 +472,8 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		r->from = MS_I;
 		r->req = ms->p->state[MS_I].access[r->kind != MS_ACC_LOAD].req;
 		r->fwd_ok = r->req != MS_GETS;
-		memset(r->targets, 0, ms->words * sizeof *r->targets);
 		r->targets[r->fwd_core >> 6] = 1ull << (r->fwd_core & 63);
+		r->tw_lo = r->tw_hi = (uint16_t)(r->fwd_core >> 6);
 		uint64_t t = now + leg(ms, &r->agent, r->fwd_core);
 		if (r->pred) {
 			/* It will wait there for that owner's fill, which sends

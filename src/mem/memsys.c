@@ -101,8 +101,15 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 			     (unsigned long long)mem_size);
 		goto fail;
 	}
+	/* The L1s in one zeroed block (cache_bytes says why) */
+	size_t l1_bytes = cache_bytes(m->l1_size, m->l1_assoc, ms->ls, 1);
+	if (l1_bytes && !(ms->l1_pool = calloc((size_t)ms->ncores, l1_bytes))) {
+		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
+		goto fail;
+	}
 	for (int c = 0; c < ms->ncores; c++)
-		if (cache_init(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1, e))
+		if (cache_init_in(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1,
+				  ms->l1_pool ? ms->l1_pool + (size_t)c * l1_bytes : NULL, e))
 			goto fail;
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
@@ -132,6 +139,7 @@ void ms_destroy(struct memsys *ms)
 	ms_fabric_free(ms);
 	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
 		cache_free(l1_of(ms, c));
+	free(ms->l1_pool);
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		cache_free(&ms->llc[s]);
 	free(ms->llc);

@@ -88,6 +88,7 @@ struct ms_rec {
 	struct topo_place agent;
 	uint8_t *data;          /* line_size bytes: what the supplier sent */
 	uint64_t *targets;      /* the holders snooped, as chosen at serve (ms->words words) */
+	uint16_t tw_lo, tw_hi;  /* the words of targets with a bit set lie in tw_lo..tw_hi */
 };
 
 /* Output buffers of const queries. */
@@ -114,6 +115,7 @@ struct memsys {
 	uint8_t **chunks;
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
+	uint8_t *l1_pool;                /* every core's L1 arrays (cache_bytes each) */
 	uint64_t bus_free;
 	/* The fabric's messages (fabric.c): its own event queue, processed
 	 * before the cores' events of the same cycle, and request records. */
