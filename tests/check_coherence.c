@@ -834,6 +834,50 @@ static void record_wake(void *ctx, int core, int what, uint64_t t)
 	woken_at[core] = t;
 }
 
+/* Every message until the fabric is idle. */
+static void drain(struct memsys *ms)
+{
+	while (ms_next_event(ms) != UINT64_MAX)
+		ck_assert_int_eq(ms_step(ms), 1);
+}
+
+/* Core 0 holds A in M (home socket 0), the fabric idle; from now on the
+ * fills are recorded in woken_at. */
+static void owned_by_core0(struct memsys *ms)
+{
+	ms_set_home(ms, A, 64, 0);
+	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
+	drain(ms);
+	ms_set_waker(ms, record_wake, NULL);
+	memset(woken_at, 0, sizeof woken_at);
+}
+
+/* Core stores v to A at cycle `at`, once the messages before it are handled. */
+static void store_at(struct memsys *ms, int core, uint64_t at, uint64_t v)
+{
+	while (ms_next_event(ms) < at)
+		ck_assert_int_eq(ms_step(ms), 1);
+	ck_assert_uint_eq(ms_store(ms, core, at, A, 8, v), MS_PENDING);
+}
+
+/* Core 0 holding A, cores c[k] store to it at at[k]: each one's data
+ * arrives at fill[k], and c[2], last in the chain, ends with A in M. */
+struct three_stores {
+	int c[3];
+	uint64_t at[3], fill[3];
+};
+
+static void check_three_stores(struct memsys *ms, const struct three_stores *t)
+{
+	for (int k = 0; k < 3; k++)
+		store_at(ms, t->c[k], t->at[k], (uint64_t)k + 2);
+	drain(ms);
+	for (int k = 0; k < 3; k++)
+		ck_assert_msg(woken_at[t->c[k]] == t->fill[k], "core %d: data at %llu, expected %llu",
+			      t->c[k], (unsigned long long)woken_at[t->c[k]], (unsigned long long)t->fill[k]);
+	ck_assert_int_eq(ms_state_of(ms, t->c[2], A), MS_M);
+}
+
 START_TEST(timing_agent_follows_a_line_in_flight)
 {
 	/* SMT siblings 0 and 8 (c2c 4: legs of 2), socket legs of 30. Core 8
@@ -845,18 +889,10 @@ START_TEST(timing_agent_follows_a_line_in_flight)
 	 * arrive at 1035 and take until 1067. */
 	struct cpu_model m;
 	struct memsys *ms = mk_levels(&m);
-	ms_set_home(ms, A, 64, 0);
-	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
-	while (ms_next_event(ms) != UINT64_MAX)    /* its unblock */
-		ck_assert_int_eq(ms_step(ms), 1);
-	ms_set_waker(ms, record_wake, NULL);
-	memset(woken_at, 0, sizeof woken_at);
-	ck_assert_uint_eq(ms_store(ms, 8, 1000, A, 8, 2), MS_PENDING);
-	while (ms_next_event(ms) < 1005)
-		ck_assert_int_eq(ms_step(ms), 1);
-	ck_assert_uint_eq(ms_store(ms, 0, 1005, A, 8, 3), MS_PENDING);
-	while (ms_next_event(ms) != UINT64_MAX)
-		ck_assert_int_eq(ms_step(ms), 1);
+	owned_by_core0(ms);
+	store_at(ms, 8, 1000, 2);
+	store_at(ms, 0, 1005, 3);
+	drain(ms);
 	ck_assert_uint_eq(woken_at[8], 1006);
 	ck_assert_uint_eq(woken_at[0], 1011);
 	done(ms);
@@ -926,26 +962,9 @@ END_TEST
 START_TEST(timing_merged_at_the_shared_cache)
 {
 	struct memsys *ms = mk(8, FABRIC_DIRECTORY, PROTO_MESI);
-	ms_set_home(ms, A, 64, 0);
-	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
-	while (ms_next_event(ms) != UINT64_MAX)
-		ck_assert_int_eq(ms_step(ms), 1);
+	owned_by_core0(ms);
 	struct ms_stats before = tot(ms);
-	ms_set_waker(ms, record_wake, NULL);
-	memset(woken_at, 0, sizeof woken_at);
-	ck_assert_uint_eq(ms_store(ms, 4, 1000, A, 8, 2), MS_PENDING);
-	while (ms_next_event(ms) < 1010)
-		ck_assert_int_eq(ms_step(ms), 1);
-	ck_assert_uint_eq(ms_store(ms, 5, 1010, A, 8, 3), MS_PENDING);
-	while (ms_next_event(ms) < 1035)
-		ck_assert_int_eq(ms_step(ms), 1);
-	ck_assert_uint_eq(ms_store(ms, 1, 1035, A, 8, 4), MS_PENDING);
-	while (ms_next_event(ms) != UINT64_MAX)
-		ck_assert_int_eq(ms_step(ms), 1);
-	ck_assert_uint_eq(woken_at[4], 1120);
-	ck_assert_uint_eq(woken_at[5], 1141);
-	ck_assert_uint_eq(woken_at[1], 1192);
-	ck_assert_int_eq(ms_state_of(ms, 1, A), MS_M);
+	check_three_stores(ms, &(struct three_stores){{4, 5, 1}, {1000, 1010, 1035}, {1120, 1141, 1192}});
 	struct ms_stats s = tot(ms);
 	ck_assert_uint_eq(s.bounces - before.bounces, 3);          /* 0 -> 4 -> 5 -> 1 */
 	ck_assert_uint_eq(s.hitm_remote - before.hitm_remote, 2);  /* 0 -> 4, 5 -> 1 */
@@ -967,24 +986,8 @@ START_TEST(timing_merged_at_the_cluster_cache)
 {
 	struct cpu_model m;
 	struct memsys *ms = mk_levels(&m);
-	ms_set_home(ms, A, 64, 0);
-	ck_assert_uint_eq(ms_store(ms, 0, 0, A, 8, 1) > 0, 1);
-	while (ms_next_event(ms) != UINT64_MAX)
-		ck_assert_int_eq(ms_step(ms), 1);
-	ms_set_waker(ms, record_wake, NULL);
-	memset(woken_at, 0, sizeof woken_at);
-	static const struct { int core; uint64_t at; } st[] = {{2, 1000}, {3, 1020}, {1, 1025}};
-	for (int k = 0; k < 3; k++) {
-		while (ms_next_event(ms) < st[k].at)
-			ck_assert_int_eq(ms_step(ms), 1);
-		ck_assert_uint_eq(ms_store(ms, st[k].core, st[k].at, A, 8, (uint64_t)k + 2), MS_PENDING);
-	}
-	while (ms_next_event(ms) != UINT64_MAX)
-		ck_assert_int_eq(ms_step(ms), 1);
-	ck_assert_uint_eq(woken_at[2], 1090);
-	ck_assert_uint_eq(woken_at[3], 1101);
-	ck_assert_uint_eq(woken_at[1], 1132);
-	ck_assert_int_eq(ms_state_of(ms, 1, A), MS_M);
+	owned_by_core0(ms);
+	check_three_stores(ms, &(struct three_stores){{2, 3, 1}, {1000, 1020, 1025}, {1090, 1101, 1132}});
 	done(ms);
 }
 END_TEST
