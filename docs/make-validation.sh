@@ -258,6 +258,16 @@ EOF
 	echo
 	echo "Ops per simulated second, M = 10^6."
 	echo
+	echo "How to read the shape (nothing in the model is fitted to these curves):"
+	echo "one thread pays only its locked operation; from two threads on the line"
+	echo "moves once per operation, forwarded from each owner to the next, so"
+	echo "inside one socket (or CCX) the rate is one on-socket leg plus the locked"
+	echo "operation per op whatever the thread count. Across sockets or CCXs, each"
+	echo "shared cache merges its cores' misses to the line (docs/architecture.md,"
+	echo "\"Merging at a shared cache\"): a visit of the line serves every waiting"
+	echo "core there and crosses the link once, so the curve falls by the share of"
+	echo "link crossings, not to the cross-socket latency."
+	echo
 	echo "![simulated contended throughput per model](validation/throughput.png)"
 	echo
 	echo "## This host: \`bounce validate\`"
