@@ -244,12 +244,12 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 		 * domain's cache behind it, and is served right after it, from
 		 * the copy that request brings in (start_next). */
 		const struct topo_place *pl = &ms->place[core];
-		int dom = ms->dom_level == TOPO_CLUSTER ? pl->cluster : pl->socket;
-		uint64_t key = line * (uint64_t)ms->n_dom + (uint64_t)dom;
+		int by_cluster = ms->dom_level == TOPO_CLUSTER;
+		uint64_t key = line * (uint64_t)ms->n_dom + (uint64_t)(by_cluster ? pl->cluster : pl->socket);
 		uint64_t out = sp_map_get(&ms->dom_out, key);
 		if (out && out != MS_DOM_NONE) {
 			struct ms_rec *f = &ms->recs[out - 1];
-			r->agent = (struct topo_place){pl->socket, ms->dom_level == TOPO_CLUSTER ? pl->cluster : -1, -1, -1};
+			r->agent = (struct topo_place){pl->socket, by_cluster ? pl->cluster : -1, -1, -1};
 			if (f->wait_tail)
 				ms->recs[f->wait_tail - 1].next = (uint32_t)i + 1;
 			else
