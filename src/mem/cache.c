@@ -56,16 +56,14 @@ int cache_init_in(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_
 int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
 	       int with_data, struct err *e)
 {
-	c->block = NULL;
-	c->tag = c->lru = NULL;
-	c->state = c->data = NULL;
-	if (!geometry(size, assoc, line_size, e))
-		return -1;
+	c->block = NULL;  /* cache_free is safe whatever fails */
 	size_t n = cache_bytes(size, assoc, line_size, with_data);
-	void *b = calloc(1, n);
-	if (!b)
+	void *b = n ? calloc(1, n) : NULL;
+	if (n && !b)
 		return err_internal(e, "cache: out of memory for %zu bytes", n);
-	cache_init_in(c, size, assoc, line_size, with_data, b, e);
+	/* n == 0: the geometry is impossible, and cache_init_in says why */
+	if (cache_init_in(c, size, assoc, line_size, with_data, b, e))
+		return -1;
 	c->block = b;
 	return 0;
 }

@@ -247,9 +247,11 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 		int by_cluster = ms->dom_level == TOPO_CLUSTER;
 		uint64_t key = line * (uint64_t)ms->n_dom + (uint64_t)(by_cluster ? pl->cluster : pl->socket);
 		uint64_t out = sp_map_get(&ms->dom_out, key);
-		if (out && out != MS_DOM_NONE) {
+		/* the map keeps the last one sent out: still out while it has the key */
+		if (out && ms->recs[out - 1].dom_key == key + 1) {
 			struct ms_rec *f = &ms->recs[out - 1];
 			r->agent = (struct topo_place){pl->socket, by_cluster ? pl->cluster : -1, -1, -1};
+			r->to_agent = leg(ms, &r->agent, core);
 			if (f->wait_tail)
 				ms->recs[f->wait_tail - 1].next = (uint32_t)i + 1;
 			else
@@ -261,7 +263,8 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 			return err_internal(&ms->check_err, "memsys: out of memory for the fabric's domain map");
 		r->dom_key = key + 1;
 	}
-	if (push(ms, now + leg(ms, &r->agent, core), (uint32_t)i, EV_ARRIVE))
+	r->to_agent = leg(ms, &r->agent, core);
+	if (push(ms, now + r->to_agent, (uint32_t)i, EV_ARRIVE))
 		return -1;
 	return i;
 }
@@ -295,11 +298,7 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 		if (!le->qhead)
 			le->qtail = 0;
 		n->next = 0;
-		if (n->dom_key) {
-			/* Served: its domain's next miss on the line goes out again. */
-			sp_map_put(&ms->dom_out, n->dom_key - 1, MS_DOM_NONE);
-			n->dom_key = 0;
-		}
+		n->dom_key = 0;  /* served: its domain's next miss on the line goes out again */
 		if (n->wait_head) {
 			/* Those merged behind it come next, in the order they came. */
 			ms->recs[n->wait_tail - 1].next = le->qhead;
@@ -422,7 +421,7 @@ void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_
 static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 {
 	int rsock = ms_sock_of(ms, r->core);
-	uint32_t to_agent = leg(ms, &r->agent, r->core);
+	uint32_t to_agent = r->to_agent;
 	if (!fetch)
 		return r->served + to_agent;
 	const struct ms_line *le = line_find(ms, r->line);
@@ -463,7 +462,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	if (r->forwarded) {
 		/* A request merged at its domain's cache leaves from there no
 		 * sooner than it reached it. */
-		uint64_t at = r->issued + leg(ms, &r->agent, r->core);
+		uint64_t at = r->issued + r->to_agent;
 		if (at > now)
 			r->served = now = at;
 		/* The owner to be is its only target; by the time the snoop is
@@ -751,7 +750,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	if (le->active != i + 1)
 		rec_free(ms, i);
 	else
-		push(ms, now + leg(ms, &r->agent, core), i, EV_FREE);
+		push(ms, now + r->to_agent, i, EV_FREE);
 }
 
 int ms_step(struct memsys *ms)

@@ -73,7 +73,8 @@ struct ms_rec {
 	uint32_t pred, succ;
 	/* Merging at the requester's shared cache (fabric.c, ms_fabric_issue):
 	 * the requests of its domain waiting behind this one (a list through
-	 * `next`, index + 1), and this one's key in memsys.dom_out + 1. */
+	 * `next`, index + 1), and, until it is served, its key in
+	 * memsys.dom_out + 1 (0: not out for its domain, or served). */
 	uint32_t wait_head, wait_tail;
 	uint64_t dom_key;
 	uint64_t not_before;
@@ -86,6 +87,7 @@ struct ms_rec {
 	uint32_t pc;            /* the instruction that missed, MS_NO_PC */
 	uint64_t line, issued, served, data_at;
 	struct topo_place agent;
+	uint32_t to_agent;      /* the leg from the requester to its agent (and back) */
 	uint8_t *data;          /* line_size bytes: what the supplier sent */
 	uint64_t *targets;      /* the holders snooped, as chosen at serve (ms->words words) */
 	uint16_t tw_lo, tw_hi;  /* the words of targets with a bit set lie in tw_lo..tw_hi */
@@ -124,13 +126,12 @@ struct memsys {
 	uint32_t n_recs, cap_recs, free_rec;  /* free list: index + 1 */
 	uint32_t min_leg;                     /* shortest agent-to-core leg */
 	/* Shared-cache domains (clusters where the model has them, else
-	 * sockets) and, per line and domain, its one request beyond the
-	 * domain not yet served: key line * n_dom + domain, value record
-	 * index + 1 (MS_DOM_NONE once served). */
+	 * sockets) and, per line and domain, the last request it sent beyond
+	 * itself: key line * n_dom + domain, value record index + 1; that
+	 * request is still unserved while its dom_key is this key + 1. */
 	int n_dom;
 	enum topo_level dom_level;
 	struct sp_map dom_out;
-#define MS_DOM_NONE (1ull << 63)
 	ms_waker_fn waker;
 	void *waker_ctx;
 	struct err check_err;
