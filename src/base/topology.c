@@ -130,49 +130,18 @@ struct topo_place topo_place_of(const struct topology *t, int cpu)
 
 /* A place with core (or cluster) -1 is an agent of that cluster (socket):
  * it shares exactly that level with what lies inside it. */
-enum topo_level topo_level_between(const struct topo_place *a, const struct topo_place *b)
-{
-	if (a->socket != b->socket)
-		return TOPO_REMOTE;
-	if (a->cluster < 0 || b->cluster < 0 || a->cluster != b->cluster)
-		return TOPO_SOCKET;
-	if (a->core < 0 || b->core < 0 || a->core != b->core)
-		return TOPO_CLUSTER;
-	if (a->thread < 0 || b->thread < 0 || a->thread != b->thread)
-		return TOPO_SMT;
-	return TOPO_SELF;
-}
-
-/* The closest level that exists on this machine: cores of a socket without
- * clusters share the socket, not a cluster. */
-static enum topo_level level_in(const struct topology *t, const struct topo_place *a,
-				const struct topo_place *b)
-{
-	enum topo_level l = topo_level_between(a, b);
-	if (l == TOPO_CLUSTER && t->cores_per_cluster == t->cores_per_socket)
-		return TOPO_SOCKET;
-	return l;
-}
-
-/* Half a ping-pong transfer, rounded, at least a cycle (topology.h). */
-static uint32_t half(uint32_t v)
-{
-	uint32_t l = (v + 1) / 2;
-	return l ? l : 1;
-}
-
 uint32_t topo_min_leg(const struct topology *t)
 {
 	uint32_t min = UINT32_MAX;
 	for (int l = TOPO_SMT; l <= TOPO_SOCKET; l++)
-		if (t->c2c[l] && half(t->c2c[l]) < min)
-			min = half(t->c2c[l]);
+		if (t->c2c[l] && topo_half(t->c2c[l]) < min)
+			min = topo_half(t->c2c[l]);
 	return min != UINT32_MAX ? min : 1;
 }
 
 uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b)
 {
-	enum topo_level l = level_in(t, a, b);
+	enum topo_level l = topo_level_in(t, a, b);
 	if (l == TOPO_SELF)
 		return 0;
 	if (l == TOPO_REMOTE)
@@ -180,14 +149,3 @@ uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, con
 	return t->c2c[l];
 }
 
-uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const struct topo_place *b)
-{
-	enum topo_level l = level_in(t, a, b);
-	if (l == TOPO_SELF)
-		return 0;
-	if (l != TOPO_REMOTE)
-		return half(t->c2c[l]);
-	uint32_t on = t->c2c[TOPO_SOCKET];
-	uint32_t far = t->c2c_hop[t->hops[a->socket][b->socket]];
-	return half(on) + (far - on);
-}

@@ -75,12 +75,54 @@ int topo_validate(const struct topology *t, struct err *e);
 
 /* The place of logical CPU `cpu` (0 <= cpu < topo_cpus). */
 struct topo_place topo_place_of(const struct topology *t, int cpu);
-enum topo_level topo_level_between(const struct topo_place *a, const struct topo_place *b);
+
+/* Inline, as topo_leg is: the fabric asks for several legs per request. */
+static inline enum topo_level topo_level_between(const struct topo_place *a, const struct topo_place *b)
+{
+	if (a->socket != b->socket)
+		return TOPO_REMOTE;
+	if (a->cluster < 0 || b->cluster < 0 || a->cluster != b->cluster)
+		return TOPO_SOCKET;
+	if (a->core < 0 || b->core < 0 || a->core != b->core)
+		return TOPO_CLUSTER;
+	if (a->thread < 0 || b->thread < 0 || a->thread != b->thread)
+		return TOPO_SMT;
+	return TOPO_SELF;
+}
+
+/* The closest level that exists on this machine: cores of a socket without
+ * clusters share the socket, not a cluster. */
+static inline enum topo_level topo_level_in(const struct topology *t, const struct topo_place *a,
+					    const struct topo_place *b)
+{
+	enum topo_level l = topo_level_between(a, b);
+	if (l == TOPO_CLUSTER && t->cores_per_cluster == t->cores_per_socket)
+		return TOPO_SOCKET;
+	return l;
+}
+
+/* Half a ping-pong transfer, rounded, at least a cycle. */
+static inline uint32_t topo_half(uint32_t v)
+{
+	uint32_t l = (v + 1) / 2;
+	return l ? l : 1;
+}
 
 /* Cycles of one message leg. Inside one socket at level L: c2c[L] / 2
  * (rounded up, at least 1); across sockets the socket leg plus the link
  * between the two sockets. */
-uint32_t topo_leg(const struct topology *t, const struct topo_place *a, const struct topo_place *b);
+static inline uint32_t topo_leg(const struct topology *t, const struct topo_place *a,
+				const struct topo_place *b)
+{
+	enum topo_level l = topo_level_in(t, a, b);
+	if (l == TOPO_SELF)
+		return 0;
+	if (l != TOPO_REMOTE)
+		return topo_half(t->c2c[l]);
+	uint32_t on = t->c2c[TOPO_SOCKET];
+	uint32_t far = t->c2c_hop[t->hops[a->socket][b->socket]];
+	return topo_half(on) + (far - on);
+}
 /* The shortest leg inside a socket among the levels with a latency (at
  * least 1): no message between two places takes less. */
 uint32_t topo_min_leg(const struct topology *t);

@@ -151,10 +151,7 @@ void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx)
  * its way to the other, and the request is still answered inside the core. */
 static enum topo_level level_to(const struct memsys *ms, const struct topo_place *r, int h)
 {
-	enum topo_level l = topo_level_between(r, &ms->place[h]);
-	if (l == TOPO_CLUSTER && ms->topo.cores_per_cluster == ms->topo.cores_per_socket)
-		l = TOPO_SOCKET;
-	return l;
+	return topo_level_in(&ms->topo, r, &ms->place[h]);
 }
 
 /* *beyond: whether that agent lies outside the requester's shared-cache
@@ -227,6 +224,7 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	r->waiters = wake;
 	r->kind = (uint8_t)kind;
 	r->line = line;
+	r->le = le;
 	r->issued = now;
 	r->offset = (uint16_t)(addr & (ms->ls - 1));
 	r->size = (uint16_t)size;
@@ -325,7 +323,7 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 
 static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 {
-	struct ms_line *le = line_find(ms, ms->recs[i].line);
+	struct ms_line *le = ms->recs[i].le;
 	/* Requests are served in order of arrival at the agent; the event
 	 * queue's (cycle, sequence) order breaks ties by issue order. */
 	if (le->qtail)
@@ -424,7 +422,7 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 	uint32_t to_agent = r->to_agent;
 	if (!fetch)
 		return r->served + to_agent;
-	const struct ms_line *le = line_find(ms, r->line);
+	const struct ms_line *le = r->le;
 	uint64_t from = le->wb_at > r->served ? le->wb_at : r->served;
 	uint32_t lat;
 	if (ms->llc && cache_probe(ms_llc_of(ms, r->core), r->line)) {
@@ -522,7 +520,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 {
 	struct ms_rec *r = &ms->recs[i];
-	struct ms_line *le = line_find(ms, r->line);
+	struct ms_line *le = r->le;
 	const struct coh_protocol *p = ms->p;
 	int h;
 	if (now < r->not_before) {
@@ -633,7 +631,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 {
 	struct ms_rec *r = &ms->recs[i];
-	struct ms_line *le = line_find(ms, r->line);
+	struct ms_line *le = r->le;
 	const struct coh_protocol *p = ms->p;
 	int core = r->core;
 	uint64_t ready = now;   /* when the requester may go on */
@@ -765,7 +763,7 @@ int ms_step(struct memsys *ms)
 		arrive(ms, i, t);
 		break;
 	case EV_SERVE: {
-		struct ms_line *le = line_find(ms, ms->recs[i].line);
+		struct ms_line *le = ms->recs[i].le;
 		serve(ms, le, i, t);
 		start_next(ms, le, t);
 		break;
@@ -777,7 +775,7 @@ int ms_step(struct memsys *ms)
 		fill(ms, i, t);
 		break;
 	case EV_FREE: {
-		struct ms_line *le = line_find(ms, ms->recs[i].line);
+		struct ms_line *le = ms->recs[i].le;
 		rec_free(ms, i);
 		if (le->active == i + 1) {
 			le->active = 0;

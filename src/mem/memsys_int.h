@@ -86,6 +86,7 @@ struct ms_rec {
 	uint8_t by;             /* the requester's slot that issued it (MS_WAKE_*) */
 	uint32_t pc;            /* the instruction that missed, MS_NO_PC */
 	uint64_t line, issued, served, data_at;
+	struct ms_line *le;     /* the line's entry (entries never move) */
 	struct topo_place agent;
 	uint32_t to_agent;      /* the leg from the requester to its agent (and back) */
 	uint8_t *data;          /* line_size bytes: what the supplier sent */
