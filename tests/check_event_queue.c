@@ -1,5 +1,6 @@
-/* Unit tests of the event queue: (time, seq) order, ties in push order,
- * growth past the capacity hint, and agreement with a sorted reference. */
+/* Unit tests of the event queue: (time, seq) order, ties in push order (or
+ * by id), growth past the capacity hint, and agreement with a sorted
+ * reference. */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>
@@ -47,6 +48,35 @@ END_TEST
 /* An event pushed beyond the window (the far heap) and one pushed later
  * for the same cycle, once the window has moved over it (a bucket), still
  * pop in push order; an event pushed before the latest pop comes first. */
+START_TEST(test_ties_by_id)
+{
+	/* The same events pushed in two different orders pop identically:
+	 * by time, then id, whatever the push order. */
+	static const uint64_t times[] = { 7, 5, 7, 300, 5, 7, 1000, 5 };
+	static const uint32_t ids[] = { 9, 4, 2, 6, 8, 5, 1, 3 };
+	static const uint32_t want[] = { 3, 4, 8, 2, 5, 9, 6, 1 };
+	const int n = (int)(sizeof ids / sizeof ids[0]);
+	for (int order = 0; order < 2; order++) {
+		struct evq q;
+		struct err e = {0};
+		ck_assert_int_eq(evq_init(&q, 2, &e), 0);
+		evq_order_by_id(&q);
+		for (int k = 0; k < n; k++) {
+			int i = order ? n - 1 - k : k;
+			ck_assert_int_eq(evq_push(&q, times[i], ids[i]), 0);
+		}
+		uint64_t t;
+		uint32_t id;
+		for (int k = 0; k < n; k++) {
+			ck_assert_int_eq(evq_pop(&q, &t, &id), 1);
+			ck_assert_uint_eq(id, want[k]);
+		}
+		ck_assert_int_eq(evq_pop(&q, &t, &id), 0);
+		evq_free(&q);
+	}
+}
+END_TEST
+
 START_TEST(test_near_and_far_ties)
 {
 	struct evq q;
@@ -126,6 +156,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_ties_in_push_order);
+	tcase_add_test(tc, test_ties_by_id);
 	tcase_add_test(tc, test_near_and_far_ties);
 	tcase_add_test(tc, test_random_against_reference);
 	tcase_set_timeout(tc, 60);

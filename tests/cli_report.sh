@@ -55,22 +55,22 @@ expect_grep "c2c offset row with writer ranges" 'counter+0  *8 .* 0-7  *0-7$' "$
 expect_grep "c2c code row" ' inc.s:7  *lock inc qword ptr \[counter\]$' "$T/out"
 
 # proto_inuse's unpadded array: false sharing, three instructions (the inc,
-# the dec and the final sum's add) whose HITMs add up to the line's (the
+# the final sum's add and the dec) whose HITMs add up to the line's (the
 # model fixes them exactly; ties in HITM go to the instruction with more
 # bounces).
 P=$top_srcdir/scenarios/proto_inuse.json
 expect_status "proto_inuse --c2c" 0 "$BOUNCE" run "$P" --json "$T/pi.json" --c2c
 l=variants.unpadded.lines.1
-expect_eq "line hitm" 4259 "$(jget "$T/pi.json" $l.hitm)"
-expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 4251 4111" \
+expect_eq "line hitm" 4262 "$(jget "$T/pi.json" $l.hitm)"
+expect_eq "first instruction" "lib/proto_inuse.s:77 inc dword ptr [rdi + rax*4] 4256 4091" \
 	"$(jget "$T/pi.json" $l.instructions.0.at) $(jget "$T/pi.json" $l.instructions.0.insn) $(jget "$T/pi.json" $l.instructions.0.hitm) $(jget "$T/pi.json" $l.instructions.0.bounces)"
-expect_eq "second instruction" "lib/proto_inuse.s:83 4 63" \
+expect_eq "second instruction" "lib/proto_inuse.s:91 4 0" \
 	"$(jget "$T/pi.json" $l.instructions.1.at) $(jget "$T/pi.json" $l.instructions.1.hitm) $(jget "$T/pi.json" $l.instructions.1.bounces)"
-expect_eq "third instruction" "lib/proto_inuse.s:91 4" \
+expect_eq "third instruction" "lib/proto_inuse.s:83 2" \
 	"$(jget "$T/pi.json" $l.instructions.2.at) $(jget "$T/pi.json" $l.instructions.2.hitm)"
 expect_eq "no fourth instruction" 3 "$(jget "$T/pi.json" $l.instructions)"
-expect_grep "c2c says false sharing" '4259 HITM (1046 remote), 4174 bounces, 7288 invalidations, FALSE SHARING' "$T/out"
-expect_grep "c2c shows the busiest instruction" '4251  *1041  *4111  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
+expect_grep "c2c says false sharing" '4262 HITM (1089 remote), 4154 bounces, 7280 invalidations, FALSE SHARING' "$T/out"
+expect_grep "c2c shows the busiest instruction" '4256  *1088  *4091  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
 
 # A run stopped at its limit says where each unfinished core is.
 cat >"$T/spin.s" <<'S'

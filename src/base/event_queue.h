@@ -1,7 +1,8 @@
 /* The discrete-event queue: events ordered by (cycle, sequence number), the
  * sequence assigned at push so that ties resolve in push order and every run
- * is deterministic. An event is only a cycle and a 32-bit id (a core number,
- * an interrupt source...); what it means is the caller's business. */
+ * is deterministic, or by (cycle, id) (evq_order_by_id). An event is only a
+ * cycle and a 32-bit id (a core number, an interrupt source...); what it
+ * means is the caller's business. */
 #ifndef BOUNCE_EVENT_QUEUE_H
 #define BOUNCE_EVENT_QUEUE_H
 
@@ -25,8 +26,8 @@ struct evq_node {
 };
 
 /* Invariant: every event lies either in the window, bucket time % EVQ_WINDOW
- * (a FIFO, so in seq order: all its events are at that one time, which lies
- * in [base, base + EVQ_WINDOW)), or in the far heap (anything else: beyond
+ * (a FIFO in seq order: all its events are at that one time, which lies in
+ * [base, base + EVQ_WINDOW)), or in the far heap (anything else: beyond
  * the window when pushed, or before base). base, the latest time popped,
  * only grows, so a near event never leaves the window. */
 struct evq {
@@ -40,11 +41,17 @@ struct evq {
 	struct evq_entry *heap; /* far events: 4-ary min-heap on (time, seq) */
 	size_t n, cap;
 	uint64_t next_seq;
+	int by_id;              /* evq_order_by_id: seq is the id */
 };
 
 /* capacity is a hint (about one pending event per core); the queue grows. */
 int evq_init(struct evq *q, size_t capacity, struct err *e);
 void evq_free(struct evq *q);
+/* Break ties by the event's id instead of push order, on an empty queue.
+ * The order of same-cycle events then depends only on what they are, not
+ * on when they were pushed: a driver whose pushes depend on how it batches
+ * its work (cores running ahead) gets the same order however it batches. */
+void evq_order_by_id(struct evq *q);
 /* Returns -1 only when growing the queue fails (out of memory). */
 int evq_push(struct evq *q, uint64_t time, uint32_t id);
 /* Removes the earliest event; returns 0 when the queue is empty. */

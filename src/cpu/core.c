@@ -68,6 +68,8 @@ enum step {
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+/* t + d, NONE for NONE (and past it) */
+static inline uint64_t later(uint64_t t, uint64_t d) { return t > NONE - d ? NONE : t + d; }
 
 static inline uint64_t mask(unsigned size)
 {
@@ -241,10 +243,16 @@ ALWAYS_INLINE void set_stop_below(struct core *c, uint64_t s, const int plain)
 	c->stop_at = s;
 }
 
-/* The bound every stop lies under: the horizon and the first snoop. */
+/* The bound every stop lies under: the horizon and the first snoop, and
+ * while the store buffer's request for a line is out, the fabric's next
+ * event: its fill, whenever it comes, changes this core's L1 (the line, and
+ * the victim it evicts), which the core's own accesses must not run past. */
 ALWAYS_INLINE uint64_t stop_bound(struct core_env *env, const struct core *c)
 {
-	return min64(env->horizon, ms_core_next_msg(env->ms, c->id));
+	uint64_t b = min64(env->horizon, ms_core_next_msg(env->ms, c->id));
+	if (__builtin_expect(c->drain_at == RFO_WAIT, 0))
+		b = min64(b, ms_next_event(env->ms));
+	return b;
 }
 
 ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plain)
@@ -1268,9 +1276,10 @@ int core_exec_event(struct core_env *env, struct core *c)
 	 * in every mode. */
 	const int quiet = !c->irq_any && !env->on_activity;
 	const int plain = quiet && width == 1;
-	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
+	uint64_t peek;
 run:
-	env->horizon = min64(peek > NONE - env->lookahead ? NONE : peek + env->lookahead, env->limit);
+	env->horizon = min64(min64(later(evq_peek_time(env->q), env->issue_lookahead),
+				   later(ms_next_event(env->ms), env->lookahead)), env->limit);
 	set_stop(env, c, plain);
 
 	int r = plain ? run_ahead(env, c, cpi, 1, 1)
@@ -1285,13 +1294,11 @@ run:
 	if (c->sb.n && c->drain_at == NONE && sb_next(c) < c->ev_at && ensure_drain(env, c))
 		goto fail;
 	/* When the event pushed here would be the very next one popped (every
-	 * other event, of either queue, lies strictly later: a tie would go
-	 * first, by its older sequence number or as a fabric message), the
+	 * other event, of either queue, lies strictly later: a tie might go
+	 * first, as a lower-numbered core's or as a fabric message), the
 	 * driver would pop it and call us again at once: go on instead, as
 	 * that call would, unless the driver must get control back first
-	 * (its bound or the cycle limit, a checker error). Skipping the push
-	 * skips one sequence number, which shifts every later one alike: the
-	 * order of events is unchanged. */
+	 * (its bound or the cycle limit, a checker error). */
 	peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
 	if (c->clock < peek && c->clock < env->run_bound && c->clock < env->limit &&
 	    !memsys_failed(env->ms)) {

@@ -111,7 +111,8 @@ struct core_env {
 	uint64_t run_bound;      /* the driver pops no event at or past this cycle */
 	int running;             /* threads started and not halted */
 	uint64_t map[3][2];      /* mapped [lo, hi): .data, the per-CPU areas, the stacks */
-	uint64_t lookahead;
+	uint64_t lookahead;       /* ahead of the fabric's next event (ms_lookahead) */
+	uint64_t issue_lookahead; /* ahead of the cores' next event (ms_issue_lookahead) */
 	uint64_t sb_delay;       /* cycles from a store entering the buffer to its commit */
 	struct ghost_table *ghosts;
 	const struct irq_source *irq_src;

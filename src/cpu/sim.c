@@ -134,6 +134,11 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	ms_set_checking(s->ms, cfg->check);
 	if (evq_init(&s->q, 2 * (size_t)n + 4, e))
 		goto fail;
+	/* Cores' events of one cycle go in core order (a core's execution
+	 * before its buffer's drain), not in push order: when a core pushes
+	 * its next event depends on how far it ran ahead, which must not
+	 * decide which of two misses in one cycle is issued first. */
+	evq_order_by_id(&s->q);
 	/* aligned as struct core asks (its hot fields are laid out by line) */
 	s->cores = aligned_alloc(_Alignof(struct core), (size_t)n * sizeof *s->cores);
 	if (s->cores)
@@ -164,6 +169,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->ncores = n;
 	env->limit = s->limit;
 	env->lookahead = ms_lookahead(s->ms);
+	env->issue_lookahead = ms_issue_lookahead(s->ms);
 	ms_set_waker(s->ms, wake, env);
 	/* A store reaches L1 one L1 access after it enters the buffer, so a
 	 * load right behind it can pass it (SB's r1 = r2 = 0). */

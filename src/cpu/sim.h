@@ -65,7 +65,8 @@ enum sim_status {
 struct sim_observer {
 	/* Core `core` does `act` from `cycle` on. Reported only on a change.
 	 * Cycles are the core's own clock: monotonic per core, but cores run
-	 * ahead of each other by up to the lookahead (lat_c2c_local). */
+	 * ahead of each other by up to two of the shortest legs (a request's
+	 * and its snoop's: docs/architecture.md). */
 	void (*activity)(void *ctx, int core, uint64_t cycle, enum core_activity act);
 	/* `mark NAME` executed by core at cycle. */
 	void (*mark)(void *ctx, int core, uint64_t cycle, const char *name);
@@ -97,7 +98,7 @@ void sim_destroy(struct sim *s);
  * again to continue (the UI does, frame by frame): the events processed do
  * not depend on how the run is cut into calls, so the result is the same
  * as one sim_run. Core clocks may be ahead of `cycle` by up to the
- * lookahead (lat_c2c_local) plus one instruction. On SIM_ERROR, e holds the
+ * two shortest legs plus one instruction. On SIM_ERROR, e holds the
  * fault: ERR_INPUT at the instruction's file:line:col for a fault in the
  * user's program, ERR_INTERNAL for a broken invariant. */
 enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e);

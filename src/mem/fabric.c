@@ -130,6 +130,13 @@ uint64_t ms_lookahead(const struct memsys *ms)
 	return ms->min_leg;
 }
 
+uint64_t ms_issue_lookahead(const struct memsys *ms)
+{
+	/* every agent lies at least a leg from each core (an SMT core's own
+	 * agent too: topo_leg of a place without a thread is the SMT leg) */
+	return 2 * (uint64_t)ms->min_leg;
+}
+
 uint64_t ms_next_event(const struct memsys *ms)
 {
 	return evq_peek_time(&ms->q);

@@ -159,9 +159,14 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
 uint64_t ms_next_event(const struct memsys *ms);
 int ms_step(struct memsys *ms);
 /* The shortest time a message from a line's agent takes to reach a core:
- * no core can be affected by another sooner, so cores may run ahead of the
- * event queue by this much. */
+ * no fabric event affects a core sooner, so cores may run ahead of the
+ * fabric's next event by this much. */
 uint64_t ms_lookahead(const struct memsys *ms);
+/* The shortest time from a core's new request to a message of it reaching
+ * another core: its leg to the agent and the agent's leg on (each at least
+ * ms_lookahead). A core affects another only through requests, so cores
+ * may run ahead of the cores' next event by this much. */
+uint64_t ms_issue_lookahead(const struct memsys *ms);
 
 /* The run-ahead fast path: perform the access if it hits in core's L1 with
  * enough permission (load: any valid state; store: M or E, E becoming M
