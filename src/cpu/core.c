@@ -262,15 +262,17 @@ ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plai
 
 /* The core cannot go on until its buffer holds at most `max` stores.
  * Stores whose line is already M/E leave by themselves, so the core just
- * stalls until they have (within the lookahead); anything else waits for
- * the drain activity, which wakes the core. */
+ * stalls until they have (below its stop bound: a snoop arriving first may
+ * take the line); anything else waits for the drain activity, which wakes
+ * the core. */
 static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 {
 	uint64_t t = c->clock;
 	if (c->drain_at == NONE) {
+		uint64_t bound = stop_bound(env, c);
 		while (sb_used(&c->sb) > max) {
 			uint64_t at = sb_next(c);
-			if (at >= env->horizon)
+			if (at >= bound)
 				break;
 			t = max64(t, at);
 			if (c->sb.n) {
