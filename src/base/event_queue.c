@@ -6,9 +6,9 @@
  * are O(1). The rest (a long `work N`, an interrupt's next arrival, events
  * pushed before the latest pop, and every event of a queue ordered by id,
  * whose buckets would need sorting) go to a 4-ary min-heap: O(log4 n)
- * compares, a node's children sharing one or two host cache lines. A pop takes the
- * smaller (time, seq) of the two fronts, so the order is exactly one
- * heap's. */
+ * compares, a node's children sharing one or two host cache lines. A pop
+ * takes the smaller (time, seq) of the two fronts, so the order is exactly
+ * one heap's. */
 #include "config.h"
 #include "base/event_queue.h"
 
