@@ -702,6 +702,51 @@ static void on_mark(void *ctx, int core, uint64_t cycle, const char *name)
 	(void)cycle;
 }
 
+/* Two cores whose locked adds miss in the same cycle: the lower-numbered
+ * core's request is issued first, whichever thread the scenario listed
+ * first (its start event was then queued first), so it reads 0. */
+START_TEST(test_same_cycle_misses_in_core_order)
+{
+	static const char src[] = ".data\n.align 64\nctr: .quad 0\n.align 64\nslot: .quad 0, 0\n.text\n"
+				  "main: mov rax, 1\nlock xadd qword ptr [ctr], rax\n"
+				  "lea rbx, [slot]\nmov qword ptr [rbx + rdi*8], rax\nhlt\n";
+	for (int reversed = 0; reversed < 2; reversed++) {
+		struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
+		char msg[1024];
+		struct run r;
+		memset(&r, 0, sizeof r);
+		ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &r.p, &r.e), 0);
+		struct sim_config cfg;
+		memset(&cfg, 0, sizeof cfg);
+		cpu_model_default(&cfg.cpu);
+		cfg.cpu.cores = 2;
+		cfg.prog = &r.p;
+		struct sim_thread th[2];
+		memset(th, 0, sizeof th);
+		for (int t = 0; t < 2; t++) {
+			int cpu = reversed ? 1 - t : t;
+			th[t].cpu = cpu;
+			th[t].entry = label(&r.p, "main");
+			th[t].regs[R_RDI] = (uint64_t)cpu;
+			th[t].regs_set = 1u << R_RDI;
+		}
+		cfg.threads = th;
+		cfg.n_threads = 2;
+		cfg.check = 1;
+		r.s = sim_create(&cfg, &r.e);
+		ck_assert_ptr_nonnull(r.s);
+		r.st = sim_run(r.s, &r.e);
+		err_format(&r.e, msg, sizeof msg);
+		ck_assert_msg(r.st == SIM_HALTED, "%s", msg);
+		uint64_t slot = addr_of(&r.p, "slot");
+		ck_assert_uint_eq(sim_peek(r.s, slot, 8), 0);      /* core 0 first */
+		ck_assert_uint_eq(sim_peek(r.s, slot + 8, 8), 1);  /* then core 1 */
+		ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "ctr"), 8), 2);
+		done(&r);
+	}
+}
+END_TEST
+
 START_TEST(test_ghost_and_observer)
 {
 	const char *src = ".data\n.align 64\nc: .quad 0\n.text\nmain:\nmov rcx, 10\n"
@@ -792,6 +837,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_pause_spin);
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
 	tcase_add_test(tc, test_limit_and_incremental);
+	tcase_add_test(tc, test_same_cycle_misses_in_core_order);
 	tcase_add_test(tc, test_ghost_and_observer);
 	tcase_add_test(tc, test_observer_changes_nothing);
 	tcase_add_loop_test(tc, test_fused_pairs, 0,
