@@ -459,38 +459,46 @@ END_TEST
 
 /* ---- spinning ---- */
 
+/* Two threads of src from "main" with rdi = their CPU, listed CPU 0 first
+ * or (reversed) CPU 1 first, run to their halt. */
+static void run_pair(struct run *r, const char *src, int reversed)
+{
+	struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
+	char msg[1024];
+	memset(r, 0, sizeof *r);
+	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &r->p, &r->e), 0);
+	struct sim_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cpu_model_default(&cfg.cpu);
+	cfg.cpu.cores = 2;
+	cfg.prog = &r->p;
+	struct sim_thread th[2];
+	memset(th, 0, sizeof th);
+	for (int t = 0; t < 2; t++) {
+		int cpu = reversed ? 1 - t : t;
+		th[t].cpu = cpu;
+		th[t].entry = label(&r->p, "main");
+		th[t].regs[R_RDI] = (uint64_t)cpu;
+		th[t].regs_set = 1u << R_RDI;
+	}
+	cfg.threads = th;
+	cfg.n_threads = 2;
+	cfg.check = 1;
+	r->s = sim_create(&cfg, &r->e);
+	ck_assert_ptr_nonnull(r->s);
+	r->st = sim_run(r->s, &r->e);
+	err_format(&r->e, msg, sizeof msg);
+	ck_assert_msg(r->st == SIM_HALTED, "%s", msg);
+}
+
 START_TEST(test_pause_spin)
 {
 	const char *src = ".data\n.align 64\nflag: .quad 0\n.text\n"
 			  "main:\ncmp rdi, 0\njne setter\n"
 			  "spin: pause\nmov rax, [flag]\ntest rax, rax\njz spin\nhlt\n"
 			  "setter: work 3000\nmov qword ptr [flag], 1\nhlt\n";
-	struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
-	char msg[1024];
 	struct run r;
-	memset(&r, 0, sizeof r);
-	ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &r.p, &r.e), 0);
-	struct sim_config cfg;
-	memset(&cfg, 0, sizeof cfg);
-	cpu_model_default(&cfg.cpu);
-	cfg.cpu.cores = 2;
-	cfg.prog = &r.p;
-	struct sim_thread th[2];
-	memset(th, 0, sizeof th);
-	for (int t = 0; t < 2; t++) {
-		th[t].cpu = t;
-		th[t].entry = label(&r.p, "main");
-		th[t].regs[R_RDI] = (uint64_t)t;
-		th[t].regs_set = 1u << R_RDI;
-	}
-	cfg.threads = th;
-	cfg.n_threads = 2;
-	cfg.check = 1;
-	r.s = sim_create(&cfg, &r.e);
-	ck_assert_ptr_nonnull(r.s);
-	r.st = sim_run(r.s, &r.e);
-	err_format(&r.e, msg, sizeof msg);
-	ck_assert_msg(r.st == SIM_HALTED, "%s", msg);
+	run_pair(&r, src, 0);
 	const struct core_stats *st = sim_core_stats(r.s, 0);
 	ck_assert_uint_gt(st->cycles[CORE_ACT_SPIN], 1000);
 	ck_assert_uint_ge(st->halted_at, 3000);
@@ -711,33 +719,8 @@ START_TEST(test_same_cycle_misses_in_core_order)
 				  "main: mov rax, 1\nlock xadd qword ptr [ctr], rax\n"
 				  "lea rbx, [slot]\nmov qword ptr [rbx + rdi*8], rax\nhlt\n";
 	for (int reversed = 0; reversed < 2; reversed++) {
-		struct asm_input in = { .nr_cpus = 2, .line_size = 64 };
-		char msg[1024];
 		struct run r;
-		memset(&r, 0, sizeof r);
-		ck_assert_int_eq(asm_assemble_string("t.s", src, &in, &r.p, &r.e), 0);
-		struct sim_config cfg;
-		memset(&cfg, 0, sizeof cfg);
-		cpu_model_default(&cfg.cpu);
-		cfg.cpu.cores = 2;
-		cfg.prog = &r.p;
-		struct sim_thread th[2];
-		memset(th, 0, sizeof th);
-		for (int t = 0; t < 2; t++) {
-			int cpu = reversed ? 1 - t : t;
-			th[t].cpu = cpu;
-			th[t].entry = label(&r.p, "main");
-			th[t].regs[R_RDI] = (uint64_t)cpu;
-			th[t].regs_set = 1u << R_RDI;
-		}
-		cfg.threads = th;
-		cfg.n_threads = 2;
-		cfg.check = 1;
-		r.s = sim_create(&cfg, &r.e);
-		ck_assert_ptr_nonnull(r.s);
-		r.st = sim_run(r.s, &r.e);
-		err_format(&r.e, msg, sizeof msg);
-		ck_assert_msg(r.st == SIM_HALTED, "%s", msg);
+		run_pair(&r, src, reversed);
 		uint64_t slot = addr_of(&r.p, "slot");
 		ck_assert_uint_eq(sim_peek(r.s, slot, 8), 0);      /* core 0 first */
 		ck_assert_uint_eq(sim_peek(r.s, slot + 8, 8), 1);  /* then core 1 */
