@@ -36,7 +36,7 @@ static void assemble_fails(const char *src, const struct asm_input *in, const ch
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_ptr_null(p.insns);
 	ck_assert_ptr_null(p.syms);
-	ck_assert_ptr_null(p.data_image);
+	ck_assert_uint_eq(p.data_image.n, 0);
 	err_format(&e, msg, sizeof msg);
 	ck_assert_str_eq(msg, want);
 }
@@ -53,6 +53,21 @@ static uint64_t le64(const uint8_t *b)
 	uint64_t v = 0;
 	for (int i = 7; i >= 0; i--)
 		v = v << 8 | b[i];
+	return v;
+}
+
+/* The .data byte at address addr (zeros where the image holds no page). */
+static uint8_t data_byte(const struct program *p, uint64_t addr)
+{
+	const uint8_t *b = sp_mem_peek(&p->data_image, addr - p->data_base);
+	return b ? *b : 0;
+}
+
+static uint64_t data_le64(const struct program *p, uint64_t addr)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | data_byte(p, addr + (uint64_t)i);
 	return v;
 }
 
@@ -322,12 +337,11 @@ START_TEST(test_layout)
 
 	ck_assert_uint_eq(p.data_base, PROG_DATA_BASE);
 	ck_assert_uint_eq(p.data_size, 64 + 128 + 24 + 100);
-	const uint8_t *d = p.data_image;
-	ck_assert_uint_eq(le64(d + (a - p.data_base)), 1);
-	ck_assert_uint_eq(le64(d + (c - p.data_base)), 3 | (uint64_t)4 << 32);
-	ck_assert_uint_eq(d[c + 8 - p.data_base], 0xff);
-	ck_assert_uint_eq(le64(d + (sym(&p, "tbl") - p.data_base)), a);
-	ck_assert_uint_eq(le64(d + (sym(&p, "tbl") + 16 - p.data_base)), 8);
+	ck_assert_uint_eq(data_le64(&p, a), 1);
+	ck_assert_uint_eq(data_le64(&p, c), 3 | (uint64_t)4 << 32);
+	ck_assert_uint_eq(data_byte(&p, c + 8), 0xff);
+	ck_assert_uint_eq(data_le64(&p, sym(&p, "tbl")), a);
+	ck_assert_uint_eq(data_le64(&p, sym(&p, "tbl") + 16), 8);
 
 	ck_assert_uint_eq(p.percpu_size, 10);
 	ck_assert_uint_eq(p.percpu_stride, 64);
@@ -335,11 +349,39 @@ START_TEST(test_layout)
 	ck_assert_uint_eq(le64(p.percpu_image), 7);
 	ck_assert_uint_eq(p.percpu_image[8], 9);
 	for (int cpu = 0; cpu < 4; cpu++)
-		ck_assert_uint_eq(le64(d + 8 * cpu), 0x11000 + 64 * (uint64_t)cpu);
+		ck_assert_uint_eq(data_le64(&p, p.data_base + 8 * (uint64_t)cpu), 0x11000 + 64 * (uint64_t)cpu);
 	ck_assert_uint_eq(program_percpu_offset(&p, 3), 0x11000 + 192);
 	ck_assert_uint_eq(p.stack_base, 0x12000);
 	ck_assert_uint_eq(p.mem_size, 0x12000 + 4 * PROG_STACK_SIZE);
 	ck_assert_int_eq(p.nr_cpus, 4);
+	program_free(&p);
+}
+END_TEST
+
+/* .data is sparse: a 1 GiB zero .space holds no page of the image, a fill
+ * holds exactly the pages it covers, and a value straddling two pages lands
+ * in both. */
+START_TEST(test_sparse_data_image)
+{
+	struct program p;
+	assemble_ok(".data\n"
+		    "big: .space 0x40000000\n"
+		    "fill: .space 8120, 0xab\n"
+		    ".space 4\n"
+		    "across: .quad 0x1122334455667788\n", &in4, &p);
+	uint64_t fill = sym(&p, "fill"), across = sym(&p, "across");
+	ck_assert_uint_eq(fill, p.data_base + 64 + 0x40000000);
+	ck_assert_uint_eq(data_byte(&p, fill - 1), 0);
+	ck_assert_uint_eq(data_byte(&p, fill), 0xab);
+	ck_assert_uint_eq(data_byte(&p, fill + 8119), 0xab);
+	ck_assert_uint_eq(data_byte(&p, fill + 8120), 0);
+	ck_assert_uint_eq(data_le64(&p, across), 0x1122334455667788u);
+	/* __per_cpu_offset's page (its 32 bytes padded to a line), the fill's
+	 * two pages, and the next one where `across` ends: four 4 KiB pages of
+	 * host memory for 1 GiB of .data */
+	ck_assert_uint_eq((across - p.data_base) / 4096, 0x40000000 / 4096 + 1);
+	ck_assert_uint_eq((across + 7 - p.data_base) / 4096, 0x40000000 / 4096 + 2);
+	ck_assert_uint_eq(p.data_image.n, 4);
 	program_free(&p);
 }
 END_TEST
@@ -355,7 +397,7 @@ START_TEST(test_layout_empty_percpu_and_big_stride)
 	program_free(&p);
 	assemble_ok(".percpu\n.space 65\n", &in4, &p);
 	ck_assert_uint_eq(p.percpu_stride, 128);
-	ck_assert_uint_eq(le64(p.data_image + 8), p.percpu_base + 128);
+	ck_assert_uint_eq(data_le64(&p, p.data_base + 8), p.percpu_base + 128);
 	program_free(&p);
 }
 END_TEST
@@ -785,6 +827,7 @@ static Suite *asm_suite(void)
 	tcase_add_test(tc, test_jcc_aliases);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_layout_empty_percpu_and_big_stride);
+	tcase_add_test(tc, test_sparse_data_image);
 	tcase_add_test(tc, test_equ_defines);
 	tcase_add_test(tc, test_expr_minmax);
 	tcase_add_test(tc, test_include);

@@ -106,7 +106,7 @@ static void state_free(struct asm_state *st)
 		free(st->syms[i].name);
 	free(st->syms);
 	free(st->hash);
-	free(st->data);
+	sp_mem_free(&st->data);
 	free(st->percpu);
 	for (uint32_t i = 0; i < st->n_fix; i++)
 		free(st->fix[i].n);

@@ -29,9 +29,7 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 {
 	if (section == SEC_TEXT)
 		return asm_error(st, col, "data directive in .text (write .data or .percpu first)");
-	uint8_t **img = section == SEC_DATA ? &st->data : &st->percpu;
 	uint64_t *size = section == SEC_DATA ? &st->data_size : &st->percpu_size;
-	uint64_t *cap = section == SEC_DATA ? &st->data_cap : &st->percpu_cap;
 	const char *name = section == SEC_DATA ? ".data" : ".percpu";
 	/* Limits are stated with what is left, the number a user can act on. */
 	if (n > PROG_MAX_DATA || *size + n > PROG_MAX_DATA)
@@ -60,20 +58,19 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 	st->grow_file = st->cur_file_idx;
 	st->grow_line = st->cur_line;
 	st->grow_col = col;
-	if (*size + n > *cap) {
-		uint64_t c = *cap ? *cap : 256;
+	/* .data is sparse: growing it allocates nothing */
+	if (section == SEC_PERCPU && *size + n > st->percpu_cap) {
+		uint64_t c = st->percpu_cap ? st->percpu_cap : 256;
 		while (c < *size + n)
 			c *= 2;
-		/* calloc, not realloc and memset: a large zero .space stays
-		 * untouched pages of the host, like the sparse memory it becomes */
 		uint8_t *p = calloc(1, c);
 		if (!p)
 			return asm_oom(st);
 		if (*size)
-			memcpy(p, *img, *size);
-		free(*img);
-		*img = p;
-		*cap = c;
+			memcpy(p, st->percpu, *size);
+		free(st->percpu);
+		st->percpu = p;
+		st->percpu_cap = c;
 	}
 	*at = *size;
 	*size += n;
@@ -157,10 +154,12 @@ static int dir_space(struct asm_state *st, uint32_t pos)
 				 (unsigned long long)PROG_MAX_FILLED);
 	if (asm_section_bytes(st, st->section, (uint64_t)n, t->col, &at))
 		return -1;
-	/* `.space 0` in a still empty section: there is no image to point into. */
-	if (n && fill)
-		memset((st->section == SEC_DATA ? st->data : st->percpu) + at, (int)(uint8_t)fill,
-	       (size_t)n);
+	if (!fill)
+		return 0;
+	if (st->section == SEC_PERCPU)
+		memset(st->percpu + at, (int)(uint8_t)fill, (size_t)n);
+	else if (sp_mem_fill(&st->data, at, (uint8_t)fill, (uint64_t)n))
+		return asm_oom(st);
 	return 0;
 }
 

@@ -100,8 +100,11 @@ struct asm_state {
 	uint32_t *hash;        /* open addressing: symbol index + 1, 0 = empty */
 	uint32_t hash_cap;
 
-	uint8_t *data;         /* .data image from data_base, __per_cpu_offset first */
-	uint64_t data_size, data_cap, data_align;
+	/* .data image by offset from data_base, __per_cpu_offset first; sparse,
+	 * so its zeros are never host memory (percpu, copied per CPU and
+	 * bounded, stays flat) */
+	struct sp_mem data;
+	uint64_t data_size, data_align;
 	uint8_t *percpu;
 	uint64_t percpu_size, percpu_cap, percpu_align;
 	uint64_t filled;       /* bytes .space filled with a non-zero value (PROG_MAX_FILLED) */

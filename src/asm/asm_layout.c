@@ -68,8 +68,11 @@ static int layout(struct asm_state *st, struct program *p)
 			       (unsigned long long)p->percpu_stride, PROG_MAX_MEMORY >> 20);
 	for (int c = 0; c < st->nr_cpus; c++) {
 		uint64_t off = program_percpu_offset(p, c);
+		uint8_t bytes[8];
 		for (int i = 0; i < 8; i++)
-			st->data[(size_t)c * 8 + (size_t)i] = (uint8_t)(off >> (8 * i));
+			bytes[i] = (uint8_t)(off >> (8 * i));
+		if (sp_mem_write(&st->data, (uint64_t)c * 8, bytes, 8))
+			return asm_oom(st);
 	}
 	return 0;
 }
@@ -166,7 +169,8 @@ int asm_finish(struct asm_state *st, struct program *p)
 	MOVE(p->marks, st->marks);
 	p->n_marks = st->n_marks;
 	st->n_marks = 0;
-	MOVE(p->data_image, st->data);
+	p->data_image = st->data;
+	memset(&st->data, 0, sizeof st->data);
 	MOVE(p->percpu_image, st->percpu);
 	return 0;
 }

@@ -66,9 +66,13 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 	if (!asm_fits(v, width))
 		return asm_error(st, n[0].col, "value %" PRId64 " does not fit in %u byte%s", v,
 				 width, width == 1 ? "" : "s");
-	uint8_t *p = (kind == FIX_DATA ? st->data : st->percpu) + at;
+	uint8_t bytes[8];
 	for (unsigned i = 0; i < width; i++)
-		p[i] = (uint8_t)((uint64_t)v >> (8 * i));
+		bytes[i] = (uint8_t)((uint64_t)v >> (8 * i));
+	if (kind == FIX_PERCPU)
+		memcpy(st->percpu + at, bytes, width);
+	else if (sp_mem_write(&st->data, at, bytes, width))
+		return asm_oom(st);
 	return 0;
 }
 

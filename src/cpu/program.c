@@ -23,7 +23,7 @@ void program_free(struct program *p)
 	for (uint32_t i = 0; p->marks && i < p->n_marks; i++)
 		free(p->marks[i]);
 	free(p->marks);
-	free(p->data_image);
+	sp_mem_free(&p->data_image);
 	free(p->percpu_image);
 	memset(p, 0, sizeof *p);
 }

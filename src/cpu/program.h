@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "cpu/isa.h"
 #include "base/error.h"
+#include "mem/sparse.h"
 
 #define PROG_DATA_BASE 0x10000u
 #define PROG_STACK_SIZE 4096u
@@ -63,7 +64,9 @@ struct program {
 	int nr_cpus;
 	uint32_t line_size;
 	uint64_t data_base, data_size;
-	uint8_t *data_image;   /* data_size bytes: initial .data */
+	/* Initial .data by offset from data_base, sparse: a page never
+	 * written is zeros, so a 1 GiB .space costs the host nothing. */
+	struct sp_mem data_image;
 	uint64_t percpu_base, percpu_stride, percpu_size;
 	uint8_t *percpu_image; /* percpu_size bytes: initial value of every copy */
 	uint64_t stack_base;

@@ -165,6 +165,17 @@ int ms_write_memory(struct memsys *ms, uint64_t addr, const void *src, uint64_t 
 	return 0;
 }
 
+int ms_write_image(struct memsys *ms, uint64_t base, const struct sp_mem *img, struct err *e)
+{
+	uint64_t end = sp_mem_end(img);
+	if (base % SP_PAGE_SIZE || base >= ms->mem_size || end > ms->mem_size - base)
+		return err_internal(e, "memsys: image of %llu bytes at 0x%llx is outside memory",
+				    (unsigned long long)end, (unsigned long long)base);
+	if (sp_mem_copy_at(&ms->mem, base, img))
+		return err_internal(e, "memsys: out of memory for the initial image");
+	return 0;
+}
+
 uint8_t ms_memory_byte(const struct memsys *ms, uint64_t addr)
 {
 	const uint8_t *b = sp_mem_peek(&ms->mem, addr);

@@ -104,6 +104,42 @@ int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len)
 	return 0;
 }
 
+int sp_mem_fill(struct sp_mem *s, uint64_t addr, uint8_t byte, uint64_t len)
+{
+	while (len) {
+		size_t room = SP_PAGE_SIZE - (size_t)(addr & (SP_PAGE_SIZE - 1));
+		size_t n = len < room ? (size_t)len : room;
+		uint8_t *p = byte ? sp_mem_at(s, addr) : sp_mem_peek(s, addr);
+		if (byte && !p)
+			return -1;
+		if (p)
+			memset(p, byte, n);
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int sp_mem_copy_at(struct sp_mem *dst, uint64_t base, const struct sp_mem *src)
+{
+	for (size_t i = 0; i < src->index.cap; i++) {
+		const struct sp_slot *sl = &src->index.slots[i];
+		if (sl->key && sp_mem_write(dst, base + ((sl->key - 1) << SP_PAGE_SHIFT),
+					    src->pages[sl->val - 1], SP_PAGE_SIZE))
+			return -1;
+	}
+	return 0;
+}
+
+uint64_t sp_mem_end(const struct sp_mem *s)
+{
+	uint64_t end = 0;
+	for (size_t i = 0; i < s->index.cap; i++)
+		if (s->index.slots[i].key && s->index.slots[i].key << SP_PAGE_SHIFT > end)
+			end = s->index.slots[i].key << SP_PAGE_SHIFT;
+	return end;
+}
+
 int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src)
 {
 	for (size_t i = 0; i < src->index.cap; i++) {
