@@ -668,6 +668,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 					cache_insert(ms_llc_of(ms, core), r->line);
 			}
 			cache_fill(c, w, r->line, MS_I);
+			ms->fast.pc[core].way_le[w] = le;
 			if (r->supplied)
 				memcpy(cache_data(c, w), r->data, ms->ls);
 			else

@@ -61,6 +61,9 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
 					    w >= 0 ? "it does" : "it does not");
 		if (w < 0)
 			continue;
+		if (ms->fast.pc[c].way_le[w] != le)
+			return err_internal(e, "line 0x%llx: core %d's L1 way names another directory entry",
+					    (unsigned long long)base, c);
 		enum ms_state s = l1_of(ms, c)->state[w];
 		valid++;
 		if (!p->state[s].used || s == MS_I)

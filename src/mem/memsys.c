@@ -111,6 +111,14 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 		if (cache_init_in(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1,
 				  ms->l1_pool ? ms->l1_pool + (size_t)c * l1_bytes : NULL, e))
 			goto fail;
+	/* calloc: like the L1s, host pages only where a core fills a way */
+	size_t ways = (size_t)l1_of(ms, 0)->sets * l1_of(ms, 0)->assoc;
+	if (!(ms->way_le_pool = calloc((size_t)ms->ncores * ways, sizeof *ms->way_le_pool))) {
+		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
+		goto fail;
+	}
+	for (int c = 0; c < ms->ncores; c++)
+		ms->fast.pc[c].way_le = ms->way_le_pool + (size_t)c * ways;
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
 			goto fail;
@@ -140,6 +148,7 @@ void ms_destroy(struct memsys *ms)
 	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
 		cache_free(l1_of(ms, c));
 	free(ms->l1_pool);
+	free(ms->way_le_pool);
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		cache_free(&ms->llc[s]);
 	free(ms->llc);
@@ -341,7 +350,7 @@ void ms_la_forget(struct memsys *ms, uint64_t line)
 void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now)
 {
 	uint64_t line = cache_line_of(c, w);
-	struct ms_line *le = line_find(ms, line);
+	struct ms_line *le = ms->fast.pc[core].way_le[w];
 	enum ms_state s = c->state[w];
 	COUNT(ms, core, le, evictions, 1);
 	if (ms->p->state[s].evict_writeback) {
@@ -404,7 +413,7 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 	uint64_t line = addr >> ms->shift;
 	struct cache *c = l1_of(ms, core);
 	int w = cache_lookup(c, line);
-	struct ms_line *le = w >= 0 ? line_find(ms, line) : NULL;
+	struct ms_line *le = w >= 0 ? ms->fast.pc[core].way_le[w] : NULL;
 	*way = w;
 	*lep = le;
 	/* w >= 0 implies le != NULL; the test says so for the analyzer */

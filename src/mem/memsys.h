@@ -216,13 +216,13 @@ struct ms_la {
 	struct ms_way way;
 };
 
-/* What memsys keeps per core, in one block so that a hit touches three
- * host cache lines of one page (at 64 cores and more the per-core state
- * does not fit in the host's L1, at 1024 not in its TLB): the lookaside
- * (lines 0-1, one entry per line in use), line 2 the L1 (its LRU clock
- * first) and msg_next, which every run-ahead boundary reads, line 3 the
- * core's counters (the hit path's first). 512 bytes (448 used): a power
- * of two, so that finding a core's block is a shift. */
+/* What memsys keeps per core, in one block so that a hit touches few host
+ * cache lines of one page (at 64 cores and more the per-core state does
+ * not fit in the host's L1, at 1024 not in its TLB): the lookaside (lines
+ * 0-1, one entry per line in use), line 2 the L1 (its LRU clock first),
+ * line 3 msg_next, which every run-ahead boundary reads, and the ways'
+ * entries, line 4 the core's counters (the hit path's first). 512 bytes
+ * (456 used): a power of two, so that finding a core's block is a shift. */
 #define MS_MSG_SLOTS 6
 struct ms_core {
 	_Alignas(512) struct ms_la la[MS_LA_SIZE];
@@ -231,6 +231,10 @@ struct ms_core {
 	 * them on its own (ms_core_next_msg). msg_floor keeps the earliest of
 	 * those that found the slots full. */
 	uint64_t msg_next;          /* the earliest of them, UINT64_MAX: none */
+	/* Per L1 way, its line's directory entry: every fill sets it, so
+	 * wherever a way is valid the hit path finds the entry without the
+	 * directory's hash lookup. */
+	struct ms_line **way_le;
 	_Alignas(64) struct ms_stats stats;
 	uint64_t msg_at[MS_MSG_SLOTS];
 	uint64_t msg_floor;

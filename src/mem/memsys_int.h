@@ -119,6 +119,7 @@ struct memsys {
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
 	uint8_t *l1_pool;                /* every core's L1 arrays (cache_bytes each) */
+	struct ms_line **way_le_pool;    /* every core's ms_core.way_le */
 	uint64_t bus_free;
 	/* The fabric's messages (fabric.c): its own event queue, processed
 	 * before the cores' events of the same cycle, and request records. */
