@@ -589,6 +589,16 @@ START_TEST(scen_errors2)
 			 "s.json:5:25: $.expect[0].metric: bad metric \"variants..x\": empty or invalid segment (expected variants.NAME.FIELD[.FIELD...], segments of letters, digits, '_', '-')");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\"}]")),
 			 "s.json:5:14: $.expect[0]: no bound (expected \"min\", \"max\" or \"equals\")");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\", \"max\": 1, \"cores\": {}}]")),
+			 "s.json:5:71: $.expect[0].cores: no bound (expected \"min\", \"max\" or both)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\", \"max\": 1, \"cores\": {\"min\": 0}}]")),
+			 "s.json:5:79: $.expect[0].cores.min: 0 is out of range (expected 1..1024)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\", \"max\": 1, \"cores\": {\"min\": 8, \"max\": 4}}]")),
+			 "s.json:5:89: $.expect[0].cores.max: max 4 is below min 8 (expected min <= max)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\", \"max\": 1, \"cores\": {\"mni\": 2}}]")),
+			 "s.json:5:72: $.expect[0].cores.mni: unknown key \"mni\" (did you mean \"min\"?)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"expect\": [{\"metric\": \"variants.default.cycles\", \"max\": 1, \"cores\": 2}]")),
+			 "s.json:5:71: $.expect[0].cores: expected an object, found a number");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"nmi\", \"handler\": \"h\", \"every\": 10}]")),
 			 "s.json:5:42: $.interrupts[0].kind: unknown interrupt kind \"nmi\" (expected \"hard\" or \"soft\")");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"interrupts\": [{\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"h\", \"every\": 1000, \"jitter\": 1.5}]")),
@@ -632,7 +642,7 @@ static const char full[] =
 	"     \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}]}\n"
 	"  ],\n"
 	"  \"expect\": [\n"
-	"    {\"metric\": \"variants.percpu.symbols.fbc.bounces\", \"max\": 100},\n"
+	"    {\"metric\": \"variants.percpu.symbols.fbc.bounces\", \"max\": 100, \"cores\": {\"min\": 2, \"max\": 64}},\n"
 	"    {\"metric\": \"variants.atomic.symbols.tcp_memory_allocated.value\", \"equals\": 9007199254740993},\n"
 	"    {\"ratio\": {\"of\": \"variants.atomic.totals.bounces\", \"to\": \"variants.percpu.totals.bounces\", \"min\": 10, \"max\": 1e9}}\n"
 	"  ]\n"
@@ -714,6 +724,10 @@ START_TEST(scen_full)
 	ck_assert_str_eq(s.expect[0].metric, "variants.percpu.symbols.fbc.bounces");
 	ck_assert(s.expect[0].has_max && !s.expect[0].has_min && !s.expect[0].has_equals);
 	ck_assert_double_eq(s.expect[0].max, 100);
+	ck_assert_int_eq(s.expect[0].cores_min, 2);
+	ck_assert_int_eq(s.expect[0].cores_max, 64);
+	ck_assert_int_eq(s.expect[1].cores_min, 1);
+	ck_assert_int_eq(s.expect[1].cores_max, CPU_MAX_CORES);
 	ck_assert(s.expect[1].has_equals && s.expect[1].equals_is_int);
 	ck_assert_int_eq(s.expect[1].equals_int, 9007199254740993LL);
 	ck_assert_str_eq(s.expect[2].metric, "variants.atomic.totals.bounces");

@@ -44,6 +44,28 @@ expect_grep "ratio skipped" "^skip variants.two.symbols.counter.value: variant f
 expect_status "ratio with both sides" 0 "$BOUNCE" run "$T/ratio.json"
 expect_grep "ratio ok" "^ok   variants.two.symbols.counter.value" "$T/out"
 
+# "cores" scopes an expectation to machine sizes: outside them it is
+# skipped with the count the variant ran on, in the summary, the JSON and
+# JUnit; inside it is judged (and here fails: 20 is not <= 10).
+cat >"$T/scope.json" <<'S'
+{"name": "scope", "cpu": "x460-8way", "cores": 2, "program": ["inc.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],
+ "expect": [{"metric": "variants.default.symbols.counter.value", "max": 10, "cores": {"min": 4}},
+            {"ratio": {"of": "variants.default.symbols.counter.value",
+                       "to": "variants.default.symbols.counter.value", "min": 1, "max": 1},
+             "cores": {"max": 2}}]}
+S
+expect_status "cores scope: outside" 0 "$BOUNCE" run "$T/scope.json" --json "$T/scope.out.json" --junit "$T/scope.xml"
+expect_grep "cores scope: skip says why" \
+	"^skip variants.default.symbols.counter.value: a claim about 4..1024 cores; variant default ran on 2$" "$T/out"
+expect_eq "cores scope: JSON skipped" true "$(jget "$T/scope.out.json" expectations.0.skipped)"
+expect_eq "cores scope: the other judged" true "$(jget "$T/scope.out.json" expectations.1.ok)"
+expect_grep "cores scope: junit" 'tests="2" failures="0" skipped="1"' "$T/scope.xml"
+expect_status "cores scope: inside" 1 "$BOUNCE" run "$T/scope.json" --cores 4
+expect_grep "cores scope: judged at 4" "^FAIL variants.default.symbols.counter.value: .* = 40, expected <= 10$" "$T/out"
+expect_grep "cores scope: ratio skipped at 4" \
+	"^skip variants.default.symbols.counter.value: a claim about 1..2 cores; variant default ran on 4$" "$T/out"
+
 # Failures show value and bound, and --quiet keeps them.
 cat >"$T/bounds.json" <<'S'
 {"name": "bounds", "cpu": "x460-8way", "cores": 2, "program": ["inc.s"],

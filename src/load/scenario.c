@@ -802,9 +802,41 @@ static int parse_bounds(struct ctx *c, const cJSON *o, struct scen_expect *x, bo
 	return 0;
 }
 
+/* "cores": {"min": A, "max": B}: the machine sizes an expectation is a
+ * claim about (a scenario swept over core counts states a bound that holds
+ * only at some). */
+static int parse_expect_cores(struct ctx *c, const cJSON *o, struct scen_expect *x)
+{
+	static const char *const ckeys[] = { "min", "max", NULL };
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "cores"), *k;
+	int64_t v;
+	x->cores_min = 1;
+	x->cores_max = CPU_MAX_CORES;
+	if (!n)
+		return 0;
+	if (jpos_object(c->d, n, c->e) || jpos_check_keys(c->d, n, ckeys, c->e))
+		return -1;
+	if ((k = cJSON_GetObjectItemCaseSensitive(n, "min"))) {
+		if (jpos_int(c->d, k, 1, CPU_MAX_CORES, &v, c->e))
+			return -1;
+		x->cores_min = (int)v;
+	}
+	if ((k = cJSON_GetObjectItemCaseSensitive(n, "max"))) {
+		if (jpos_int(c->d, k, 1, CPU_MAX_CORES, &v, c->e))
+			return -1;
+		if (v < x->cores_min)
+			return jpos_error(c->d, k, c->e, "max %lld is below min %d (expected min <= max)",
+					  (long long)v, x->cores_min);
+		x->cores_max = (int)v;
+	}
+	if (!cJSON_GetObjectItemCaseSensitive(n, "min") && !cJSON_GetObjectItemCaseSensitive(n, "max"))
+		return jpos_error(c->d, n, c->e, "no bound (expected \"min\", \"max\" or both)");
+	return 0;
+}
+
 static int parse_expect(struct ctx *c, const cJSON *n)
 {
-	static const char *const keys[] = { "metric", "min", "max", "equals", "ratio", "description", NULL };
+	static const char *const keys[] = { "metric", "min", "max", "equals", "ratio", "cores", "description", NULL };
 	static const char *const rkeys[] = { "of", "to", "min", "max", NULL };
 	struct scenario *s = c->s;
 	if (jpos_array(c->d, n, c->e))
@@ -822,6 +854,8 @@ static int parse_expect(struct ctx *c, const cJSON *n)
 			return -1;
 		loc_of(c->d, o, &x->loc);
 		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) && jpos_string(c->d, k, 0, &m, c->e))
+			return -1;
+		if (parse_expect_cores(c, o, x))
 			return -1;
 		if ((r = cJSON_GetObjectItemCaseSensitive(o, "ratio"))) {
 			const cJSON *bad = cJSON_GetObjectItemCaseSensitive(o, "metric");

@@ -133,6 +133,9 @@ struct scen_expect {
 	double min, max, equals;
 	int64_t equals_int;        /* exact when the JSON value is an integer */
 	bool equals_is_int;
+	/* The core counts it is a claim about ("cores": {"min", "max"}): a
+	 * variant run on other counts skips it. 1..CPU_MAX_CORES by default. */
+	int cores_min, cores_max;
 	struct scen_loc loc;
 };
 

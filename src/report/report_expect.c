@@ -72,6 +72,21 @@ static int metric_ran(const cJSON *rep, const char *metric)
 	return !metric || strncmp(metric, "variants.", 9) != 0 || metric_variant((cJSON *)rep, metric);
 }
 
+/* The core count of the variant a metric names when it lies outside the
+ * expectation's "cores" range, else 0: the expectation is no claim about
+ * that machine size. */
+static int cores_outside(const cJSON *rep, const char *metric, const struct scen_expect *x)
+{
+	if (!metric || (x->cores_min <= 1 && x->cores_max >= CPU_MAX_CORES))
+		return 0;
+	const cJSON *var = metric_variant((cJSON *)rep, metric);
+	const cJSON *n = var ? cJSON_GetObjectItemCaseSensitive(var, "core_count") : NULL;
+	if (!cJSON_IsNumber(n))
+		return 0;
+	int cores = n->valueint;
+	return cores < x->cores_min || cores > x->cores_max ? cores : 0;
+}
+
 /* Fields that exist only once a run produced them: a symbol's "accuracy"
  * appears when a ghost_add touched it (report_json.c, symbol_json). */
 static const char *const accuracy_fields[] = {"exact", "reads", "max_error", "mean_error", NULL};
@@ -202,6 +217,23 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 			snprintf(why, sizeof why, "variant %.*s did not run", (int)len, name);
 			cJSON_AddBoolToObject(o, "skipped", 1);
 			cJSON_AddStringToObject(o, "message", why);
+			cJSON_AddItemToArray(all, o);
+			continue;
+		}
+		int out = cores_outside(rep, x->metric, x);
+		const char *om = x->metric;
+		if (!out && (out = cores_outside(rep, x->to, x)))
+			om = x->to;
+		if (out) {
+			const char *name;
+			size_t len = metric_variant_name(om, &name);
+			snprintf(why, sizeof why, "a claim about %d..%d cores; variant %.*s ran on %d", x->cores_min,
+				 x->cores_max, (int)len, name, out);
+			cJSON_AddBoolToObject(o, "skipped", 1);
+			cJSON_AddStringToObject(o, "message", why);
+			cJSON *var = metric_variant(rep, x->metric);
+			if (var)
+				cJSON_AddItemToArray(cJSON_GetObjectItem(var, "expectations"), cJSON_Duplicate(o, 1));
 			cJSON_AddItemToArray(all, o);
 			continue;
 		}
