@@ -50,9 +50,11 @@ static int model_from_host(const struct host_model *hm, struct cpu_model *m, str
 	return r;
 }
 
-/* Simulated ops/s of variant v at `threads` cores; < 0 with e set on error. */
-static double simulate(const struct scenario *s, size_t v, const struct cpu_model *cpu, int threads,
-		       long ops, int *interrupted, struct err *e)
+/* One simulation of variant v at `threads` cores, `ops` operations per
+ * thread: the operations done and the cycles they took; -1 with e set on
+ * error (or *interrupted). */
+static int sim_point(const struct scenario *s, size_t v, const struct cpu_model *cpu, int threads, long ops,
+		     uint64_t *done, uint64_t *cycles, int *interrupted, struct err *e)
 {
 	struct asm_define def = {.name = "NR_OPS", .value = ops};
 	struct scen_overrides ov = {.cpu = cpu, .cores = threads, .defines = &def, .n_defines = 1};
@@ -65,7 +67,7 @@ static double simulate(const struct scenario *s, size_t v, const struct cpu_mode
 		until += SIM_CHUNK;
 		st = sim_run_until(r.sim, until, e);
 	} while (st == SIM_RUNNING && !cli_interrupted);
-	double rate = -1;
+	int rc = -1;
 	if (cli_interrupted)
 		*interrupted = 1;
 	else if (st == SIM_ERROR)
@@ -73,10 +75,35 @@ static double simulate(const struct scenario *s, size_t v, const struct cpu_mode
 	else if (st != SIM_HALTED)
 		err_set(e, s->file, 0, 0, "variant '%s' at %d cores hit the cycle limit before halting",
 			r.run.variant, threads);
-	else
-		rate = (double)runner_ops(&r) / ((double)sim_cycles(r.sim) / (r.run.cpu.ghz * 1e9));
+	else {
+		*done = runner_ops(&r);
+		*cycles = sim_cycles(r.sim);
+		rc = 0;
+	}
 	runner_free(&r);
-	return rate;
+	return rc;
+}
+
+/* Simulated ops/s of variant v at `threads` cores, in the steady state the
+ * native loops measure (millions of operations, so their start costs
+ * nothing): the rate of the operations a run of 2 x ops per thread does
+ * beyond a run of ops. The difference of two deterministic runs leaves out
+ * what both pay once: the cold misses (a thousand cycles and more each on
+ * a calibrated host), the threads' start and the harness's end. < 0 with e
+ * set on error. */
+static double simulate(const struct scenario *s, size_t v, const struct cpu_model *cpu, int threads,
+		       long ops, int *interrupted, struct err *e)
+{
+	uint64_t ops1, cyc1, ops2, cyc2;
+	if (sim_point(s, v, cpu, threads, ops, &ops1, &cyc1, interrupted, e) ||
+	    sim_point(s, v, cpu, threads, 2 * ops, &ops2, &cyc2, interrupted, e))
+		return -1;
+	if (ops2 <= ops1 || cyc2 <= cyc1) {
+		err_internal(e, "validate: %d threads: a run of %ld operations per thread took no longer than one "
+			     "of %ld", threads, 2 * ops, ops);
+		return -1;
+	}
+	return (double)(ops2 - ops1) / ((double)(cyc2 - cyc1) / (cpu->ghz * 1e9));
 }
 
 int cli_validate(int argc, char **argv)
