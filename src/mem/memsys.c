@@ -113,7 +113,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 			goto fail;
 	/* calloc: like the L1s, host pages only where a core fills a way */
 	size_t ways = (size_t)l1_of(ms, 0)->sets * l1_of(ms, 0)->assoc;
-	if (!(ms->way_le_pool = calloc((size_t)ms->ncores * ways, sizeof *ms->way_le_pool))) {
+	if (!(ms->way_le_pool = calloc((size_t)ms->ncores * ways, sizeof(struct ms_line *)))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}

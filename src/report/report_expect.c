@@ -81,7 +81,7 @@ static int cores_outside(const cJSON *rep, const char *metric, const struct scen
 		return 0;
 	const cJSON *var = metric_variant((cJSON *)rep, metric);
 	const cJSON *n = var ? cJSON_GetObjectItemCaseSensitive(var, "core_count") : NULL;
-	if (!cJSON_IsNumber(n))
+	if (!n || !cJSON_IsNumber(n))
 		return 0;
 	int cores = n->valueint;
 	return cores < x->cores_min || cores > x->cores_max ? cores : 0;
@@ -220,11 +220,12 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 			cJSON_AddItemToArray(all, o);
 			continue;
 		}
-		int out = cores_outside(rep, x->metric, x);
+		/* the side that ran outside the range: the value's, else the ratio's denominator's */
 		const char *om = x->metric;
-		if (!out && (out = cores_outside(rep, x->to, x)))
-			om = x->to;
-		if (out) {
+		int out = cores_outside(rep, om, x);
+		if (!out && x->to)
+			out = cores_outside(rep, om = x->to, x);
+		if (out && om) {
 			const char *name;
 			size_t len = metric_variant_name(om, &name);
 			snprintf(why, sizeof why, "a claim about %d..%d cores; variant %.*s ran on %d", x->cores_min,
