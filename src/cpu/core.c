@@ -119,6 +119,19 @@ ALWAYS_INLINE void acct(struct core_env *env, struct core *c, unsigned act, uint
 	acct_as(env, c, act, n, 0);
 }
 
+/* A wait of activity `act` begins at c->clock. Its cycles are charged when
+ * it ends (acct, as this same activity, so nothing is noted twice), but
+ * an observer showing the core live hears now what it is doing: else the
+ * view would show the activity before the wait (a short store-buffer
+ * drain before a locked op's miss, say) for the whole wait. */
+static inline void begin_wait(struct core_env *env, struct core *c, unsigned act)
+{
+	if (c->in_handler)
+		act = CORE_ACT_IRQ;
+	if (c->act != act)
+		note_act(env, c, act);
+}
+
 /* ---- faults ---- */
 
 static enum step fault(struct core_env *env, struct core *c, const char *fmt, ...)
@@ -290,6 +303,7 @@ static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 	c->state = CORE_WAIT_SB;
 	c->sb_wait_max = max;
 	c->wait_from = c->clock;
+	begin_wait(env, c, CORE_ACT_SB_STALL);
 	if (ensure_drain(env, c))
 		return ST_FAULT;
 	return ST_WAIT;
@@ -353,6 +367,7 @@ static enum step wait_mem(struct core_env *env, struct core *c)
 {
 	c->state = CORE_WAIT_MEM;
 	c->wait_from = c->clock;
+	begin_wait(env, c, CORE_ACT_MISS);
 	if (c->sb.n && c->drain_at == NONE && ensure_drain(env, c))
 		return ST_FAULT;
 	return ST_WAIT;
