@@ -139,4 +139,23 @@ expect_status "run --jobs 2 --progress" 0 "$BOUNCE" run "$T/short2.json" --progr
 expect_grep "run --jobs 2: progress over both variants" "run: [0-9]/2 variants, [0-9.]*[kMG]* instructions, [0-9.]*[kMG]* ops, [0-9.]*[kMG]* instr/s" "$T/err"
 expect_status "run on a pipe" 0 "$BOUNCE" run "$T/short.json" --cores 256 --quiet
 expect_eq "run: no progress on a pipe" "" "$(cat "$T/err")"
+
+# replay: the same. Four cores storing to one line, 30 M records each
+# (gzip keeps the files small): seconds of replay, stopped by SIGINT within
+# half a second, exit 130, no report; with --progress a line of records,
+# rate and what is left of the input, and nothing on a pipe without it.
+yes "1 1000" | head -n 30000000 | gzip -1 >"$T/st_0.data.gz"
+for c in 1 2 3; do cp "$T/st_0.data.gz" "$T/st_$c.data.gz"; done
+"$BOUNCE" replay --quiet --json "$T/replay.json" "$T"/st_?.data.gz 2>"$T/replay.err" &
+pid=$!
+sleep 1
+t0=$(now); kill -INT "$pid"; interrupted "replay: SIGINT" 500
+[ -e "$T/replay.json" ] && bad "replay: report written" || ok "replay: no report"
+expect_grep "replay: says so" "replay interrupted; no report written" "$T/replay.err"
+yes "0 1000" | head -n 1000 >"$T/small_0.data"
+expect_status "replay --progress" 0 "$BOUNCE" replay --quiet --progress "$T/small_0.data"
+expect_grep "replay progress: records, simulated time, rate, input read, ETA" \
+	"replay: [0-9.]*[kMG]* records, [0-9.]* [mu]s simulated, [0-9.]*[kMG]* records/s, 100% of the input read, ETA" "$T/err"
+expect_status "replay on a pipe" 0 "$BOUNCE" replay --quiet "$T/small_0.data"
+expect_eq "replay: no progress on a pipe" "" "$(cat "$T/err")"
 finish

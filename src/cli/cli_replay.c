@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/outfile.h"
+#include "cli/progress_line.h"
 #include "replay/replay_run.h"
 
 static const char replay_usage[] =
@@ -21,7 +23,57 @@ static const char replay_usage[] =
 	"  --json FILE   the report as JSON (- for stdout)\n"
 	"  --csv FILE    one row per core and a total row\n"
 	"  -q, --quiet   no summary on stdout\n"
+	"  --progress    show progress on stderr even when it is not a terminal\n"
+	"  --no-progress no progress, even on a terminal\n"
 	"  See docs/replay.md.\n";
+
+/* The replay's tick (replay_run.h): stop on a signal, and on a terminal
+ * keep a line of what is done, how fast, and what is left of the input. */
+struct ticker {
+	int progress, shown_any;
+	double t0, shown;
+};
+
+static void show_progress(const struct replay *r, double elapsed)
+{
+	uint64_t done = 0, total = 0;
+	for (int i = 0; i < r->ncores; i++) {
+		uint64_t d, t;
+		rt_input(r->streams[i], &d, &t);
+		done += d;
+		total += t;
+	}
+	uint64_t recs = replay_records(r);
+	char n[16], rate[16], sim_t[24], left[24], eta[64] = "";
+	progress_si((double)recs, n, sizeof n);
+	progress_si(elapsed > 0 ? (double)recs / elapsed : 0, rate, sizeof rate);
+	progress_seconds((double)replay_cycles(r) / (r->m.ghz * 1e9), sim_t, sizeof sim_t);
+	/* The input read so far says how much is left: the traces' records
+	 * are read at about the rate they are replayed. */
+	if (total && done && elapsed > 0) {
+		progress_seconds(elapsed * (double)(total > done ? total - done : 0) / (double)done, left,
+				 sizeof left);
+		snprintf(eta, sizeof eta, ", %.0f%% of the input read, ETA %s", 100.0 * (double)done / (double)total,
+			 left);
+	}
+	fprintf(stderr, "\r\033[K  replay: %s records, %s simulated, %s records/s%s", n, sim_t, rate, eta);
+}
+
+static int tick(void *ctx, const struct replay *r)
+{
+	struct ticker *t = ctx;
+	if (cli_interrupted)
+		return 1;
+	if (t->progress) {
+		double now = progress_now();
+		if (now - t->shown >= 0.25) {
+			show_progress(r, now - t->t0);
+			t->shown = now;
+			t->shown_any = 1;
+		}
+	}
+	return 0;
+}
 
 typedef int (*write_fn)(const struct replay *r, FILE *f, struct err *e);
 
@@ -51,11 +103,13 @@ int cli_replay(int argc, char **argv)
 		{"json", required_argument, NULL, 'j'},
 		{"csv", required_argument, NULL, 'v'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"progress", no_argument, NULL, 'p'},
+		{"no-progress", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *cpu = "teaching-4core", *json = NULL, *csv = NULL;
-	int quiet = 0, c;
+	int quiet = 0, progress = 0, c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
@@ -64,6 +118,8 @@ int cli_replay(int argc, char **argv)
 		case 'j': json = optarg; break;
 		case 'v': csv = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'p': progress = 1; break;
+		case 'P': progress = -1; break;
 		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
 		default:
 			return cli_getopt_fail("replay", c, argv);
@@ -84,7 +140,23 @@ int cli_replay(int argc, char **argv)
 	struct replay r;
 	if (replay_create(&r, &m, streams, n, &e))
 		return cli_fail(&e);
+	/* on a terminal unless --quiet, as run and sweep do */
+	struct ticker t = {.progress = progress > 0 || (!progress && !quiet && isatty(2))};
+	t.t0 = t.shown = progress_now();
+	r.tick = tick;
+	r.tick_ctx = &t;
 	int rc = replay_run(&r, &e);
+	/* asked for, progress shows at least once, however short the replay */
+	if (t.progress && (t.shown_any || rc >= 0)) {
+		if (!t.shown_any)
+			show_progress(&r, progress_now() - t.t0);
+		fputs("\r\033[K", stderr);
+	}
+	if (rc > 0) {
+		replay_free(&r);
+		fprintf(stderr, "bounce: replay interrupted; no report written\n");
+		return EXIT_INTERRUPTED;
+	}
 	if (!rc && json)
 		rc = write_out(json, replay_write_json, &r, &e);
 	if (!rc && csv)

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/outfile.h"
+#include "cli/progress_line.h"
 #include "report/report.h"
 #include "report/runner.h"
 #include "report/report_source.h"
@@ -21,37 +22,6 @@
 static int selected(const struct cli_opts *o, const struct scenario *s, size_t v)
 {
 	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* 12.3k, 4.56M: figures for a progress line. */
-static void si(double v, char *buf, size_t n)
-{
-	static const char units[] = " kMGTP";
-	int u = 0;
-	while (v >= 1000 && u < 5) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, n, u ? "%.3g%c" : "%.0f", v, units[u]);
-}
-
-static void seconds(double t, char *buf, size_t n)
-{
-	if (t < 1e-3)
-		snprintf(buf, n, "%.3g us", t * 1e6);
-	else if (t < 1)
-		snprintf(buf, n, "%.3g ms", t * 1e3);
-	else if (t < 120)
-		snprintf(buf, n, "%.0f s", t);
-	else
-		snprintf(buf, n, "%.0f min", t / 60);
 }
 
 /* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
@@ -63,14 +33,14 @@ static void show_progress(const struct runner *r, double elapsed)
 	uint64_t cycles = sim_cycles(r->sim);
 	sim_total_core_stats(r->sim, &cs);
 	char ins[16], ops[16], rate[16], sim_t[24], eta[40] = "";
-	si((double)cs.instructions, ins, sizeof ins);
-	si((double)runner_ops(r), ops, sizeof ops);
-	si(elapsed > 0 ? (double)cs.instructions / elapsed : 0, rate, sizeof rate);
-	seconds((double)cycles / (r->run.cpu.ghz * 1e9), sim_t, sizeof sim_t);
+	progress_si((double)cs.instructions, ins, sizeof ins);
+	progress_si((double)runner_ops(r), ops, sizeof ops);
+	progress_si(elapsed > 0 ? (double)cs.instructions / elapsed : 0, rate, sizeof rate);
+	progress_seconds((double)cycles / (r->run.cpu.ghz * 1e9), sim_t, sizeof sim_t);
 	if (r->run.stop.cycles && cycles && elapsed > 0) {
 		char left[24];
 		uint64_t end = r->run.stop.cycles;
-		seconds(elapsed * (double)(end > cycles ? end - cycles : 0) / (double)cycles, left, sizeof left);
+		progress_seconds(elapsed * (double)(end > cycles ? end - cycles : 0) / (double)cycles, left, sizeof left);
 		snprintf(eta, sizeof eta, ", %s %s", r->run.stop.halt ? "ETA at most" : "ETA", left);
 	}
 	fprintf(stderr, "\r\033[K  %s: %s instructions, %s ops, %s simulated, %s instr/s%s", r->run.variant, ins,
@@ -82,13 +52,13 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m
 	enum sim_status st;
 	/* Slices of about 50 ms: the slice grows or shrinks with the speed. */
 	uint64_t slice = 10000, until = 0;
-	double t0 = now_s(), shown = t0;
+	double t0 = progress_now(), shown = t0;
 	int printed = 0;
 	do {
-		double a = now_s();
+		double a = progress_now();
 		until = until > UINT64_MAX - slice ? UINT64_MAX : until + slice;
 		st = sim_run_until(r->sim, until, e);
-		double b = now_s();
+		double b = progress_now();
 		if (b - a < 0.025 && slice < (1ull << 40))
 			slice *= 2;
 		else if (b - a > 0.1 && slice > 1000)
@@ -112,7 +82,7 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m
 	/* A run shorter than the first refresh still shows what it did once,
 	 * so that asking for progress always gets some. */
 	if (progress && !printed) {
-		show_progress(r, now_s() - t0);
+		show_progress(r, progress_now() - t0);
 		printed = 1;
 	}
 	if (printed)
@@ -291,7 +261,7 @@ static void run_slot(struct pool *p, size_t k, int progress)
 {
 	struct slot *sl = &p->slots[k];
 	sl->meter.stop = &p->stop;
-	if (sl->meter.deadline > 0 && now_s() >= sl->meter.deadline) {
+	if (sl->meter.deadline > 0 && progress_now() >= sl->meter.deadline) {
 		sl->late = 1;
 		return;
 	}
@@ -351,9 +321,9 @@ static void show_pool_progress(const struct pool *p, double elapsed)
 		ops += atomic_load(&p->slots[k].meter.ops);
 	}
 	char a[16], b[16], c[16];
-	si((double)ins, a, sizeof a);
-	si((double)ops, b, sizeof b);
-	si(elapsed > 0 ? (double)ins / elapsed : 0, c, sizeof c);
+	progress_si((double)ins, a, sizeof a);
+	progress_si((double)ops, b, sizeof b);
+	progress_si(elapsed > 0 ? (double)ins / elapsed : 0, c, sizeof c);
 	fprintf(stderr, "\r\033[K  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a,
 		b, c);
 }
@@ -411,7 +381,7 @@ int cli_run(const struct cli_opts *o)
 	}
 	p.tracing = trace_out != NULL;
 	p.trace_limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
-	double deadline = o->max_seconds > 0 ? now_s() + o->max_seconds : 0;
+	double deadline = o->max_seconds > 0 ? progress_now() + o->max_seconds : 0;
 	for (size_t k = 0; k < p.n; k++)
 		p.slots[k].meter.deadline = deadline;
 	p.jobs = o->jobs < (int)p.n ? o->jobs : (int)p.n;
@@ -430,7 +400,7 @@ int cli_run(const struct cli_opts *o)
 		if (started < p.jobs)
 			goto stop;
 	}
-	t0 = shown = now_s();
+	t0 = shown = progress_now();
 	for (; p.reported < p.n; p.reported++) {
 		struct slot *sl = &p.slots[p.reported];
 		if (p.jobs <= 1) {
@@ -446,7 +416,7 @@ int cli_run(const struct cli_opts *o)
 					until.tv_nsec -= 1000000000;
 				}
 				pthread_cond_timedwait(&p.cv, &p.mu, &until);
-				double t = now_s();
+				double t = progress_now();
 				if (progress && t - shown >= 0.25) {
 					show_pool_progress(&p, t - t0);
 					shown = t;

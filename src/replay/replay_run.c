@@ -234,12 +234,32 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 	return 0;
 }
 
+uint64_t replay_cycles(const struct replay *r)
+{
+	const struct rrun *run = r->run;
+	uint64_t t = 0;
+	for (int i = 0; i < r->ncores; i++)
+		if (run->core[i].clock > t)
+			t = run->core[i].clock;
+	return t;
+}
+
+uint64_t replay_records(const struct replay *r)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < r->ncores; i++)
+		n += r->stats[i].records;
+	return n;
+}
+
 int replay_run(struct replay *r, struct err *e)
 {
 	struct rrun *run = r->run;
 	const uint64_t *ready_at = run->ready_at;
 	const uint64_t look = ms_lookahead(r->ms);
-	for (;;) {
+	for (uint32_t turn = 1;; turn++) {
+		if (!(turn & 0xffff) && r->tick && r->tick(r->tick_ctx, r))
+			return 1;
 		uint64_t fab = ms_next_event(r->ms);
 		/* the earliest ready core c (at t1) and the next one c2 (at t2),
 		 * found with masks, not branches: which core is earliest changes

@@ -23,6 +23,12 @@ struct replay_core_stats {
 	uint64_t shared_accesses;   /* another cache held it */
 };
 
+struct replay;
+/* Called by replay_run every few milliseconds of work (2^16 turns of its
+ * scheduler): a caller shows progress or notices a signal there. A non-zero
+ * return stops the replay. */
+typedef int (*replay_tick_fn)(void *ctx, const struct replay *r);
+
 struct replay {
 	struct cpu_model m;         /* cores = the number of traces */
 	struct memsys *ms;
@@ -30,14 +36,20 @@ struct replay {
 	struct rt_stream *streams[CPU_MAX_CORES];
 	struct replay_core_stats *stats;
 	void *run;                  /* the driver's per-core state (replay_run.c) */
+	replay_tick_fn tick;        /* NULL: none */
+	void *tick_ctx;
 };
 
 /* Build a machine of model m with one core per stream (the streams move
  * into the replay). -1 with e set. */
 int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream **streams,
 		  int n, struct err *e);
-/* Run every trace to its end; -1 with e set at a bad record. */
+/* Run every trace to its end: 0, or 1 when the tick stopped it, or -1
+ * with e set at a bad record. */
 int replay_run(struct replay *r, struct err *e);
+/* The latest cycle any core has reached so far, and the records read. */
+uint64_t replay_cycles(const struct replay *r);
+uint64_t replay_records(const struct replay *r);
 void replay_free(struct replay *r);
 
 /* The outputs (replay_report.c): JSON (cJSON), CSV, and the summary. */

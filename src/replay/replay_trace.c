@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zip.h>
 #include <zlib.h>
 
@@ -30,6 +31,10 @@ struct rt_stream {
 	struct rt_rec pending;
 	int failed;                 /* rt_next_batch met err after its last record */
 	struct err err;
+	/* How far through its input (rt_input): bytes delivered (an archive
+	 * member's or a buffer's, uncompressed) of in_total, 0 when unknown; a
+	 * file read through zlib says its own offset in the file instead. */
+	uint64_t in_done, in_total;
 };
 
 static struct rt_stream *stream_new(const char *name, struct err *e)
@@ -67,8 +72,23 @@ struct rt_stream *rt_open_buffer(const char *name, const char *data, size_t len,
 	if (s) {
 		s->mem = data;
 		s->mem_len = len;
+		s->in_total = len;
 	}
 	return s;
+}
+
+void rt_input(const struct rt_stream *s, uint64_t *done, uint64_t *total)
+{
+	*total = s->in_total;
+	*done = s->in_done;
+	if (s->gz) {
+		/* the compressed file's offset: a gzip trace's uncompressed
+		 * size is not known before its end */
+		z_off_t at = gzoffset(s->gz);
+		*done = at > 0 ? (uint64_t)at : 0;
+	}
+	if (s->eof || *done > *total)
+		*done = *total;
 }
 
 const char *rt_name(const struct rt_stream *s)
@@ -145,6 +165,10 @@ static struct rt_stream *open_member(const char *path, zip_uint64_t index, struc
 		return NULL;
 	}
 	s->zip = z;
+	zip_stat_t st;
+	zip_stat_init(&st);
+	if (zip_stat_index(z, index, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE))
+		s->in_total = st.size;
 	if (!(s->zf = zip_fopen_index(z, index, 0))) {
 		err_set(e, path, 0, 0, "cannot read member %s: %s", zip_get_name(z, index, 0), zip_strerror(z));
 		rt_close(s);
@@ -217,6 +241,9 @@ int rt_open(char *const *paths, size_t n_paths, struct rt_stream **out, int max_
 		/* under half of a refill: zlib then reads a plain file
 		 * straight into buf rather than copying through its own */
 		gzbuffer(s->gz, 64u << 10);
+		struct stat st;
+		if (stat(paths[i], &st) == 0 && st.st_size > 0)
+			s->in_total = (uint64_t)st.st_size;
 		out[n++] = s;
 	}
 	return n;
@@ -253,6 +280,7 @@ static int refill(struct rt_stream *s, struct err *e)
 	}
 	if (got == 0)
 		s->eof = 1;
+	s->in_done += (uint64_t)got;
 	s->len += (size_t)got;
 	s->buf[s->len] = 0;  /* a sentinel: scanning stops at the end */
 	return 0;

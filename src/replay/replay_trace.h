@@ -43,6 +43,9 @@ int rt_next(struct rt_stream *s, struct rt_rec *r, struct err *e);
  * Teaching-format lines are decoded in one pass over the buffer, without
  * a call per record: the replay's hot path. */
 int rt_next_batch(struct rt_stream *s, struct rt_rec *out, int max, struct err *e);
+/* How far through its input the stream has read: *done of *total bytes
+ * (*total 0 when not known), for a progress estimate. */
+void rt_input(const struct rt_stream *s, uint64_t *done, uint64_t *total);
 /* What the stream is called in messages, and its format once known. */
 const char *rt_name(const struct rt_stream *s);
 int rt_line(const struct rt_stream *s);   /* the line of the last record */
