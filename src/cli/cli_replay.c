@@ -15,7 +15,8 @@
 #include "replay/replay_run.h"
 
 static const char replay_usage[] =
-	"usage: bounce replay [--cpu MODEL] [--json FILE] [--csv FILE] [--quiet] TRACE...\n"
+	"usage: bounce replay [--cpu MODEL] [--json FILE] [--csv FILE] [--quiet]\n"
+	"                     [--progress | --no-progress] TRACE...\n"
 	"  Replay per-core memory traces (plain, gzip or zip; the teaching simulators'\n"
 	"  `LABEL HEX` lines or Valgrind lackey's --trace-mem output) with blocking cores:\n"
 	"  trace i drives core i; a zip's NAME_0.data, NAME_1.data, ... are one trace each.\n"
