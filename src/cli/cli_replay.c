@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "replay/replay_run.h"
@@ -141,8 +140,7 @@ int cli_replay(int argc, char **argv)
 	struct replay r;
 	if (replay_create(&r, &m, streams, n, &e))
 		return cli_fail(&e);
-	/* on a terminal unless --quiet, as run and sweep do */
-	struct ticker t = {.progress = progress > 0 || (!progress && !quiet && isatty(2))};
+	struct ticker t = {.progress = progress_wanted(progress, quiet)};
 	t.t0 = t.shown = progress_now();
 	r.tick = tick;
 	r.tick_ctx = &t;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "report/report.h"
@@ -351,7 +350,7 @@ int cli_run(const struct cli_opts *o)
 	pthread_t threads[256];
 	int rc = EXIT_OK, started = 0, printed = 0;
 	double t0 = 0, shown = 0;
-	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
+	int progress = progress_wanted(o->progress, o->quiet);
 
 	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e))
 		goto fail;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/outfile.h"
+#include "cli/progress_line.h"
 #include "report/report.h"
 #include "report/runner.h"
 
@@ -326,7 +327,7 @@ int cli_sweep(const struct cli_opts *o)
 	for (size_t p = 0; p < np; p++)
 		mine += in_shard(o, p);
 	jobs = o->jobs < (int)mine ? o->jobs : (int)(mine ? mine : 1);
-	int progress = o->progress > 0 || (!o->progress && !o->quiet && isatty(2));
+	int progress = progress_wanted(o->progress, o->quiet);
 	int pipefd[2];
 	if (pipe(pipefd)) {
 		err_internal(&e, "pipe: %s", strerror(errno));

@@ -4,6 +4,12 @@
 
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
+
+int progress_wanted(int opt, int quiet)
+{
+	return opt > 0 || (!opt && !quiet && isatty(2));
+}
 
 double progress_now(void)
 {

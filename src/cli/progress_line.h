@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+/* Whether to show progress: --progress (opt 1) always, --no-progress
+ * (opt -1) never, else on a terminal unless --quiet. */
+int progress_wanted(int opt, int quiet);
 /* Seconds on a monotonic clock. */
 double progress_now(void);
 /* 12.3k, 4.56M: a count or a rate in three digits. */

@@ -96,20 +96,30 @@ static inline void note_act(struct core_env *env, struct core *c, unsigned act)
 		env->on_activity(env->obs_ctx, c->id, c->clock, (enum core_activity)act);
 }
 
+/* Core c does `act` from c->clock on: tell an observer if that changes
+ * (handler time is all IRQ); the activity as counted. A wait is told when
+ * it begins and charged (acct, the same activity: no second note) when it
+ * ends, so a live view shows the wait while it lasts, not what the core
+ * did before it (a short store-buffer drain before a locked op's miss). */
+ALWAYS_INLINE unsigned tell_act(struct core_env *env, struct core *c, unsigned act)
+{
+	if (c->in_handler)
+		act = CORE_ACT_IRQ;
+	if (c->act != act)
+		note_act(env, c, act);
+	return act;
+}
+
 /* `plain`, a constant at each call, says the event runs in plain mode
  * (core_exec_event): no handler can be running or entered and nobody
  * watches the activity, so the charge folds to a few stores. */
 ALWAYS_INLINE void acct_as(struct core_env *env, struct core *c, unsigned act, uint64_t n,
 			   const int plain)
 {
-	if (plain) {
+	if (plain)
 		c->act = (uint8_t)act;
-	} else {
-		if (c->in_handler)
-			act = CORE_ACT_IRQ;
-		if (c->act != act)
-			note_act(env, c, act);
-	}
+	else
+		act = tell_act(env, c, act);
 	c->st.cycles[act] += n;
 	c->clock += n;
 }
@@ -117,19 +127,6 @@ ALWAYS_INLINE void acct_as(struct core_env *env, struct core *c, unsigned act, u
 ALWAYS_INLINE void acct(struct core_env *env, struct core *c, unsigned act, uint64_t n)
 {
 	acct_as(env, c, act, n, 0);
-}
-
-/* A wait of activity `act` begins at c->clock. Its cycles are charged when
- * it ends (acct, as this same activity, so nothing is noted twice), but
- * an observer showing the core live hears now what it is doing: else the
- * view would show the activity before the wait (a short store-buffer
- * drain before a locked op's miss, say) for the whole wait. */
-static inline void begin_wait(struct core_env *env, struct core *c, unsigned act)
-{
-	if (c->in_handler)
-		act = CORE_ACT_IRQ;
-	if (c->act != act)
-		note_act(env, c, act);
 }
 
 /* ---- faults ---- */
@@ -303,7 +300,7 @@ static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 	c->state = CORE_WAIT_SB;
 	c->sb_wait_max = max;
 	c->wait_from = c->clock;
-	begin_wait(env, c, CORE_ACT_SB_STALL);
+	tell_act(env, c, CORE_ACT_SB_STALL);
 	if (ensure_drain(env, c))
 		return ST_FAULT;
 	return ST_WAIT;
@@ -367,7 +364,7 @@ static enum step wait_mem(struct core_env *env, struct core *c)
 {
 	c->state = CORE_WAIT_MEM;
 	c->wait_from = c->clock;
-	begin_wait(env, c, CORE_ACT_MISS);
+	tell_act(env, c, CORE_ACT_MISS);
 	if (c->sb.n && c->drain_at == NONE && ensure_drain(env, c))
 		return ST_FAULT;
 	return ST_WAIT;

@@ -94,7 +94,7 @@ static int validate(const struct sim_config *cfg, struct err *e)
  * nothing: memory is sparse). */
 static int load_image(struct memsys *ms, const struct program *p, struct err *e)
 {
-	if (ms_write_image(ms, p->data_base, &p->data_image, e))
+	if (ms_write_image(ms, p->data_base, &p->data_image, p->data_size, e))
 		return -1;
 	for (int c = 0; c < p->nr_cpus && p->percpu_size && p->percpu_image; c++)
 		if (ms_write_memory(ms, program_percpu_offset(p, c), p->percpu_image, p->percpu_size, e))

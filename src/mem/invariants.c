@@ -169,7 +169,7 @@ void ms_set_checking(struct memsys *ms, int on)
 	if (!on)
 		return;
 	/* The shadow starts as the coherent image: memory, overridden by dirty copies. */
-	int oom = sp_mem_copy(&ms->shadow, &ms->mem);
+	int oom = sp_mem_copy_at(&ms->shadow, 0, &ms->mem);
 	for (size_t i = 0; !oom && i < ms->nentries; i++) {
 		const struct ms_line *le = entry(ms, i);
 		if (le->owner == MS_NO_CORE)

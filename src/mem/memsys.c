@@ -174,12 +174,11 @@ int ms_write_memory(struct memsys *ms, uint64_t addr, const void *src, uint64_t 
 	return 0;
 }
 
-int ms_write_image(struct memsys *ms, uint64_t base, const struct sp_mem *img, struct err *e)
+int ms_write_image(struct memsys *ms, uint64_t base, const struct sp_mem *img, uint64_t len, struct err *e)
 {
-	uint64_t end = sp_mem_end(img);
-	if (base % SP_PAGE_SIZE || base >= ms->mem_size || end > ms->mem_size - base)
+	if (base % SP_PAGE_SIZE || base >= ms->mem_size || len > ms->mem_size - base)
 		return err_internal(e, "memsys: image of %llu bytes at 0x%llx is outside memory",
-				    (unsigned long long)end, (unsigned long long)base);
+				    (unsigned long long)len, (unsigned long long)base);
 	if (sp_mem_copy_at(&ms->mem, base, img))
 		return err_internal(e, "memsys: out of memory for the initial image");
 	return 0;

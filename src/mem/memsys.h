@@ -126,9 +126,9 @@ void ms_destroy(struct memsys *ms);
 /* Copy an initial image into memory at addr; all-zero pages allocate nothing.
  * -1 with e set (ERR_INTERNAL) outside memory or out of host memory. */
 int ms_write_memory(struct memsys *ms, uint64_t addr, const void *src, uint64_t len, struct err *e);
-/* The same for a sparse image whose address a lands at base + a: only the
- * pages it holds are read, so a large zero image costs nothing. */
-int ms_write_image(struct memsys *ms, uint64_t base, const struct sp_mem *img, struct err *e);
+/* The same for a sparse image of len bytes whose address a lands at base +
+ * a: only the pages it holds are read, so a large zero image costs nothing. */
+int ms_write_image(struct memsys *ms, uint64_t base, const struct sp_mem *img, uint64_t len, struct err *e);
 /* A byte of the backing memory (not of any cache: ms_peek is the coherent view). */
 uint8_t ms_memory_byte(const struct memsys *ms, uint64_t addr);
 /* Host bytes the simulated memory and the directory entries take now. */

@@ -131,29 +131,6 @@ int sp_mem_copy_at(struct sp_mem *dst, uint64_t base, const struct sp_mem *src)
 	return 0;
 }
 
-uint64_t sp_mem_end(const struct sp_mem *s)
-{
-	uint64_t end = 0;
-	for (size_t i = 0; i < s->index.cap; i++)
-		if (s->index.slots[i].key && s->index.slots[i].key << SP_PAGE_SHIFT > end)
-			end = s->index.slots[i].key << SP_PAGE_SHIFT;
-	return end;
-}
-
-int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src)
-{
-	for (size_t i = 0; i < src->index.cap; i++) {
-		const struct sp_slot *sl = &src->index.slots[i];
-		if (!sl->key)
-			continue;
-		uint8_t *p = sp_mem_at(dst, (sl->key - 1) << SP_PAGE_SHIFT);
-		if (!p)
-			return -1;
-		memcpy(p, src->pages[sl->val - 1], SP_PAGE_SIZE);
-	}
-	return 0;
-}
-
 uint64_t sp_mem_bytes(const struct sp_mem *s)
 {
 	return (uint64_t)s->n * SP_PAGE_SIZE + s->index.cap * sizeof(struct sp_slot) +

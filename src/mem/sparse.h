@@ -70,14 +70,10 @@ void sp_mem_read(const struct sp_mem *s, uint64_t addr, void *out, size_t len);
 int sp_mem_write(struct sp_mem *s, uint64_t addr, const void *src, uint64_t len);
 /* Set len bytes from addr (any span) to byte; -1 when out of memory. */
 int sp_mem_fill(struct sp_mem *s, uint64_t addr, uint8_t byte, uint64_t len);
-/* dst becomes a copy of src (dst empty before); -1 when out of memory. */
-int sp_mem_copy(struct sp_mem *dst, const struct sp_mem *src);
 /* Copy every page src holds into dst, src's address a landing at base + a
  * (base a multiple of SP_PAGE_SIZE); what src never wrote stays as it was in
- * dst. -1 when out of memory. */
+ * dst, so into an empty dst this is a copy. -1 when out of memory. */
 int sp_mem_copy_at(struct sp_mem *dst, uint64_t base, const struct sp_mem *src);
-/* The first address past the last page src holds (0 when it holds none). */
-uint64_t sp_mem_end(const struct sp_mem *s);
 /* Bytes of host memory the pages take. */
 uint64_t sp_mem_bytes(const struct sp_mem *s);
 void sp_mem_free(struct sp_mem *s);
