@@ -311,6 +311,111 @@ START_TEST(model_keys_off)
 }
 END_TEST
 
+/* A trace of n records of core c, from a fixed LCG: a fifth computation,
+ * the rest loads and stores, mostly to the core's own 3 KiB (hits in the
+ * 4 KiB L1), 1 in 30 to 1 KiB all cores share. Returns a malloc'd string. */
+static char *lcg_trace(int c, int n)
+{
+	size_t cap = (size_t)n * 24 + 1, len = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	uint32_t x = 12345u + 7919u * (uint32_t)c;
+	for (int i = 0; i < n; i++) {
+		x = x * 69069u + 1;
+		uint32_t h = x >> 16, k = h % 100;
+		if (k < 20)
+			len += (size_t)snprintf(t + len, cap - len, "2 %x\n", 1 + h % 7);
+		else if (k < 97)
+			len += (size_t)snprintf(t + len, cap - len, "%d %x\n", k >= 75, 65536u * (uint32_t)(c + 1) + (x >> 12) % 3072);
+		else
+			len += (size_t)snprintf(t + len, cap - len, "%d %x\n", k >= 99, 4096 + (x >> 12) % 1024);
+	}
+	return t;
+}
+
+static int stop_at_once(void *ctx, const struct replay *r)
+{
+	(void)r;
+	++*(int *)ctx;
+	return 1;
+}
+
+/* Reading the traces ahead on a thread changes nothing in the results:
+ * three traces of many batches each (the reader's rings wrap, it sleeps
+ * and is woken again), replayed both ways, give the same statistics
+ * throughout; an error deep in a trace stops the replay at the same record
+ * with the same message; and a tick that stops the replay stops the reader
+ * too. */
+START_TEST(read_ahead_same_replay)
+{
+	enum { N = 3, RECS = 200000 };  /* the tick comes every 2^16 turns: some 400 k records */
+	char *text[N];
+	for (int c = 0; c < N; c++)
+		text[c] = lcg_trace(c, RECS);
+	struct cpu_model m = teaching();
+	struct replay r[2];
+	for (int ahead = 0; ahead < 2; ahead++) {
+		struct rt_stream *s[N];
+		struct err e = {0};
+		for (int c = 0; c < N; c++)
+			s[c] = rt_open_buffer("t", text[c], strlen(text[c]), &e);
+		ck_assert_int_eq(replay_create(&r[ahead], &m, s, N, &e), 0);
+		r[ahead].read_ahead = ahead;
+		ck_assert_msg(replay_run(&r[ahead], &e) == 0, "%s", e.msg);
+	}
+	for (int c = 0; c < N; c++) {
+		ck_assert_uint_eq(r[0].stats[c].records, RECS);
+		ck_assert_mem_eq(&r[0].stats[c], &r[1].stats[c], sizeof r[0].stats[c]);
+		ck_assert_mem_eq(cs(&r[0], c), cs(&r[1], c), sizeof *cs(&r[0], c));
+	}
+	ck_assert_uint_gt(cs(&r[0], 0)->l1_misses, 1000);
+	ck_assert_uint_gt(r[0].stats[0].shared_accesses, 100);
+	replay_free(&r[0]);
+	replay_free(&r[1]);
+
+	/* core 1's record 30001 does not parse */
+	char *p = text[1];
+	for (int i = 0; i < 30000; i++)
+		p = strchr(p, '\n') + 1;
+	char label = *p;
+	*p = '7';
+	for (int ahead = 0; ahead < 2; ahead++) {
+		struct rt_stream *s[N];
+		struct err e = {0};
+		for (int c = 0; c < N; c++)
+			s[c] = rt_open_buffer(c == 1 ? "bad.trace" : "t", text[c], strlen(text[c]), &e);
+		ck_assert_int_eq(replay_create(&r[ahead], &m, s, N, &e), 0);
+		r[ahead].read_ahead = ahead;
+		ck_assert_int_eq(replay_run(&r[ahead], &e), -1);
+		ck_assert_str_eq(e.file, "bad.trace");
+		ck_assert_int_eq(e.line, 30001);
+		ck_assert_msg(strstr(e.msg, "expected a label"), "%s", e.msg);
+		ck_assert_uint_eq(r[ahead].stats[1].records, 30000);
+	}
+	ck_assert_mem_eq(r[0].stats, r[1].stats, N * sizeof *r[0].stats);
+	replay_free(&r[0]);
+	replay_free(&r[1]);
+
+	/* the first tick stops it, before the traces end */
+	*p = label;
+	struct rt_stream *s[N];
+	struct err e = {0};
+	for (int c = 0; c < N; c++)
+		s[c] = rt_open_buffer("t", text[c], strlen(text[c]), &e);
+	ck_assert_int_eq(replay_create(&r[0], &m, s, N, &e), 0);
+	int ticks = 0;
+	r[0].read_ahead = 1;
+	r[0].tick = stop_at_once;
+	r[0].tick_ctx = &ticks;
+	ck_assert_int_eq(replay_run(&r[0], &e), 1);
+	ck_assert_int_eq(ticks, 1);
+	ck_assert_uint_lt(replay_records(&r[0]), N * RECS);
+	replay_free(&r[0]);
+	for (int c = 0; c < N; c++)
+		free(text[c]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("replay");
@@ -322,6 +427,7 @@ int main(void)
 	tcase_add_test(t, bad_records);
 	tcase_add_test(t, batch_in_trace_order);
 	tcase_add_test(t, model_keys_off);
+	tcase_add_test(t, read_ahead_same_replay);
 	suite_add_tcase(s, t);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

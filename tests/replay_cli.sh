@@ -1,7 +1,8 @@
 #!/bin/sh
 # `bounce replay` end to end: the same two traces as plain files, gzip and a
 # zip archive give the same counts (the hand-derived ones of check_replay's
-# mesi_dirty_line); a bad record is file:line:col, exit 2, no output file.
+# mesi_dirty_line); reading the traces on a thread of their own gives the
+# same report; a bad record is file:line:col, exit 2, no output file.
 . "$top_srcdir/tests/lib.sh"
 F=$top_srcdir/tests/fixtures/replay
 
@@ -30,6 +31,17 @@ expect_status "gzip traces" 0 "$BOUNCE" replay --quiet --csv "$T/gz.csv" "$T/pai
 expect_eq "gzip = plain" "$(cat "$T/plain.csv")" "$(cat "$T/gz.csv")"
 expect_status "zip archive" 0 "$BOUNCE" replay --quiet --csv "$T/zip.csv" "$F/pair.zip"
 expect_eq "zip (members out of order) = plain" "$(cat "$T/plain.csv")" "$(cat "$T/zip.csv")"
+
+# reading the traces on a thread of their own changes nothing: 3 cores,
+# 60 k records each (the reader's rings wrap many times), gzip and plain
+sh "$top_srcdir/tests/replay_gen.sh" 3 60000 "$T/gen"
+gzip -c "$T/gen_2.data" >"$T/gen_2.data.gz"
+expect_status "one thread" 0 "$BOUNCE" replay --jobs 1 --json "$T/j1.json" "$T/gen_0.data" "$T/gen_1.data" "$T/gen_2.data.gz"
+expect_status "a reader thread" 0 "$BOUNCE" replay --jobs 2 --json "$T/j2.json" "$T/gen_0.data" "$T/gen_1.data" "$T/gen_2.data.gz"
+expect_eq "reader thread: same report" "$(cat "$T/j1.json")" "$(cat "$T/j2.json")"
+expect_eq "reader thread: every record" 180000 "$(jget "$T/j2.json" totals.records)"
+expect_status "--jobs 0" 2 "$BOUNCE" replay --jobs 0 "$T/gen_0.data"
+expect_grep "--jobs 0: message" "replay: --jobs: '0' is not a number of threads (expected 1..256)" "$T/err"
 
 printf '0 0x1000\n7 0x1000\n' | gzip -c >"$T/bad.data.gz"
 expect_status "bad record" 2 "$BOUNCE" replay --json "$T/bad.json" "$T/bad.data.gz"

@@ -5,17 +5,19 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "replay/replay_run.h"
 
 static const char replay_usage[] =
 	"usage: bounce replay [--cpu MODEL] [--json FILE] [--csv FILE] [--quiet]\n"
-	"                     [--progress | --no-progress] TRACE...\n"
+	"                     [--jobs N] [--progress | --no-progress] TRACE...\n"
 	"  Replay per-core memory traces (plain, gzip or zip; the teaching simulators'\n"
 	"  `LABEL HEX` lines or Valgrind lackey's --trace-mem output) with blocking cores:\n"
 	"  trace i drives core i; a zip's NAME_0.data, NAME_1.data, ... are one trace each.\n"
@@ -23,6 +25,8 @@ static const char replay_usage[] =
 	"  --json FILE   the report as JSON (- for stdout)\n"
 	"  --csv FILE    one row per core and a total row\n"
 	"  -q, --quiet   no summary on stdout\n"
+	"  -j, --jobs N  host threads: 2 or more reads the traces on a thread of\n"
+	"                their own while the replay runs (default: the online CPUs)\n"
 	"  --progress    show progress on stderr even when it is not a terminal\n"
 	"  --no-progress no progress, even on a terminal\n"
 	"  See docs/replay.md.\n";
@@ -36,13 +40,8 @@ struct ticker {
 
 static void show_progress(const struct replay *r, double elapsed)
 {
-	uint64_t done = 0, total = 0;
-	for (int i = 0; i < r->ncores; i++) {
-		uint64_t d, t;
-		rt_input(r->streams[i], &d, &t);
-		done += d;
-		total += t;
-	}
+	uint64_t done, total;
+	replay_input(r, &done, &total);
 	uint64_t recs = replay_records(r);
 	char n[16], rate[16], sim_t[24], left[24], eta[64] = "";
 	progress_si((double)recs, n, sizeof n);
@@ -100,9 +99,10 @@ int cli_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"cpu", required_argument, NULL, 'c'},
-		{"json", required_argument, NULL, 'j'},
+		{"json", required_argument, NULL, 'O'},
 		{"csv", required_argument, NULL, 'v'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"jobs", required_argument, NULL, 'j'},
 		{"progress", no_argument, NULL, 'p'},
 		{"no-progress", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
@@ -110,14 +110,26 @@ int cli_replay(int argc, char **argv)
 	};
 	const char *cpu = "teaching-4core", *json = NULL, *csv = NULL;
 	int quiet = 0, progress = 0, c;
+	long online = sysconf(_SC_NPROCESSORS_ONLN), jobs = online < 1 ? 1 : online;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qhj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cpu = optarg; break;
-		case 'j': json = optarg; break;
+		case 'O': json = optarg; break;
 		case 'v': csv = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'j': {
+			char *end;
+			errno = 0;
+			jobs = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || jobs < 1 || jobs > 256) {
+				fprintf(stderr, "bounce: replay: --jobs: '%s' is not a number of threads (expected 1..256)\n",
+					optarg);
+				return EXIT_INPUT;
+			}
+			break;
+		}
 		case 'p': progress = 1; break;
 		case 'P': progress = -1; break;
 		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
@@ -144,6 +156,8 @@ int cli_replay(int argc, char **argv)
 	t.t0 = t.shown = progress_now();
 	r.tick = tick;
 	r.tick_ctx = &t;
+	/* A second thread only ever reads: more than two have nothing to do. */
+	r.read_ahead = jobs > 1;
 	int rc = replay_run(&r, &e);
 	/* asked for, progress shows at least once, however short the replay */
 	if (t.progress && (t.shown_any || rc >= 0)) {

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "replay/trace_reader.h"
 
 /* The simulated address space: every 64-bit address but the very last byte
  * (memsys sizes memory by a 64-bit count). */
@@ -37,7 +38,8 @@ struct rcore {
 	uint32_t left;
 	int next, n;                /* batch[next..n) are still to replay */
 	uint64_t wait_since;
-	struct rt_rec *batch;       /* RC_BATCH records */
+	const struct rt_rec *batch; /* the records being replayed */
+	struct rt_rec *own;         /* RC_BATCH records, when the replay reads its traces itself */
 };
 
 /* The driver's state (struct replay's run). ready_at[i] is core i's clock
@@ -47,6 +49,7 @@ struct rrun {
 	struct rcore *core;
 	uint64_t *ready_at;
 	struct rt_rec *batches;
+	struct trace_reader *reader;/* NULL: the traces are read on this thread */
 	int woken;                  /* a fill woke a core since the scheduler's scan */
 };
 
@@ -92,7 +95,7 @@ int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream 
 		return err_internal(e, "replay: out of memory");
 	}
 	for (int i = 0; i < n; i++)
-		run->core[i].batch = run->batches + (size_t)i * RC_BATCH;
+		run->core[i].own = run->batches + (size_t)i * RC_BATCH;
 	if (!(r->ms = ms_create(&r->m, REPLAY_MEM_SIZE, e))) {
 		replay_free(r);
 		return -1;
@@ -121,7 +124,14 @@ void replay_free(struct replay *r)
 static inline int next_record(struct replay *r, int c, struct rcore *rc, struct err *e)
 {
 	if (rc->next == rc->n) {
-		int got = rt_next_batch(r->streams[c], rc->batch, RC_BATCH, e);
+		struct trace_reader *reader = ((struct rrun *)r->run)->reader;
+		int got;
+		if (reader) {
+			got = tr_next(reader, c, &rc->batch, e);
+		} else {
+			got = rt_next_batch(r->streams[c], rc->own, RC_BATCH, e);
+			rc->batch = rc->own;
+		}
 		if (got <= 0)
 			return got;
 		rc->next = 0;
@@ -244,6 +254,22 @@ uint64_t replay_cycles(const struct replay *r)
 	return t;
 }
 
+void replay_input(const struct replay *r, uint64_t *done, uint64_t *total)
+{
+	const struct rrun *run = r->run;
+	if (run->reader) {
+		tr_input(run->reader, done, total);
+		return;
+	}
+	*done = *total = 0;
+	for (int i = 0; i < r->ncores; i++) {
+		uint64_t d, t;
+		rt_input(r->streams[i], &d, &t);
+		*done += d;
+		*total += t;
+	}
+}
+
 uint64_t replay_records(const struct replay *r)
 {
 	uint64_t n = 0;
@@ -252,7 +278,7 @@ uint64_t replay_records(const struct replay *r)
 	return n;
 }
 
-int replay_run(struct replay *r, struct err *e)
+static int run_all(struct replay *r, struct err *e)
 {
 	struct rrun *run = r->run;
 	const uint64_t *ready_at = run->ready_at;
@@ -301,4 +327,16 @@ int replay_run(struct replay *r, struct err *e)
 		if (run_core(r, c, bound, t2, c2, fab, e))
 			return -1;
 	}
+}
+
+int replay_run(struct replay *r, struct err *e)
+{
+	struct rrun *run = r->run;
+	if (r->read_ahead && !(run->reader = tr_start(r->streams, r->ncores, e)))
+		return -1;
+	int rc = run_all(r, e);
+	/* the streams are the report's again (their names and formats) */
+	tr_stop(run->reader);
+	run->reader = NULL;
+	return rc;
 }

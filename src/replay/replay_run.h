@@ -38,6 +38,9 @@ struct replay {
 	void *run;                  /* the driver's per-core state (replay_run.c) */
 	replay_tick_fn tick;        /* NULL: none */
 	void *tick_ctx;
+	/* Set before replay_run: read the traces ahead on a host thread of
+	 * their own (trace_reader.h). The results are the same either way. */
+	int read_ahead;
 };
 
 /* Build a machine of model m with one core per stream (the streams move
@@ -50,6 +53,9 @@ int replay_run(struct replay *r, struct err *e);
 /* The latest cycle any core has reached so far, and the records read. */
 uint64_t replay_cycles(const struct replay *r);
 uint64_t replay_records(const struct replay *r);
+/* How far through the traces' input (bytes, as rt_input) the replay has
+ * got, summed over the traces: *total 0 when no size is known. */
+void replay_input(const struct replay *r, uint64_t *done, uint64_t *total);
 void replay_free(struct replay *r);
 
 /* The outputs (replay_report.c): JSON (cJSON), CSV, and the summary. */
