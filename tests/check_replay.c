@@ -189,7 +189,7 @@ START_TEST(bad_records)
 		{"I  0400,3\n S 1000,0\n", 2, 9, "size of 1"},
 		{"I  0400,3\n0 10\n", 2, 1, "lackey record"},
 		{"hello\n", 1, 1, "not a trace record"},
-		{"2 4000000000000000\n2 4000000000000000\n", 2, 0, "past 2^62 cycles"},
+		{"2 10000000000000\n2 10000000000000\n", 2, 0, "past 2^52 cycles"},
 		{" L ffffffffffffffff,8\n", 1, 0, "past the last simulated byte"},
 	};
 	struct cpu_model m = teaching();

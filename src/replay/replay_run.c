@@ -16,9 +16,14 @@
 /* The simulated address space: every 64-bit address but the very last byte
  * (memsys sizes memory by a 64-bit count). */
 #define REPLAY_MEM_SIZE UINT64_MAX
-/* Computation cycles a core may accumulate: far beyond any trace, and far
- * from overflowing the clock. */
-#define REPLAY_MAX_CLOCK (1ull << 62)
+/* Computation cycles a core may accumulate: far beyond any trace (52 days
+ * at 1 GHz), and far enough below 2^53 that no miss's latency takes a clock
+ * there, so that a ready key (below) fits 64 bits. */
+#define REPLAY_MAX_CLOCK (1ull << 52)
+/* A ready core's key is its clock << RC_CORE_BITS | its index: the keys
+ * order the cores by (clock, core), the scheduler's order. */
+#define RC_CORE_BITS 10
+_Static_assert(CPU_MAX_CORES <= 1 << RC_CORE_BITS, "a core index fits RC_CORE_BITS");
 
 /* Records a core reads ahead of its replay: one call to the parser per
  * batch, memory constant in the trace's length, and the cores' batches
@@ -42,12 +47,12 @@ struct rcore {
 	struct rt_rec *own;         /* RC_BATCH records, when the replay reads its traces itself */
 };
 
-/* The driver's state (struct replay's run). ready_at[i] is core i's clock
- * while it is ready, else UINT64_MAX: the scheduler's scan of every turn
- * reads one small array. */
+/* The driver's state (struct replay's run). ready[i] is core i's key while
+ * it is ready, else UINT64_MAX: the scheduler's scan of every turn reads
+ * one small array and takes its two least keys without a branch. */
 struct rrun {
 	struct rcore *core;
-	uint64_t *ready_at;
+	uint64_t *ready;
 	struct rt_rec *batches;
 	struct trace_reader *reader;/* NULL: the traces are read on this thread */
 	int woken;                  /* a fill woke a core since the scheduler's scan */
@@ -65,7 +70,7 @@ static void wake(void *ctx, int core, int what, uint64_t t)
 	rc->clock = t;
 	rc->state = RC_READY;
 	rc->redo = 1;
-	run->ready_at[core] = t;
+	run->ready[core] = t << RC_CORE_BITS | (uint64_t)core;
 	run->woken = 1;
 }
 
@@ -87,15 +92,17 @@ int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream 
 	struct rrun *run = r->run = calloc(1, sizeof *run);
 	if (run) {
 		run->core = calloc((size_t)n, sizeof *run->core);
-		run->ready_at = calloc((size_t)n, sizeof *run->ready_at);
+		run->ready = calloc((size_t)n, sizeof *run->ready);
 		run->batches = calloc((size_t)n * RC_BATCH, sizeof *run->batches);
 	}
-	if (!r->stats || !run || !run->core || !run->ready_at || !run->batches) {
+	if (!r->stats || !run || !run->core || !run->ready || !run->batches) {
 		replay_free(r);
 		return err_internal(e, "replay: out of memory");
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		run->core[i].own = run->batches + (size_t)i * RC_BATCH;
+		run->ready[i] = (uint64_t)i;   /* ready at cycle 0 */
+	}
 	if (!(r->ms = ms_create(&r->m, REPLAY_MEM_SIZE, e))) {
 		replay_free(r);
 		return -1;
@@ -112,7 +119,7 @@ void replay_free(struct replay *r)
 	struct rrun *run = r->run;
 	if (run) {
 		free(run->core);
-		free(run->ready_at);
+		free(run->ready);
 		free(run->batches);
 		free(run);
 	}
@@ -191,7 +198,7 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 		if (rec->kind == RT_COMPUTE) {
 			if (rec->cycles > REPLAY_MAX_CLOCK - clock)
 				return err_set(e, rt_name(r->streams[c]), rec->line, 0,
-					       "computation runs the clock past 2^62 cycles");
+					       "computation runs the clock past 2^52 cycles");
 			clock += rec->cycles;
 			st->compute_cycles += rec->cycles;
 			rc->has_rec = 0;
@@ -240,7 +247,7 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 			rc->has_rec = 0;
 	}
 	rc->clock = clock;
-	run->ready_at[c] = rc->state == RC_READY ? clock : UINT64_MAX;
+	run->ready[c] = rc->state == RC_READY ? clock << RC_CORE_BITS | (uint64_t)c : UINT64_MAX;
 	return 0;
 }
 
@@ -281,26 +288,27 @@ uint64_t replay_records(const struct replay *r)
 static int run_all(struct replay *r, struct err *e)
 {
 	struct rrun *run = r->run;
-	const uint64_t *ready_at = run->ready_at;
+	const uint64_t *ready = run->ready;
 	const uint64_t look = ms_lookahead(r->ms);
+	const uint64_t core_mask = (1u << RC_CORE_BITS) - 1;
 	for (uint32_t turn = 1;; turn++) {
 		if (!(turn & 0xffff) && r->tick && r->tick(r->tick_ctx, r))
 			return 1;
 		uint64_t fab = ms_next_event(r->ms);
-		/* the earliest ready core c (at t1) and the next one c2 (at t2),
-		 * found with masks, not branches: which core is earliest changes
-		 * unpredictably from turn to turn (UINT64_MAX: no such core) */
-		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX, k1 = UINT64_MAX, k2 = UINT64_MAX;
+		/* the earliest ready core c (at t1) and the next one c2 (at t2):
+		 * the least key and the second least, by minima and maxima the
+		 * compiler makes conditional moves (which core is earliest changes
+		 * unpredictably from turn to turn) */
+		uint64_t k1 = UINT64_MAX, k2 = UINT64_MAX;
 		for (int i = 0; i < r->ncores; i++) {
-			uint64_t t = ready_at[i];
-			uint64_t m1 = -(uint64_t)(t < t1), m2 = -(uint64_t)(t < t2) & ~m1, keep = ~(m1 | m2);
-			t2 = (t1 & m1) | (t & m2) | (t2 & keep);
-			k2 = (k1 & m1) | ((uint64_t)i & m2) | (k2 & keep);
-			t1 = (t & m1) | (t1 & ~m1);
-			k1 = ((uint64_t)i & m1) | (k1 & ~m1);
+			uint64_t k = ready[i], hi = k > k1 ? k : k1;
+			k2 = hi < k2 ? hi : k2;
+			k1 = k < k1 ? k : k1;
 		}
-		int c = k1 == UINT64_MAX ? -1 : (int)k1;
-		int c2 = k2 == UINT64_MAX ? r->ncores : (int)k2;
+		int c = k1 == UINT64_MAX ? -1 : (int)(k1 & core_mask);
+		int c2 = k2 == UINT64_MAX ? r->ncores : (int)(k2 & core_mask);
+		uint64_t t1 = k1 == UINT64_MAX ? UINT64_MAX : k1 >> RC_CORE_BITS;
+		uint64_t t2 = k2 == UINT64_MAX ? UINT64_MAX : k2 >> RC_CORE_BITS;
 		if (fab != UINT64_MAX && fab <= t1) {
 			/* the fabric's events up to t1; a scan again only once one
 			 * wakes a core, which may then be the earliest */
