@@ -177,6 +177,65 @@ START_TEST(lackey_records)
 }
 END_TEST
 
+/* The one-pass lackey decoder gives the records, lines and M splits of the
+ * general path record by record, whatever the batch size, and hands every
+ * line it does not take (Valgrind's messages, blanks, trailing blanks, a
+ * value with leading zeros past 16 digits, an M with one place left) to
+ * the general path in order. */
+START_TEST(lackey_batch_same_records)
+{
+	enum { LINES = 3000 };
+	size_t cap = LINES * 48, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (unsigned i = 0; i < LINES; i++) {
+		unsigned long long a = 0x1000ull + 8ull * i * (i % 7 + 1);
+		unsigned size = i % 13 == 0 ? 4096 : 1u << (i % 4);
+		switch (i % 11) {
+		case 0: len += (size_t)snprintf(text + len, cap - len, "I  %08llx,%u\n", a, size % 16 + 1); break;
+		case 1: len += (size_t)snprintf(text + len, cap - len, " L %llx,%u\n", a, size); break;
+		case 2: len += (size_t)snprintf(text + len, cap - len, " S %016llx,%u\n", a, size); break;
+		case 3: len += (size_t)snprintf(text + len, cap - len, " M %llx,%u\n", a, size); break;
+		case 4: len += (size_t)snprintf(text + len, cap - len, " M %llX,%u\n", a, size); break;
+		case 5: len += (size_t)snprintf(text + len, cap - len, "==42== a message\n"); break;
+		case 6: len += (size_t)snprintf(text + len, cap - len, " L %llx,%u  \n", a, size); break;
+		case 7: len += (size_t)snprintf(text + len, cap - len, " S 0000%016llx,%u\n", a, size); break;
+		case 8: len += (size_t)snprintf(text + len, cap - len, "\n"); break;
+		default: len += (size_t)snprintf(text + len, cap - len, " M %llx,%u\n", a, 8u); break;
+		}
+	}
+	static const int sizes[] = {1, 2, 7, 64, 1024};
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		struct err e = {0};
+		struct rt_stream *a = rt_open_buffer("a", text, len, &e);
+		struct rt_stream *b = rt_open_buffer("b", text, len, &e);
+		ck_assert_ptr_nonnull(a);
+		ck_assert_ptr_nonnull(b);
+		struct rt_rec batch[1024], one;
+		int total = 0, got;
+		while ((got = rt_next_batch(a, batch, sizes[k], &e)) > 0) {
+			ck_assert_int_le(got, sizes[k]);
+			for (int i = 0; i < got; i++, total++) {
+				ck_assert_int_eq(rt_next(b, &one, &e), 1);
+				ck_assert_int_eq(batch[i].kind, one.kind);
+				ck_assert_uint_eq(batch[i].addr, one.addr);
+				ck_assert_uint_eq(batch[i].size, one.size);
+				ck_assert_uint_eq(batch[i].cycles, one.cycles);
+				ck_assert_int_eq(batch[i].line, one.line);
+			}
+		}
+		ck_assert_msg(got == 0, "batch of %d: %s", sizes[k], e.msg);
+		ck_assert_int_eq(rt_next(b, &one, &e), 0);
+		ck_assert_int_eq(rt_format_of(a), RT_LACKEY);
+		/* 11 kinds of line, 3 of them no record and 3 an M (two) */
+		ck_assert_int_gt(total, LINES);
+		rt_close(a);
+		rt_close(b);
+	}
+	free(text);
+}
+END_TEST
+
 /* Each bad line stops the replay at file:line:col with what is wrong. */
 START_TEST(bad_records)
 {
@@ -424,6 +483,7 @@ int main(void)
 	tcase_add_test(t, mesi_clean_supply);
 	tcase_add_test(t, two_way_set_evictions);
 	tcase_add_test(t, lackey_records);
+	tcase_add_test(t, lackey_batch_same_records);
 	tcase_add_test(t, bad_records);
 	tcase_add_test(t, batch_in_trace_order);
 	tcase_add_test(t, model_keys_off);
