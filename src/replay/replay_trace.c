@@ -429,6 +429,19 @@ static int parse_lackey(struct rt_stream *s, const char *p, struct rt_rec *r, st
 	return 0;
 }
 
+/* The fast paths' hex value at q: its end, or NULL when there are no
+ * digits or more than 16 (the general path explains, or takes leading
+ * zeros). The buffer's NUL sentinel stops a runaway value. */
+static inline const char *fast_hex(const char *q, uint64_t *v)
+{
+	const char *digits = q;
+	uint64_t x = 0;
+	for (unsigned d; (d = hexval[(unsigned char)*q]); q++)
+		x = x << 4 | (d - 1);
+	*v = x;
+	return q == digits || q - digits > 16 ? NULL : q;
+}
+
 /* Common teaching-format lines, `L 0xHEX\n` well inside the buffer (64
  * bytes or more left, so no line is cut and the NUL sentinel stops a
  * runaway value), decoded in one pass into out, at most max: how many.
@@ -450,11 +463,8 @@ static int fast_teaching(struct rt_stream *s, struct rt_rec *out, int max)
 		const char *q = p + 2;
 		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
 			q += 2;
-		const char *digits = q;
-		uint64_t v = 0;
-		for (unsigned d; (d = hexval[(unsigned char)*q]); q++)
-			v = v << 4 | (d - 1);
-		if (q == digits || q - digits > 16 || *q != '\n')
+		uint64_t v;
+		if (!(q = fast_hex(q, &v)) || *q != '\n')
 			break;
 		struct rt_rec *r = &out[n++];
 		r->kind = (enum rt_kind)label;   /* 0 RT_LOAD, 1 RT_STORE, 2 RT_COMPUTE */
@@ -485,14 +495,11 @@ static int fast_lackey(struct rt_stream *s, struct rt_rec *out, int max)
 			: p[0] == ' ' && p[2] == ' ' ? p[1] : 0;
 		if (op != 'I' && op != 'L' && op != 'S' && op != 'M')
 			break;
-		const char *q = p + 3;
-		const char *digits = q;
-		uint64_t addr = 0;
-		for (unsigned d; (d = hexval[(unsigned char)*q]); q++)
-			addr = addr << 4 | (d - 1);
-		if (q == digits || q - digits > 16 || *q != ',')
+		uint64_t addr;
+		const char *q = fast_hex(p + 3, &addr);
+		if (!q || *q != ',')
 			break;
-		digits = ++q;
+		const char *digits = ++q;
 		unsigned size = 0;
 		for (; *q >= '0' && *q <= '9' && q - digits < 4; q++)
 			size = size * 10 + (unsigned)(*q - '0');

@@ -109,6 +109,17 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+/* What tr_start made, once no thread runs. */
+static void reader_free(struct trace_reader *t)
+{
+	pthread_cond_destroy(&t->freed);
+	pthread_cond_destroy(&t->filled);
+	pthread_mutex_destroy(&t->mu);
+	free(t->recs);
+	free(t->ring);
+	free(t);
+}
+
 struct trace_reader *tr_start(struct rt_stream *const *streams, int n, struct err *e)
 {
 	struct trace_reader *t = calloc(1, sizeof *t);
@@ -140,12 +151,7 @@ struct trace_reader *tr_start(struct rt_stream *const *streams, int n, struct er
 	int rc = pthread_create(&t->thread, NULL, reader_main, t);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
-		pthread_cond_destroy(&t->freed);
-		pthread_cond_destroy(&t->filled);
-		pthread_mutex_destroy(&t->mu);
-		free(t->recs);
-		free(t->ring);
-		free(t);
+		reader_free(t);
 		err_internal(e, "replay: cannot start the trace reader: %s", strerror(rc));
 		return NULL;
 	}
@@ -201,10 +207,5 @@ void tr_stop(struct trace_reader *t)
 	pthread_cond_signal(&t->freed);
 	pthread_mutex_unlock(&t->mu);
 	pthread_join(t->thread, NULL);
-	pthread_cond_destroy(&t->freed);
-	pthread_cond_destroy(&t->filled);
-	pthread_mutex_destroy(&t->mu);
-	free(t->recs);
-	free(t->ring);
-	free(t);
+	reader_free(t);
 }
