@@ -150,6 +150,59 @@ START_TEST(test_random_against_reference)
 }
 END_TEST
 
+/* Queues of a few events, where push and pop take their inline paths (an
+ * empty queue, a heap of one or two): against a sorted reference, in push
+ * order and by id, with many same-cycle ties, growing past the inline
+ * sizes and shrinking back. */
+START_TEST(test_small_queues_against_reference)
+{
+	for (int by_id = 0; by_id < 2; by_id++)
+		for (unsigned live = 1; live <= 5; live++) {
+			struct evq q;
+			struct err e = {0};
+			ck_assert_int_eq(evq_init(&q, 4, &e), 0);
+			if (by_id)
+				evq_order_by_id(&q);
+			enum { N = 20000 };
+			uint64_t ref[8][2];
+			unsigned n = 0;
+			uint64_t seed = 2463534242ull + live, now = 0, seq = 0;
+			for (int step = 0; step < 2 * N; step++) {
+				seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+				if (n < live && (n == 0 || (seed & 1))) {
+					uint64_t t = now + (seed >> 8) % 3;  /* many ties */
+					uint32_t id = by_id ? (uint32_t)((seed >> 20) % 16) : (uint32_t)seq++;
+					ck_assert_int_eq(evq_push(&q, t, id), 0);
+					unsigned k = n;  /* after every key not above it: push order among ties */
+					while (k > 0 && (ref[k - 1][0] > t || (by_id && ref[k - 1][0] == t && ref[k - 1][1] > id)))
+						k--;
+					memmove(ref + k + 1, ref + k, (n - k) * sizeof *ref);
+					ref[k][0] = t;
+					ref[k][1] = id;
+					n++;
+				} else {
+					uint64_t pt;
+					uint32_t id;
+					ck_assert_uint_eq(evq_peek_time(&q), ref[0][0]);
+					ck_assert_int_eq(evq_pop(&q, &pt, &id), 1);
+					ck_assert_uint_eq(pt, ref[0][0]);
+					ck_assert_uint_eq(id, ref[0][1]);
+					now = pt;
+					memmove(ref, ref + 1, --n * sizeof *ref);
+				}
+				ck_assert_uint_eq(evq_size(&q), n);
+				if (!n) {
+					uint64_t pt;
+					uint32_t id;
+					ck_assert_uint_eq(evq_peek_time(&q), UINT64_MAX);
+					ck_assert_int_eq(evq_pop(&q, &pt, &id), 0);
+				}
+			}
+			evq_free(&q);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("event_queue");
@@ -159,6 +212,7 @@ int main(void)
 	tcase_add_test(tc, test_ties_by_id);
 	tcase_add_test(tc, test_near_and_far_ties);
 	tcase_add_test(tc, test_random_against_reference);
+	tcase_add_test(tc, test_small_queues_against_reference);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -135,7 +135,7 @@ void evq_order_by_id(struct evq *q)
 	q->by_id = 1;
 }
 
-int evq_push(struct evq *q, uint64_t time, uint32_t id)
+int evq_push_any(struct evq *q, uint64_t time, uint32_t id)
 {
 	if (q->by_id || q->n < EVQ_SMALL || time < q->base || time - q->base >= EVQ_WINDOW) {
 		if (heap_push(q, time, q->by_id ? id : q->next_seq, id))
@@ -209,7 +209,7 @@ static void heap_pop(struct evq *q)
 	h[i] = x;
 }
 
-int evq_pop(struct evq *q, uint64_t *time, uint32_t *id)
+int evq_pop_any(struct evq *q, uint64_t *time, uint32_t *id)
 {
 	if (q->n_near) {
 		unsigned b = q->first;

@@ -52,10 +52,45 @@ void evq_free(struct evq *q);
  * on when they were pushed: a driver whose pushes depend on how it batches
  * its work (cores running ahead) gets the same order however it batches. */
 void evq_order_by_id(struct evq *q);
-/* Returns -1 only when growing the queue fails (out of memory). */
-int evq_push(struct evq *q, uint64_t time, uint32_t id);
-/* Removes the earliest event; returns 0 when the queue is empty. */
-int evq_pop(struct evq *q, uint64_t *time, uint32_t *id);
+/* The general push and pop (event_queue.c); evq_push and evq_pop below
+ * handle the commonest queues inline first. */
+int evq_push_any(struct evq *q, uint64_t time, uint32_t id);
+int evq_pop_any(struct evq *q, uint64_t *time, uint32_t *id);
+
+/* Returns -1 only when growing the queue fails (out of memory). An empty
+ * queue, the fabric's state between most messages of a contended line,
+ * takes its event without a call: the heap's first place. */
+static inline int evq_push(struct evq *q, uint64_t time, uint32_t id)
+{
+	if (q->n || q->n_near)
+		return evq_push_any(q, time, id);
+	q->heap[0] = (struct evq_entry){ time, q->by_id ? id : q->next_seq, id };
+	q->n = 1;
+	q->next_seq++;
+	q->min_time = time;
+	return 0;
+}
+
+/* Removes the earliest event; returns 0 when the queue is empty. A heap
+ * of one or two events and nothing near pops without a call. */
+static inline int evq_pop(struct evq *q, uint64_t *time, uint32_t *id)
+{
+	if (q->n_near || q->n > 2)
+		return evq_pop_any(q, time, id);
+	if (!q->n)
+		return 0;
+	*time = q->heap[0].time;
+	*id = q->heap[0].id;
+	if (*time > q->base)
+		q->base = *time;
+	if (--q->n) {
+		q->heap[0] = q->heap[1];
+		q->min_time = q->heap[0].time;
+	} else {
+		q->min_time = UINT64_MAX;
+	}
+	return 1;
+}
 
 static inline size_t evq_size(const struct evq *q) { return q->n + q->n_near; }
 /* The earliest event's cycle, UINT64_MAX when empty. */

@@ -290,7 +290,10 @@ static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_
 			return finish(s, SIM_ERROR, e);
 		return SIM_RUNNING;
 	}
-	evq_pop(&s->q, &t, &id);
+	if (!evq_pop(&s->q, &t, &id)) {  /* next came from this queue: never */
+		err_internal(&s->err, "the core queue is empty at cycle %llu", (unsigned long long)next);
+		return finish(s, SIM_ERROR, e);
+	}
 	/* The bound only decides when to stop popping: cores run ahead exactly
 	 * as in one sim_run, so a run viewed frame by frame is the same run. */
 	env->now = t;
