@@ -57,17 +57,27 @@ void evq_order_by_id(struct evq *q);
 int evq_push_any(struct evq *q, uint64_t time, uint32_t id);
 int evq_pop_any(struct evq *q, uint64_t *time, uint32_t *id);
 
-/* Returns -1 only when growing the queue fails (out of memory). An empty
- * queue, the fabric's state between most messages of a contended line,
- * takes its event without a call: the heap's first place. */
+/* Returns -1 only when growing the queue fails (out of memory). A queue of
+ * no near events and a heap of none or one (the fabric's between most
+ * messages of a contended line, and often the cores') takes its event
+ * without a call, exactly where the heap would put it. */
 static inline int evq_push(struct evq *q, uint64_t time, uint32_t id)
 {
-	if (q->n || q->n_near)
+	if (q->n > 1 || q->n_near)
 		return evq_push_any(q, time, id);
-	q->heap[0] = (struct evq_entry){ time, q->by_id ? id : q->next_seq, id };
-	q->n = 1;
+	struct evq_entry x = { time, q->by_id ? id : q->next_seq, id };
+	if (!q->n) {
+		q->heap[0] = x;
+		q->min_time = time;
+	} else if (time < q->heap[0].time || (time == q->heap[0].time && x.seq < q->heap[0].seq)) {
+		q->heap[1] = q->heap[0];
+		q->heap[0] = x;
+		q->min_time = time;
+	} else {
+		q->heap[1] = x;
+	}
+	q->n++;
 	q->next_seq++;
-	q->min_time = time;
 	return 0;
 }
 
