@@ -38,6 +38,15 @@ static void replay_strings(struct replay *r, const char *const *traces, int n)
 	ck_assert_msg(ms_check_all(r->ms, &e) == 0, "%s", e.msg);
 }
 
+/* A stream over text, which must open. */
+static struct rt_stream *open_text(const char *name, const char *text, size_t len)
+{
+	struct err e = {0};
+	struct rt_stream *s = rt_open_buffer(name, text, len, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	return s;
+}
+
 static const struct ms_stats *cs(const struct replay *r, int c)
 {
 	return ms_core_stats(r->ms, c);
@@ -207,10 +216,7 @@ START_TEST(lackey_batch_same_records)
 	static const int sizes[] = {1, 2, 7, 64, 1024};
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
 		struct err e = {0};
-		struct rt_stream *a = rt_open_buffer("a", text, len, &e);
-		struct rt_stream *b = rt_open_buffer("b", text, len, &e);
-		ck_assert_ptr_nonnull(a);
-		ck_assert_ptr_nonnull(b);
+		struct rt_stream *a = open_text("a", text, len), *b = open_text("b", text, len);
 		struct rt_rec batch[1024], one;
 		int total = 0, got;
 		while ((got = rt_next_batch(a, batch, sizes[k], &e)) > 0) {
@@ -286,10 +292,7 @@ START_TEST(batch_in_trace_order)
 	}
 	text[len] = 0;
 	struct err e = {0};
-	struct rt_stream *a = rt_open_buffer("a.trace", text, len, &e);
-	struct rt_stream *b = rt_open_buffer("b.trace", text, len, &e);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_ptr_nonnull(b);
+	struct rt_stream *a = open_text("a.trace", text, len), *b = open_text("b.trace", text, len);
 	struct rt_rec batch[64], one;
 	int total = 0;
 	for (int got; (got = rt_next_batch(a, batch, 64, &e)) > 0;)

@@ -25,17 +25,9 @@
 #define EVQ_SMALL 2
 #define WORDS (EVQ_WINDOW / 64)
 
-/* (time, seq) as one 128-bit key: a cmp/sbb pair, and no branch for the
- * compiler to mispredict when it picks the minimum child */
-static inline int key_before(uint64_t ta, uint64_t sa, uint64_t tb, uint64_t sb)
-{
-	__extension__ typedef unsigned __int128 u128;
-	return (((u128)ta << 64) | sa) < (((u128)tb << 64) | sb);
-}
-
 static inline int before(const struct evq_entry *a, const struct evq_entry *b)
 {
-	return key_before(a->time, a->seq, b->time, b->seq);
+	return evq_key_before(a->time, a->seq, b->time, b->seq);
 }
 
 /* Chain nodes [from, to) into the free list. */
@@ -215,7 +207,7 @@ int evq_pop_any(struct evq *q, uint64_t *time, uint32_t *id)
 		unsigned b = q->first;
 		uint32_t k = q->head[b];
 		struct evq_node *nd = &q->node[k];
-		if (!q->n || !key_before(q->heap[0].time, q->heap[0].seq, nd->time, nd->seq)) {
+		if (!q->n || !evq_key_before(q->heap[0].time, q->heap[0].seq, nd->time, nd->seq)) {
 			*time = nd->time;
 			*id = nd->id;
 			int emptied = nd->next == NIL;

@@ -33,10 +33,16 @@ struct tr_ring {
 	struct tr_slot slot[TR_SLOTS];
 	unsigned head, tail;        /* slots [head, tail) are filled */
 	int held;                   /* the replay is reading slot head */
-	int ended;                  /* the end or the error is in a slot */
 	uint64_t in_done, in_total; /* of the batch handed out last */
 	struct err err;             /* the error, once ended by one */
 };
+
+/* The end or the error is in the ring: its last batch says so, and no
+ * slot is filled after it (nor is it ever released, tr_next). */
+static int ended(const struct tr_ring *g)
+{
+	return g->tail && g->slot[(g->tail - 1) % TR_SLOTS].n <= 0;
+}
 
 struct trace_reader {
 	struct rt_stream *const *streams;
@@ -64,7 +70,7 @@ static int neediest(const struct trace_reader *t)
 	for (int i = 0; i < t->n && best_ready; i++) {
 		const struct tr_ring *g = &t->ring[i];
 		unsigned ready = g->tail - g->head;
-		if (!g->ended && ready < best_ready) {
+		if (!ended(g) && ready < best_ready) {
 			best = i;
 			best_ready = ready;
 		}
@@ -81,7 +87,7 @@ static void *reader_main(void *arg)
 		if (i < 0) {
 			int open = 0;
 			for (int k = 0; k < t->n && !open; k++)
-				open = !t->ring[k].ended;
+				open = !ended(&t->ring[k]);
 			if (t->stop || !open)
 				break;
 			t->asleep = 1;
@@ -98,10 +104,8 @@ static void *reader_main(void *arg)
 		s->n = rt_next_batch(t->streams[i], slot_recs(t, i, k), t->batch, &e);
 		rt_input(t->streams[i], &s->in_done, &s->in_total);
 		pthread_mutex_lock(&t->mu);
-		if (s->n <= 0) {
-			g->ended = 1;
+		if (s->n < 0)
 			g->err = e;
-		}
 		g->tail = k + 1;
 		pthread_cond_broadcast(&t->filled);
 	}
@@ -127,6 +131,9 @@ struct trace_reader *tr_start(struct rt_stream *const *streams, int n, struct er
 		err_internal(e, "replay: out of memory");
 		return NULL;
 	}
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->filled, NULL);
+	pthread_cond_init(&t->freed, NULL);
 	t->streams = streams;
 	t->n = n;
 	size_t per = TR_BUDGET / ((size_t)n * TR_SLOTS * sizeof *t->recs);
@@ -134,15 +141,10 @@ struct trace_reader *tr_start(struct rt_stream *const *streams, int n, struct er
 	t->recs = malloc((size_t)n * TR_SLOTS * (size_t)t->batch * sizeof *t->recs);
 	t->ring = calloc((size_t)n, sizeof *t->ring);
 	if (!t->recs || !t->ring) {
-		free(t->recs);
-		free(t->ring);
-		free(t);
+		reader_free(t);
 		err_internal(e, "replay: out of memory");
 		return NULL;
 	}
-	pthread_mutex_init(&t->mu, NULL);
-	pthread_cond_init(&t->filled, NULL);
-	pthread_cond_init(&t->freed, NULL);
 	/* Signals (an interrupt) are the replay's to notice, not the reader's:
 	 * the thread starts with all of them blocked. */
 	sigset_t all, old;
