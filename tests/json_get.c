@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const cJSON *root = doc ? jpos_root(doc) : big;
-	int64_t iv;
+	int64_t iv = 0;
 	const cJSON *v = strcmp(argv[2], ".") == 0 ? root : rep_lookup(root, argv[2]);
 	int rc = 0;
 	if (!v) {

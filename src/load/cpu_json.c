@@ -45,7 +45,7 @@ static int read_field(const struct jpos_doc *d, const cJSON *n, const struct cpu
 		*(int *)p = (int)v;
 		return 0;
 	case CPU_F_GHZ: {
-		double g;
+		double g = 0;
 		if (jpos_double(d, n, f->min, f->max, &g, e))
 			return -1;
 		memcpy(p, &g, sizeof g);
