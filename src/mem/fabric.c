@@ -80,8 +80,10 @@ static int rec_new(struct memsys *ms, struct err *e)
 			ms->cap_recs = cap;
 		}
 		i = ms->n_recs;
-		/* the data, then the target set, in one block */
-		ms->recs[i].data = malloc(((ms->ls + 7) & ~7u) + ms->words * sizeof(uint64_t));
+		/* the data, then the target set, in one block, from a host cache
+		 * line on (the L1 pool's reason, memsys_int.h) */
+		size_t n = ((ms->ls + 7) & ~(size_t)7) + ms->words * sizeof(uint64_t);
+		ms->recs[i].data = aligned_alloc(64, (n + 63) & ~(size_t)63);
 		if (!ms->recs[i].data)
 			return err_internal(e, "memsys: out of memory for requests");
 		ms->n_recs++;

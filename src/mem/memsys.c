@@ -103,9 +103,15 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	}
 	/* The L1s in one zeroed block (cache_bytes says why) */
 	size_t l1_bytes = cache_bytes(m->l1_size, m->l1_assoc, ms->ls, 1);
-	if (l1_bytes && !(ms->l1_pool = calloc((size_t)ms->ncores, l1_bytes))) {
-		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
-		goto fail;
+	if (l1_bytes) {
+		size_t n = (size_t)ms->ncores;
+		if (l1_bytes <= (SIZE_MAX - 63) / n)
+			ms->l1_block = calloc(1, n * l1_bytes + 63);
+		if (!ms->l1_block) {
+			err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
+			goto fail;
+		}
+		ms->l1_pool = ms->l1_block + (-(uintptr_t)ms->l1_block & 63);
 	}
 	for (int c = 0; c < ms->ncores; c++)
 		if (cache_init_in(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1,
@@ -147,7 +153,7 @@ void ms_destroy(struct memsys *ms)
 	ms_fabric_free(ms);
 	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
 		cache_free(l1_of(ms, c));
-	free(ms->l1_pool);
+	free(ms->l1_block);
 	free(ms->way_le_pool);
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		cache_free(&ms->llc[s]);
