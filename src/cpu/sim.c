@@ -3,6 +3,7 @@
  * or its store buffer's drain; nothing else is ever scheduled. */
 #include "config.h"
 #include "cpu/sim.h"
+#include "base/big_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,9 +140,8 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	 * decide which of two misses in one cycle is issued first. */
 	evq_order_by_id(&s->q);
 	/* aligned as struct core asks (its hot fields are laid out by line) */
-	s->cores = aligned_alloc(_Alignof(struct core), (size_t)n * sizeof *s->cores);
-	if (s->cores)
-		memset(s->cores, 0, (size_t)n * sizeof *s->cores);
+	_Static_assert(_Alignof(struct core) <= 4096, "big_zalloc aligns to a page");
+	s->cores = big_zalloc((size_t)n * sizeof *s->cores);
 	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
@@ -222,7 +222,7 @@ void sim_destroy(struct sim *s)
 	if (s->cores)
 		for (int c = 0; c < s->m.cores; c++)
 			core_free(&s->cores[c]);
-	free(s->cores);
+	big_free(s->cores);
 	free(s->irq_src);
 	free(s->forms);
 	ghost_table_free(s->env.ghosts);

@@ -3,6 +3,7 @@
  * protocol tables (coherence.h) and never decides protocol itself. */
 #include "config.h"
 #include "mem/memsys_int.h"
+#include "base/big_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,9 +87,9 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
-	ms->fast.pc = aligned_alloc(_Alignof(struct ms_core), (size_t)ms->ncores * sizeof *ms->fast.pc);
+	_Static_assert(_Alignof(struct ms_core) <= 4096, "big_zalloc aligns to a page");
+	ms->fast.pc = big_zalloc((size_t)ms->ncores * sizeof *ms->fast.pc);
 	if (ms->fast.pc) {
-		memset(ms->fast.pc, 0, (size_t)ms->ncores * sizeof *ms->fast.pc);
 		for (int c = 0; c < ms->ncores; c++)
 			ms->fast.pc[c].next_pc[0] = ms->fast.pc[c].next_pc[1] = MS_NO_PC;
 	}
@@ -105,21 +106,21 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	size_t l1_bytes = cache_bytes(m->l1_size, m->l1_assoc, ms->ls, 1);
 	if (l1_bytes) {
 		size_t n = (size_t)ms->ncores;
-		if (l1_bytes <= (SIZE_MAX - 63) / n)
-			ms->l1_block = calloc(1, n * l1_bytes + 63);
-		if (!ms->l1_block) {
+		if (l1_bytes <= SIZE_MAX / n)
+			ms->l1_pool = big_zalloc(n * l1_bytes);
+		if (!ms->l1_pool) {
 			err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 			goto fail;
 		}
-		ms->l1_pool = ms->l1_block + (-(uintptr_t)ms->l1_block & 63);
 	}
 	for (int c = 0; c < ms->ncores; c++)
 		if (cache_init_in(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1,
 				  ms->l1_pool ? ms->l1_pool + (size_t)c * l1_bytes : NULL, e))
 			goto fail;
-	/* calloc: like the L1s, host pages only where a core fills a way */
+	/* like the L1s: zero pages until a core fills a way */
 	size_t ways = (size_t)l1_of(ms, 0)->sets * l1_of(ms, 0)->assoc;
-	if (!(ms->way_le_pool = calloc((size_t)ms->ncores * ways, sizeof(struct ms_line *)))) {
+	if (ways > SIZE_MAX / sizeof(struct ms_line *) / (size_t)ms->ncores ||
+	    !(ms->way_le_pool = big_zalloc((size_t)ms->ncores * ways * sizeof(struct ms_line *)))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}
@@ -153,8 +154,8 @@ void ms_destroy(struct memsys *ms)
 	ms_fabric_free(ms);
 	for (int c = 0; ms->fast.pc && c < ms->ncores; c++)
 		cache_free(l1_of(ms, c));
-	free(ms->l1_block);
-	free(ms->way_le_pool);
+	big_free(ms->l1_pool);
+	big_free(ms->way_le_pool);
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		cache_free(&ms->llc[s]);
 	free(ms->llc);
@@ -163,7 +164,7 @@ void ms_destroy(struct memsys *ms)
 	free(ms->home);
 	sp_map_free(&ms->line_idx);
 	free(ms->place);
-	free(ms->fast.pc);
+	big_free(ms->fast.pc);
 	if (ms->scratch)
 		free(ms->scratch->hot);
 	free(ms->scratch);

@@ -119,10 +119,10 @@ struct memsys {
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
 	/* Every core's L1 arrays (cache_bytes each, a multiple of 64), from a
-	 * host cache line on: a way's data is then one host line, not two,
-	 * which a 1024-core run, where each transfer finds its cores' lines
-	 * cold, pays for at every fill. l1_block is what calloc returned. */
-	uint8_t *l1_pool, *l1_block;
+	 * host page on (big_zalloc): a way's data is then one host cache line,
+	 * not two, which a 1024-core run, where each transfer finds its cores'
+	 * lines cold, pays for at every fill. */
+	uint8_t *l1_pool;
 	struct ms_line **way_le_pool;    /* every core's ms_core.way_le */
 	uint64_t bus_free;
 	/* The fabric's messages (fabric.c): its own event queue, processed
