@@ -24,6 +24,10 @@
  * 4 KiB pages cost a TLB miss at nearly every access of an event. */
 #define BIG_HUGE ((size_t)256 << 10)
 
+/* Past this no machine has the memory: refused before any allocator is
+ * asked (AddressSanitizer's aborts on a size it cannot serve). */
+#define BIG_MAX (SIZE_MAX / 2 - 2 * BIG_PAGE)
+
 /* What the mapping's first page keeps for big_free, just below the block. */
 struct big_head {
 	void *map;
@@ -39,7 +43,7 @@ size_t big_alignment(size_t size)
 
 void *big_zalloc(size_t size)
 {
-	if (!size || size > SIZE_MAX - 4096)
+	if (!size || size > BIG_MAX)
 		return NULL;
 	size_t len = (size + 4095) & ~(size_t)4095;
 	void *p = aligned_alloc(4096, len);
@@ -60,7 +64,7 @@ size_t big_alignment(size_t size)
 
 void *big_zalloc(size_t size)
 {
-	if (!size || size > SIZE_MAX / 2 - 2 * BIG_PAGE)
+	if (!size || size > BIG_MAX)
 		return NULL;
 	size_t align = big_alignment(size);
 	int huge = align == BIG_PAGE;
