@@ -583,18 +583,21 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			ready = reply;
 		int supply = (cell.actions & COH_SUPPLY) ||
 			     (ms->m.c2c_clean && p->req[r->req].fetch);
+		int copied = 0;  /* r->data holds this holder's copy */
 		if (supply && r->supplier == MS_NO_CORE) {
 			r->supplier = h;
 			r->supplier_state = (uint8_t)hs;
 			r->supplied = 1;
 			r->remote = (uint8_t)hremote;
 			memcpy(r->data, cache_data(hc, hw), ms->ls);
+			copied = 1;
 		}
 		if (p->state[hs].dirty && !p->state[cell.next].dirty && !(cell.actions & COH_WRITEBACK)) {
 			/* The line's only up-to-date data now travels to the
 			 * requester (with the data, or as its permission to make
 			 * its own clean copy the dirty one). */
-			memcpy(r->data, cache_data(hc, hw), ms->ls);
+			if (!copied)
+				memcpy(r->data, cache_data(hc, hw), ms->ls);
 			le->dirty_in_flight = i + 1;
 		}
 		if (cell.actions & COH_WRITEBACK) {

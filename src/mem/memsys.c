@@ -41,9 +41,14 @@ static struct ms_line *line_new(struct memsys *ms, uint64_t line)
 /* A line's entry, made on its first access; NULL (recorded) when out of memory. */
 struct ms_line *ms_line_get(struct memsys *ms, uint64_t line)
 {
+	if (ms->last_le && ms->last_le->line == line)
+		return ms->last_le;
 	struct ms_line *le = line_find(ms, line);
-	if (!le && !(le = line_new(ms, line)))
+	if (!le && !(le = line_new(ms, line))) {
 		err_internal(&ms->check_err, "memsys: out of memory for directory entries");
+		return NULL;
+	}
+	ms->last_le = le;
 	return le;
 }
 

@@ -115,6 +115,9 @@ struct memsys {
 	uint8_t has_shadow;
 	uint8_t *home;                   /* nlines, only once a home is set */
 	struct sp_map line_idx;          /* line number -> entry index + 1 */
+	/* The entry ms_line_get returned last: a contended line's misses ask
+	 * for the same one again and again (entries never move). */
+	struct ms_line *last_le;
 	uint8_t **chunks;
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
