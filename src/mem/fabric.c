@@ -52,8 +52,9 @@ static void msg_add(struct memsys *ms, int core, uint64_t t)
 		pc->msg_next = t;
 }
 
-/* Snoops up to `now` have reached core. */
-static void msg_done(struct memsys *ms, int core, uint64_t now)
+/* Snoops up to `now` have reached core. Inline: a contended operation
+ * calls it twice, and its loop is mostly over one or two slots. */
+MS_INLINE void msg_done(struct memsys *ms, int core, uint64_t now)
 {
 	struct ms_core *pc = &ms->fast.pc[core];
 	uint32_t k = 0;
