@@ -15,7 +15,7 @@ START_TEST(zeroed_aligned_writable)
 {
 	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
 		size_t n = sizes[k];
-		uint8_t *p = big_zalloc(n);
+		uint8_t *p = big_zalloc(1, n);
 		ck_assert_ptr_nonnull(p);
 		size_t a = big_alignment(n);
 		ck_assert(a == 4096 || a == (size_t)2 << 20);
@@ -44,9 +44,9 @@ END_TEST
 
 START_TEST(refusals)
 {
-	ck_assert_ptr_null(big_zalloc(0));
-	ck_assert_ptr_null(big_zalloc(SIZE_MAX));
-	ck_assert_ptr_null(big_zalloc(SIZE_MAX / 2));
+	ck_assert_ptr_null(big_zalloc(1, 0));
+	ck_assert_ptr_null(big_zalloc(1, SIZE_MAX));
+	ck_assert_ptr_null(big_zalloc(1, SIZE_MAX / 2));
 }
 END_TEST
 

@@ -1,7 +1,7 @@
 /* big_alloc.h's arrays: an anonymous mapping (zero pages until written, as
  * calloc's large blocks), 2 MiB aligned and advised as huge-page memory
- * from BIG_HUGE on. The sanitizer build takes calloc instead, so that
- * AddressSanitizer still sees every overrun of these arrays. */
+ * from BIG_HUGE on. The sanitizer build takes the C library's allocator
+ * instead, so that AddressSanitizer still sees every overrun of them. */
 #include "config.h"
 #include "base/big_alloc.h"
 
@@ -28,11 +28,11 @@
  * asked (AddressSanitizer's aborts on a size it cannot serve). */
 #define BIG_MAX (SIZE_MAX / 2 - 2 * BIG_PAGE)
 
-/* What the mapping's first page keeps for big_free, just below the block. */
-struct big_head {
-	void *map;
-	size_t len;
-};
+/* n * size, or 0 when it is 0 or past BIG_MAX. */
+static size_t big_total(size_t n, size_t size)
+{
+	return n && size && n <= BIG_MAX / size ? n * size : 0;
+}
 
 #ifdef BIG_PLAIN
 size_t big_alignment(size_t size)
@@ -41,9 +41,10 @@ size_t big_alignment(size_t size)
 	return 4096;
 }
 
-void *big_zalloc(size_t size)
+void *big_zalloc(size_t n, size_t elem)
 {
-	if (!size || size > BIG_MAX)
+	size_t size = big_total(n, elem);
+	if (!size)
 		return NULL;
 	size_t len = (size + 4095) & ~(size_t)4095;
 	void *p = aligned_alloc(4096, len);
@@ -57,14 +58,21 @@ void big_free(void *p)
 	free(p);
 }
 #else
+/* What the mapping's first page keeps for big_free, just below the block. */
+struct big_head {
+	void *map;
+	size_t len;
+};
+
 size_t big_alignment(size_t size)
 {
 	return size >= BIG_HUGE ? BIG_PAGE : 4096;
 }
 
-void *big_zalloc(size_t size)
+void *big_zalloc(size_t n, size_t elem)
 {
-	if (!size || size > BIG_MAX)
+	size_t size = big_total(n, elem);
+	if (!size)
 		return NULL;
 	size_t align = big_alignment(size);
 	int huge = align == BIG_PAGE;

@@ -6,10 +6,11 @@
 
 #include <stddef.h>
 
-/* size zeroed bytes aligned to at least 4096 (so to any struct's
- * alignment up to that), pages made resident only when written; NULL when
- * out of memory or size is 0. Free with big_free. */
-void *big_zalloc(size_t size);
+/* n zeroed elements of size bytes, as calloc: aligned to at least 4096
+ * (so to any struct's alignment up to that), pages made resident only when
+ * written; NULL when out of memory, when n * size is 0 or past any
+ * machine's memory (overflow included). Free with big_free. */
+void *big_zalloc(size_t n, size_t size);
 void big_free(void *p);
 /* The alignment big_zalloc gives `size` bytes: 2 MiB where it asks the
  * kernel for huge pages, else 4096. */

@@ -141,7 +141,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	evq_order_by_id(&s->q);
 	/* aligned as struct core asks (its hot fields are laid out by line) */
 	_Static_assert(_Alignof(struct core) <= 4096, "big_zalloc aligns to a page");
-	s->cores = big_zalloc((size_t)n * sizeof *s->cores);
+	s->cores = big_zalloc((size_t)n, sizeof *s->cores);
 	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;

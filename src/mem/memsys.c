@@ -93,7 +93,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
 	_Static_assert(_Alignof(struct ms_core) <= 4096, "big_zalloc aligns to a page");
-	ms->fast.pc = big_zalloc((size_t)ms->ncores * sizeof *ms->fast.pc);
+	ms->fast.pc = big_zalloc((size_t)ms->ncores, sizeof *ms->fast.pc);
 	if (ms->fast.pc) {
 		for (int c = 0; c < ms->ncores; c++)
 			ms->fast.pc[c].next_pc[0] = ms->fast.pc[c].next_pc[1] = MS_NO_PC;
@@ -109,14 +109,9 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	}
 	/* The L1s in one zeroed block (cache_bytes says why) */
 	size_t l1_bytes = cache_bytes(m->l1_size, m->l1_assoc, ms->ls, 1);
-	if (l1_bytes) {
-		size_t n = (size_t)ms->ncores;
-		if (l1_bytes <= SIZE_MAX / n)
-			ms->l1_pool = big_zalloc(n * l1_bytes);
-		if (!ms->l1_pool) {
-			err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
-			goto fail;
-		}
+	if (l1_bytes && !(ms->l1_pool = big_zalloc((size_t)ms->ncores, l1_bytes))) {
+		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
+		goto fail;
 	}
 	for (int c = 0; c < ms->ncores; c++)
 		if (cache_init_in(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1,
@@ -124,8 +119,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 			goto fail;
 	/* like the L1s: zero pages until a core fills a way */
 	size_t ways = (size_t)l1_of(ms, 0)->sets * l1_of(ms, 0)->assoc;
-	if (ways > SIZE_MAX / sizeof(struct ms_line *) / (size_t)ms->ncores ||
-	    !(ms->way_le_pool = big_zalloc((size_t)ms->ncores * ways * sizeof(struct ms_line *)))) {
+	if (!(ms->way_le_pool = big_zalloc((size_t)ms->ncores, ways * sizeof(struct ms_line *)))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}
