@@ -27,6 +27,8 @@ struct opts {
 	size_t n_irqs;
 	uint64_t rdi;
 	uint32_t issue_width; /* default 1 */
+	uint32_t store_forward; /* lat_store_forward, default 0 (unset) */
+	uint32_t commit_width;  /* store_commit_width, default 0 (no limit) */
 };
 
 static uint32_t label(const struct program *p, const char *name)
@@ -76,6 +78,8 @@ static void start(struct run *r, const char *src, const struct opts *o)
 	cfg.cpu.cores = cores;
 	if (o->issue_width)
 		cfg.cpu.issue_width = o->issue_width;
+	cfg.cpu.lat_store_forward = o->store_forward;
+	cfg.cpu.store_commit_width = o->commit_width;
 	cfg.prog = &r->p;
 	struct sim_thread th[64];
 	ck_assert_int_le(threads, 64);
@@ -617,6 +621,101 @@ START_TEST(test_limit_and_incremental)
 }
 END_TEST
 
+/* lat_store_forward: a chain of read-modify-writes of one address takes
+ * that many cycles a link (each forwarded load waits for the store before
+ * it, beside the instruction's one cycle), and a load after the stores
+ * have left the buffer is an L1 hit as before; unset, every forwarded
+ * load costs an L1 hit (4 cycles here). The cycles the core spends on
+ * L1 hits and forwarded loads, for `links` incs and `gap` nops after: */
+static uint64_t chain_cycles(uint32_t fwd, int links, int gap)
+{
+	char src[4096];
+	int n = snprintf(src, sizeof src, ".data\n.align 64\nx: .quad 0\n.text\nmain:\nmov rax, [x]\n");
+	for (int i = 0; i < links; i++)
+		n += snprintf(src + n, sizeof src - (size_t)n, "inc qword ptr [x]\n");
+	for (int i = 0; i < gap; i++)
+		n += snprintf(src + n, sizeof src - (size_t)n, "nop\n");
+	snprintf(src + n, sizeof src - (size_t)n, "mov rbx, [x]\nhlt\n");
+	struct run r;
+	run(&r, src, &(struct opts){ .store_forward = fwd });
+	ck_halted(&r);
+	struct sim_core_view v;
+	sim_core_view(r.s, 0, &v);
+	ck_assert_uint_eq(v.regs[R_RBX], (uint64_t)links);
+	uint64_t t = sim_core_stats(r.s, 0)->cycles[CORE_ACT_L1_HIT];
+	done(&r);
+	return t;
+}
+
+START_TEST(test_store_forward_latency)
+{
+	/* unset: 4 a forwarded load, so 10 more links cost 40 */
+	ck_assert_uint_eq(chain_cycles(0, 10, 0), 48);
+	ck_assert_uint_eq(chain_cycles(0, 20, 0), 88);
+	/* 1: the store of one link is done when the next load comes, a cycle
+	 * later: forwarded loads cost nothing, a link one cycle */
+	ck_assert_uint_eq(chain_cycles(1, 10, 0), 8);
+	ck_assert_uint_eq(chain_cycles(1, 20, 0), 8);
+	/* f > 1: each forwarded load waits f - 1 after its instruction's cycle */
+	for (uint32_t f = 2; f <= 6; f++) {
+		ck_assert_uint_eq(chain_cycles(f, 20, 0) - chain_cycles(f, 10, 0), 10 * (f - 1));
+		/* the last load, 30 nops on, finds the buffer drained: an L1 hit
+		 * (4) instead of a wait of f - 1 */
+		ck_assert_uint_eq(chain_cycles(f, 20, 30), chain_cycles(f, 20, 0) - (f - 1) + 4);
+	}
+}
+END_TEST
+
+/* store_commit_width: eight stores to one missing line pile up behind
+ * the first one's RFO and leave when the line comes, w a cycle: the last
+ * one ceil(8 / w) - 1 cycles after the first, so the mfence behind them
+ * ends that much later than with no limit (all eight at once). */
+static uint64_t burst_end(uint32_t width)
+{
+	char src[1024];
+	int n = snprintf(src, sizeof src, ".data\n.align 64\nx: .space 64\n.text\nmain:\n");
+	for (int i = 0; i < 8; i++)
+		n += snprintf(src + n, sizeof src - (size_t)n, "mov qword ptr [x + %d], %d\n", 8 * i, i + 1);
+	snprintf(src + n, sizeof src - (size_t)n, "mfence\nhlt\n");
+	struct run r;
+	run(&r, src, &(struct opts){ .commit_width = width });
+	ck_halted(&r);
+	for (int i = 0; i < 8; i++)
+		ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "x") + 8 * (uint64_t)i, 8), (uint64_t)i + 1);
+	uint64_t t = sim_core_stats(r.s, 0)->halted_at;
+	done(&r);
+	return t;
+}
+
+START_TEST(test_store_commit_width)
+{
+	uint64_t base = burst_end(0);
+	for (uint32_t w = 1; w <= 8; w++)
+		ck_assert_uint_eq(burst_end(w) - base, (8 + w - 1) / w - 1);
+}
+END_TEST
+
+/* False sharing, the case the width is for: four cores increment their
+ * own quadword of one line, loads forwarded in a cycle, so stores pile up
+ * while the line is away and snoops arrive in the middle of a drain. The
+ * invariant checker runs throughout (start sets cfg.check); every
+ * increment must land. */
+START_TEST(test_store_commit_width_false_sharing)
+{
+	static const char src[] = ".data\n.align 64\nslot: .space 64\n.text\nmain:\n"
+		"mov rax, CPU\nlea rdi, [rax*8 + slot]\nmov rcx, 300\n"
+		"l: inc qword ptr [rdi]\ndec rcx\njnz l\nhlt\n";
+	for (uint32_t w = 0; w <= 2; w++) {
+		struct run r;
+		run(&r, src, &(struct opts){ .cores = 4, .store_forward = 1, .commit_width = w, .skew = 50, .seed = 3 });
+		ck_halted(&r);
+		for (int c = 0; c < 4; c++)
+			ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "slot") + 8 * (uint64_t)c, 8), 300);
+		done(&r);
+	}
+}
+END_TEST
+
 /* ---- store-to-load forwarding, the buffer alone ---- */
 
 START_TEST(test_sb_lookup)
@@ -624,26 +723,28 @@ START_TEST(test_sb_lookup)
 	struct sb b;
 	struct err e;
 	err_clear(&e);
-	ck_assert_int_eq(sb_init(&b, 4, &e), 0);
-	uint64_t v = 0;
-	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_MISS);
+	ck_assert_int_eq(sb_init(&b, 4, 0, &e), 0);
+	uint64_t v = 0, ready = 0;
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v, &ready), SB_MISS);
 	sb_push(&b, 0x100, 8, 0x1122334455667788ull, 10, 0);
-	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_HIT);   /* same variable */
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v, &ready), SB_HIT);   /* same variable */
 	ck_assert_uint_eq(v, 0x1122334455667788ull);
-	ck_assert_int_eq(sb_lookup(&b, 0x100, 4, &v), SB_HIT);   /* narrower, same address */
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 4, &v, &ready), SB_HIT);   /* narrower, same address */
 	ck_assert_uint_eq(v, 0x55667788u);
-	ck_assert_int_eq(sb_lookup(&b, 0x102, 2, &v), SB_HIT);   /* inside */
+	ck_assert_int_eq(sb_lookup(&b, 0x102, 2, &v, &ready), SB_HIT);   /* inside */
 	ck_assert_uint_eq(v, 0x5566u);
-	ck_assert_int_eq(sb_lookup(&b, 0x104, 8, &v), SB_PARTIAL);
-	ck_assert_int_eq(sb_lookup(&b, 0x108, 8, &v), SB_MISS);
+	ck_assert_int_eq(sb_lookup(&b, 0x104, 8, &v, &ready), SB_PARTIAL);
+	ck_assert_int_eq(sb_lookup(&b, 0x108, 8, &v, &ready), SB_MISS);
 	sb_push(&b, 0x100, 2, 0xabcd, 11, 0);                     /* newest first */
-	ck_assert_int_eq(sb_lookup(&b, 0x100, 2, &v), SB_HIT);
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 2, &v, &ready), SB_HIT);
 	ck_assert_uint_eq(v, 0xabcd);
-	ck_assert_int_eq(sb_lookup(&b, 0x100, 1, &v), SB_HIT);
+	ck_assert_uint_eq(ready, 11);                             /* the forwarding store's */
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 1, &v, &ready), SB_HIT);
 	ck_assert_uint_eq(v, 0xcd);
-	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v), SB_PARTIAL); /* wider, same address */
-	ck_assert_int_eq(sb_lookup(&b, 0x104, 4, &v), SB_HIT);     /* the older store */
+	ck_assert_int_eq(sb_lookup(&b, 0x100, 8, &v, &ready), SB_PARTIAL); /* wider, same address */
+	ck_assert_int_eq(sb_lookup(&b, 0x104, 4, &v, &ready), SB_HIT);     /* the older store */
 	ck_assert_uint_eq(v, 0x11223344u);
+	ck_assert_uint_eq(ready, 10);
 	sb_free(&b);
 }
 END_TEST
@@ -848,6 +949,9 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_cpu_and_percpu);
 	tcase_add_test(tc, test_forwarding);
 	tcase_add_test(tc, test_sb_lookup);
+	tcase_add_test(tc, test_store_forward_latency);
+	tcase_add_test(tc, test_store_commit_width);
+	tcase_add_test(tc, test_store_commit_width_false_sharing);
 	tcase_add_test(tc, test_sb_full_stalls);
 	tcase_add_test(tc, test_lock_add_exact);
 	tcase_add_test(tc, test_ops_per_ownership);

@@ -110,6 +110,9 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 		return err_set(e, NULL, 0, 0, "cpi: %u is out of range (expected 1..1000)", m->cpi);
 	if (m->issue_width < 1 || m->issue_width > 8)
 		return err_set(e, NULL, 0, 0, "issue_width: %u is out of range (expected 1..8)", m->issue_width);
+	if (m->store_commit_width > 8)
+		return err_set(e, NULL, 0, 0, "store_commit_width: %u is out of range (expected 0..8)",
+			       m->store_commit_width);
 	if (m->sb_entries < 1 || m->sb_entries > 256)
 		return err_set(e, NULL, 0, 0, "sb_entries: %u is out of range (expected 1..256)", m->sb_entries);
 	/* Latencies are all bounded alike; the table says which fields they are. */

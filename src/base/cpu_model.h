@@ -69,6 +69,19 @@ struct cpu_model {
 	 * (mov, dec, jnz) hides beside a locked RMW instead of adding to it.
 	 * Memory and fence latencies are charged apart and stay whole. */
 	uint32_t issue_width;
+	/* A load that takes its value from a store still in the buffer:
+	 * 0 (unset) costs an L1 hit, whenever it comes; else it completes
+	 * this many cycles after that store executed, at the earliest, and
+	 * costs only the wait. A chain of read-modify-writes of one address
+	 * then takes this per link: store-to-load forwarding (about 5 cycles
+	 * on Intel cores), or memory renaming (1 on recent AMD cores). */
+	uint32_t lat_store_forward;
+	/* Stores the L1 takes from the store buffer per cycle (its store
+	 * ports): 0 (unset) takes every store whose time has come at once.
+	 * It matters when stores pile up behind a line that is away (false
+	 * sharing): they then leave this many a cycle, and a snoop that
+	 * arrives meanwhile takes the line from the rest. */
+	uint32_t store_commit_width;
 	/* What the teaching simulators model (docs/replay.md); 0 keeps the
 	 * topology's timing and MESI's memory supply. */
 	uint32_t lat_writeback;     /* a dirty line written back delays its writer this much */
@@ -121,6 +134,8 @@ struct cpu_model {
 	X(lat_bus,          LAT,      IF_BUS,   0, 100000)        \
 	X(cpi,              U32,      OPTIONAL, 1, 1000)          \
 	X(issue_width,      U32,      OPTIONAL, 1, 8)             \
+	X(lat_store_forward, LAT,     OPTIONAL, 0, 100000)        \
+	X(store_commit_width, U32,    OPTIONAL, 0, 8)             \
 	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000)        \
 	X(lat_store_shared, LAT,      OPTIONAL, 0, 100000)        \
 	X(c2c_clean,        U32,      OPTIONAL, 0, 1)             \

@@ -199,10 +199,10 @@ static inline enum step bad_access(struct core_env *env, struct core *c, uint64_
  * and the fabric's waker (core_mem_wake) schedules it again. */
 #define RFO_WAIT (UINT64_MAX - 1)
 
-/* When the head may next try to leave. */
+/* When the head may next try to leave (store_commit_width's slot too). */
 static inline uint64_t sb_next(const struct core *c)
 {
-	return c->sb.e[c->sb.head].ready;
+	return sb_head_at(&c->sb);
 }
 
 /* The drain activity needs the event queue (an RFO, or the core is not
@@ -225,11 +225,12 @@ ALWAYS_INLINE int drain_hits_inline(struct core_env *env, struct core *c, uint64
 {
 	while (c->sb.n) {
 		struct sb_entry *e = sb_head(&c->sb);
-		if (sb_next(c) > t)
+		uint64_t at = sb_next(c);
+		if (at > t)
 			return 0;
 		if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
 			return 1;
-		sb_pop(&c->sb);
+		sb_commit(&c->sb, at);
 	}
 	return 0;
 }
@@ -289,7 +290,7 @@ static enum step wait_sb(struct core_env *env, struct core *c, unsigned max)
 				struct sb_entry *e = sb_head(&c->sb);
 				if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
 					break;
-				sb_pop(&c->sb);
+				sb_commit(&c->sb, at);
 			}
 		}
 	}
@@ -332,7 +333,7 @@ int core_drain_event(struct core_env *env, struct core *c)
 			 * line is here; the waker drains it then. */
 			c->drain_at = RFO_WAIT;
 		else  /* performed after all (or failed: the run stops on the error) */
-			sb_pop(&c->sb);
+			sb_commit(&c->sb, now);
 	}
 	if (c->state == CORE_WAIT_SB) {
 		if (c->sb.n <= c->sb_wait_max) {
@@ -373,6 +374,7 @@ static enum step wait_mem(struct core_env *env, struct core *c)
 int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
 {
 	if ((what & MS_WAKE_DRAIN) && c->drain_at == RFO_WAIT) {
+		sb_line_came(&c->sb, t);
 		c->drain_at = t;
 		if (evq_push(env->q, t, CORE_EV_DRAIN(c->id)))
 			return err_internal(&env->err, "out of memory in the event queue");
@@ -395,10 +397,17 @@ ALWAYS_INLINE enum step load_as(struct core_env *env, struct core *c, uint64_t a
 	if (bad_access(env, c, addr, size, "load"))
 		return ST_FAULT;
 	if (c->sb.n) {
-		enum sb_lookup l = sb_lookup(&c->sb, addr, size, v);
+		uint64_t ready;
+		enum sb_lookup l = sb_lookup(&c->sb, addr, size, v, &ready);
 		if (l == SB_HIT) {
 			c->st.sb_forwards++;
-			acct_as(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit, plain);
+			/* lat_store_forward: the value is there that long after its
+			 * store executed (ready - sb_delay), and the load waits only
+			 * for that; unset, it costs an L1 hit like any load */
+			uint32_t fwd = env->m->lat_store_forward;
+			uint64_t at = ready - env->sb_delay + fwd;
+			acct_as(env, c, CORE_ACT_L1_HIT,
+				!fwd ? env->m->lat_l1_hit : at > c->clock ? at - c->clock : 0, plain);
 			return ST_OK;
 		}
 		if (l == SB_PARTIAL) { /* wait for the overlapping store to leave */

@@ -184,7 +184,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 
 	for (int c = 0; c < n; c++) {
 		core_init(env, &s->cores[c], c);
-		if (sb_init(&s->cores[c].sb, s->m.sb_entries, e))
+		if (sb_init(&s->cores[c].sb, s->m.sb_entries, s->m.store_commit_width, e))
 			goto fail;
 	}
 	struct rng skew;

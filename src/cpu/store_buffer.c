@@ -7,10 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sb_init(struct sb *b, unsigned cap, struct err *err)
+int sb_init(struct sb *b, unsigned cap, unsigned commit_width, struct err *err)
 {
 	memset(b, 0, sizeof *b);
-	b->cap = cap ? cap : 1;
+	if (cap > 256 || commit_width > 255)
+		return err_internal(err, "store buffer: %u entries, %u stores a cycle: out of range", cap, commit_width);
+	b->cap = (uint16_t)(cap ? cap : 1);
+	b->commit_width = (uint8_t)commit_width;
 	/* 64-byte aligned: slots 0-1, where a short queue stays (sb_pop), are
 	 * one host cache line. The size is rounded up to what aligned_alloc
 	 * requires, a multiple of the alignment. */

@@ -17,15 +17,23 @@ struct sb_entry {
 
 /* Invariant: entries e[(head + i) % cap], i < n, oldest first. A store
  * whose RFO is in flight stays at the head, invisible to other cores,
- * until its line arrives and it is written. */
+ * until its line arrives and it is written.
+ *
+ * The L1 takes at most commit_width stores a cycle from the buffer (its
+ * store port): commit_n of them have gone in cycle commit_at. Width 0 is
+ * no limit, and commit_at stays 0. The fields are 16- and 8-bit so that
+ * the struct stays 24 bytes, on the core's second host line (core.h). */
 struct sb {
 	struct sb_entry *e;
-	unsigned cap, head, n;
+	uint64_t commit_at;
+	uint16_t cap, head, n;
+	uint8_t commit_n, commit_width;
 };
 
 enum sb_lookup { SB_MISS, SB_HIT, SB_PARTIAL };
 
-int sb_init(struct sb *b, unsigned cap, struct err *err);
+/* cap 1..256 entries; commit_width 0 (no limit) .. 255 stores a cycle */
+int sb_init(struct sb *b, unsigned cap, unsigned commit_width, struct err *err);
 void sb_free(struct sb *b);
 
 static inline unsigned sb_used(const struct sb *b)
@@ -69,16 +77,55 @@ static inline void sb_pop(struct sb *b)
 	b->head = h;
 }
 
+/* When the head may leave: its own ready cycle, and no earlier than the
+ * L1's next free store slot. */
+static inline uint64_t sb_head_at(const struct sb *b)
+{
+	uint64_t r = b->e[b->head].ready;
+	return r > b->commit_at ? r : b->commit_at;
+}
+
+/* The head's line came at cycle t after an RFO: the stores that waited
+ * behind it leave from t on, commit_width a cycle. */
+static inline void sb_line_came(struct sb *b, uint64_t t)
+{
+	if (b->commit_width && t > b->commit_at) {
+		b->commit_at = t;
+		b->commit_n = 0;
+	}
+}
+
+/* The head leaves at cycle `at` (at least sb_head_at), taking one of that
+ * cycle's commit slots. */
+static inline void sb_commit(struct sb *b, uint64_t at)
+{
+	if (b->commit_width) {
+		if (at > b->commit_at) {
+			b->commit_at = at;
+			b->commit_n = 0;
+		}
+		if (++b->commit_n == b->commit_width) {
+			b->commit_at++;
+			b->commit_n = 0;
+		}
+	}
+	sb_pop(b);
+}
+
 /* Store-to-load forwarding: SB_HIT with *val from the newest store that
- * covers [addr, addr+size) entirely; SB_PARTIAL when the newest store that
- * overlaps it does not cover it (the load must wait for the drain). */
-static inline enum sb_lookup sb_lookup(const struct sb *b, uint64_t addr, unsigned size, uint64_t *val)
+ * covers [addr, addr+size) entirely, and *ready that store's ready cycle
+ * (when it executed, plus the core's buffer delay); SB_PARTIAL when the
+ * newest store that overlaps it does not cover it (the load must wait for
+ * the drain). */
+static inline enum sb_lookup sb_lookup(const struct sb *b, uint64_t addr, unsigned size, uint64_t *val,
+				       uint64_t *ready)
 {
 	for (unsigned k = b->n; k-- > 0;) {
 		unsigned i = b->head + k;
 		const struct sb_entry *e = &b->e[i >= b->cap ? i - b->cap : i];
 		if (e->addr == addr && e->size >= size) { /* the common case: the same variable */
 			*val = size == 8 ? e->val : e->val & ((1ull << (8 * size)) - 1);
+			*ready = e->ready;
 			return SB_HIT;
 		}
 		if (e->addr + e->size <= addr || addr + size <= e->addr)
@@ -86,6 +133,7 @@ static inline enum sb_lookup sb_lookup(const struct sb *b, uint64_t addr, unsign
 		if (e->addr <= addr && addr + size <= e->addr + e->size) {
 			uint64_t v = e->val >> (8 * (addr - e->addr));
 			*val = size == 8 ? v : v & ((1ull << (8 * size)) - 1);
+			*ready = e->ready;
 			return SB_HIT;
 		}
 		return SB_PARTIAL;

@@ -88,6 +88,29 @@ double host_adds_per_cycle(long adds, int runs, double ghz)
 	return best;
 }
 
+/* Stores to the eight quadwords of one L1-resident line, 800 per pass,
+ * none reading another: in a long run the buffer can empty no faster than
+ * the L1 takes stores, so this is the store commit rate (the store ports),
+ * with the loop's dec/jnz beside. */
+double host_stores_per_cycle(long stores, int runs, double ghz)
+{
+	static _Alignas(64) uint64_t line[8];
+	double best = 0;
+	for (int r = 0; r < runs; r++) {
+		uint64_t v = (uint64_t)r;
+		double t0 = cpu_ns();
+		for (long i = 0; i < stores; i += 800)
+			__asm__ volatile(".rept 100\n\tmov %1, 0(%0)\n\tmov %1, 8(%0)\n\tmov %1, 16(%0)\n"
+					 "\tmov %1, 24(%0)\n\tmov %1, 32(%0)\n\tmov %1, 40(%0)\n\tmov %1, 48(%0)\n"
+					 "\tmov %1, 56(%0)\n\t.endr"
+					 : : "r"(line), "r"(v) : "memory");
+		double spc = (double)stores / ((cpu_ns() - t0) * ghz);
+		if (spc > best)
+			best = spc;
+	}
+	return best;
+}
+
 /* ---- pointer chasing ---- */
 
 struct host_chain {
@@ -208,6 +231,22 @@ double host_locked_ns(long ops, int runs)
 		double t0 = cpu_ns();
 		for (long i = 0; i < ops; i += 10)
 			__asm__ volatile(".rept 10\n\tlock xaddq %0, %1\n\t.endr" : "+r"(v), "+m"(line[0]) : : "memory");
+		double ns = (cpu_ns() - t0) / (double)done;
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+double host_rmw_chain_ns(long ops, int runs)
+{
+	static _Alignas(SEP) uint64_t line[SEP / 8];
+	double best = -1;
+	long done = (ops + 9) / 10 * 10;
+	for (int r = 0; r < runs; r++) {
+		double t0 = cpu_ns();
+		for (long i = 0; i < ops; i += 10)
+			__asm__ volatile(".rept 10\n\tincq %0\n\t.endr" : "+m"(line[0]) : : "memory", "cc");
 		double ns = (cpu_ns() - t0) / (double)done;
 		if (best < 0 || ns < best)
 			best = ns;

@@ -21,6 +21,10 @@ double host_clock_ghz(long adds, int runs);
  * how many simple instructions the core issues at once. */
 double host_adds_per_cycle(long adds, int runs, double ghz);
 
+/* Independent stores to one L1-resident line retired per cycle at `ghz`:
+ * how many stores a cycle the L1 takes from the store buffer. */
+double host_stores_per_cycle(long stores, int runs, double ghz);
+
 /* A random cyclic pointer chain through `bytes` of memory, one pointer per
  * `stride` bytes, built (and so first touched) by the calling thread. */
 struct host_chain;
@@ -32,6 +36,10 @@ double host_chain_ns(struct host_chain *c, long steps, int runs, int cpu);
 
 /* ns per `lock xadd` to a line only this thread uses, best of `runs`. */
 double host_locked_ns(long ops, int runs);
+/* ns per `inc` of one quadword in memory, back to back, best of `runs`:
+ * each reads what the one before wrote, so this is a link of a chain
+ * through memory (store-to-load forwarding, or memory renaming). */
+double host_rmw_chain_ns(long ops, int runs);
 
 /* How a multi-thread figure's runs went: how many ran undisturbed (no
  * thread lost its CPU to another process), and the median of those (of

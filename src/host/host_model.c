@@ -169,6 +169,12 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 	m->issue_width = m->ipc < 1 ? 1 : m->ipc > 8.5 ? 8 : (uint32_t)(m->ipc + 0.25);
 	if (say(progress, ctx, "issue width: %.2f independent adds per cycle; issue_width = %u", m->ipc, m->issue_width))
 		goto out;
+	/* Rounded as the issue width: 1.9 stores a cycle is two ports. */
+	m->spc = host_stores_per_cycle(quick ? 30000000 : 200000000, m->runs, m->ghz);
+	m->store_commit_width = m->spc < 1 ? 1 : m->spc > 8.5 ? 8 : (uint32_t)(m->spc + 0.25);
+	if (say(progress, ctx, "store commit: %.2f independent stores to one line per cycle; store_commit_width = %u",
+		m->spc, m->store_commit_width))
+		goto out;
 
 	m->line_size = t->line ? t->line : 64;
 	if (!t->line)
@@ -230,6 +236,15 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 	m->lat_locked_op = locked > m->lat_l1_hit ? locked - m->lat_l1_hit : 0;
 	if (say(progress, ctx, "locked RMW: %.2f ns = %u cycles (back-to-back lock xadd); lat_locked_op = %u beyond the L1 hit",
 		m->ns_locked, locked, m->lat_locked_op))
+		goto out;
+
+	/* Each inc reads what the one before it wrote: the model's forwarded
+	 * load completes this long after the store it reads (cycles() keeps
+	 * at least 1: a core that renames memory does a link a cycle). */
+	m->ns_rmw_chain = host_rmw_chain_ns(quick ? 2000000 : 20000000, m->runs);
+	m->lat_store_forward = cycles(m->ns_rmw_chain, m->ghz);
+	if (say(progress, ctx, "store to load: %.2f ns = %u cycles a link (back-to-back inc of one quadword); "
+		"lat_store_forward = %u", m->ns_rmw_chain, m->lat_store_forward, m->lat_store_forward))
 		goto out;
 
 	static const enum topo_level levels[] = {TOPO_SMT, TOPO_CLUSTER, TOPO_SOCKET, TOPO_REMOTE};
@@ -345,7 +360,7 @@ cJSON *host_model_json(const struct host_model *m)
 				 m->pair[l]);
 	int n = snprintf(src, sizeof src,
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
-		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. "
+		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. lat_store_forward: back-to-back inc of one address. store_commit_width: independent stores to one line per cycle. "
 		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, lat_mfence, "
 		 "lat_pause, cpi. Not measured: %s",
 		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "not measured: one CPU",
@@ -393,6 +408,8 @@ cJSON *host_model_json(const struct host_model *m)
 	add_int(o, "lat_pause", HOST_DEFAULT_PAUSE);
 	add_int(o, "cpi", 1);
 	add_int(o, "issue_width", (int)m->issue_width);
+	add_int(o, "lat_store_forward", m->lat_store_forward);
+	add_int(o, "store_commit_width", (int)m->store_commit_width);
 	add_int(o, "sb_entries", HOST_DEFAULT_SB_ENTRIES);
 	cJSON_AddStringToObject(o, "fabric", "directory");
 	cJSON_AddStringToObject(o, "protocol", cpu_protocol_name(protocol_of(m)));

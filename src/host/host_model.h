@@ -25,14 +25,16 @@ struct host_model {
 	double ghz;
 	double ipc;             /* independent adds per cycle */
 	uint32_t issue_width;
-	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked;
+	double spc;             /* independent stores to one line per cycle */
+	uint32_t store_commit_width;
+	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked, ns_rmw_chain;
 	size_t llc_probe, mem_probe;   /* bytes chased */
 	double ns_c2c[TOPO_NLEVELS];   /* per transfer; < 0: not measured */
 	int pair[TOPO_NLEVELS];        /* the CPU id paired with CPU t->id[0] */
 	int c2c_runs, c2c_clean[TOPO_NLEVELS]; /* runs, and how many had both CPUs to themselves */
 	double ns_c2c_median[TOPO_NLEVELS];
 	/* The model, in core cycles. */
-	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op;
+	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op, lat_store_forward;
 	uint32_t c2c[TOPO_NLEVELS];    /* SMT, CLUSTER, SOCKET; REMOTE is 1 hop */
 	uint32_t l1_size, l1_assoc, line_size, llc_size, llc_assoc;
 	char missing[512];             /* what could not be measured, "; " between items */
