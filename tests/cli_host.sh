@@ -31,6 +31,10 @@ in_range() { # WHAT VALUE LO HI
 in_range "lat_l1_hit" "$(jget "$T/host.json" lat_l1_hit)" 1 50
 in_range "lat_mem_local" "$(jget "$T/host.json" lat_mem_local)" 20 100000
 in_range "lat_locked_op" "$(jget "$T/host.json" lat_locked_op)" 0 10000
+in_range "lat_store_forward" "$(jget "$T/host.json" lat_store_forward)" 1 100
+in_range "store_commit_width" "$(jget "$T/host.json" store_commit_width)" 1 8
+in_range "lat_mfence" "$(jget "$T/host.json" lat_mfence)" 0 10000
+in_range "lat_pause" "$(jget "$T/host.json" lat_pause)" 1 10000
 in_range "c2c.socket" "$(jget "$T/host.json" topology.c2c.socket)" 1 100000
 in_range "line_size" "$(jget "$T/host.json" line_size)" 16 256
 ghz=$(jget "$T/host.json" ghz)

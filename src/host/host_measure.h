@@ -41,6 +41,12 @@ double host_locked_ns(long ops, int runs);
  * through memory (store-to-load forwarding, or memory renaming). */
 double host_rmw_chain_ns(long ops, int runs);
 
+/* ns per `mfence` back to back (nothing stored: the buffer is empty, so
+ * this is the fence's own cost), and per `pause` back to back; best of
+ * `runs`. */
+double host_mfence_ns(long ops, int runs);
+double host_pause_ns(long ops, int runs);
+
 /* How a multi-thread figure's runs went: how many ran undisturbed (no
  * thread lost its CPU to another process), and the median of those (of
  * all runs when none did), to show the spread beside the best. */

@@ -247,6 +247,22 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 		"lat_store_forward = %u", m->ns_rmw_chain, m->lat_store_forward, m->lat_store_forward))
 		goto out;
 
+	/* The engine charges an mfence lat_mfence and then a cpi cycle, as any
+	 * instruction; nothing is stored here, so the fence waits for no
+	 * buffered store and this is its own cost. */
+	m->ns_mfence = host_mfence_ns(quick ? 300000 : 3000000, m->runs);
+	uint32_t fence = cycles(m->ns_mfence, m->ghz);
+	m->lat_mfence = fence > 1 ? fence - 1 : 0;
+	if (say(progress, ctx, "mfence: %.2f ns = %u cycles (back to back, nothing stored); lat_mfence = %u",
+		m->ns_mfence, fence, m->lat_mfence))
+		goto out;
+	/* A pause is charged lat_pause and nothing else. */
+	m->ns_pause = host_pause_ns(quick ? 100000 : 1000000, m->runs);
+	m->lat_pause = cycles(m->ns_pause, m->ghz);
+	if (say(progress, ctx, "pause: %.2f ns = %u cycles (back to back); lat_pause = %u", m->ns_pause,
+		m->lat_pause, m->lat_pause))
+		goto out;
+
 	static const enum topo_level levels[] = {TOPO_SMT, TOPO_CLUSTER, TOPO_SOCKET, TOPO_REMOTE};
 	uint32_t inner = 0;
 	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
@@ -303,8 +319,8 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 				goto out;
 		}
 	}
-	say(progress, ctx, "not measured: %s; defaults: sb_entries %d, lat_mfence %d, lat_pause %d, cpi 1",
-	    m->missing[0] ? m->missing : "-", HOST_DEFAULT_SB_ENTRIES, HOST_DEFAULT_MFENCE, HOST_DEFAULT_PAUSE);
+	say(progress, ctx, "not measured: %s; defaults: sb_entries %d, cpi 1",
+	    m->missing[0] ? m->missing : "-", HOST_DEFAULT_SB_ENTRIES);
 	rc = 0;
 	goto out;
 nomem:
@@ -361,8 +377,8 @@ cJSON *host_model_json(const struct host_model *m)
 	int n = snprintf(src, sizeof src,
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
 		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. lat_store_forward: back-to-back inc of one address. store_commit_width: independent stores to one line per cycle. "
-		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, lat_mfence, "
-		 "lat_pause, cpi. Not measured: %s",
+		 "lat_mfence, lat_pause: back-to-back mfence (minus the cpi cycle), pause. "
+		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, cpi. Not measured: %s",
 		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "not measured: one CPU",
 		 m->llc_probe ? size_text(m->llc_probe, b1, sizeof b1) : "-", size_text(m->mem_probe, b2, sizeof b2),
 		 m->missing[0] ? m->missing : "-");
@@ -404,8 +420,8 @@ cJSON *host_model_json(const struct host_model *m)
 	add_int(o, "lat_mem_local", m->lat_mem_local);
 	add_int(o, "lat_mem_remote", m->lat_mem_remote);
 	add_int(o, "lat_locked_op", m->lat_locked_op);
-	add_int(o, "lat_mfence", HOST_DEFAULT_MFENCE);
-	add_int(o, "lat_pause", HOST_DEFAULT_PAUSE);
+	add_int(o, "lat_mfence", (int)m->lat_mfence);
+	add_int(o, "lat_pause", (int)m->lat_pause);
 	add_int(o, "cpi", 1);
 	add_int(o, "issue_width", (int)m->issue_width);
 	add_int(o, "lat_store_forward", m->lat_store_forward);

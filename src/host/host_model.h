@@ -14,8 +14,6 @@
 /* Defaults for what calibrate does not measure, documented in the model's
  * "source" and in docs/calibration.md. */
 #define HOST_DEFAULT_SB_ENTRIES 64 /* recent x86 cores buffer some 50 to 120 stores */
-#define HOST_DEFAULT_MFENCE 35     /* tens of cycles on an empty store buffer */
-#define HOST_DEFAULT_PAUSE 65      /* from a few cycles to ~140 depending on the core */
 
 struct host_model {
 	const struct host_topo *topo;
@@ -27,14 +25,15 @@ struct host_model {
 	uint32_t issue_width;
 	double spc;             /* independent stores to one line per cycle */
 	uint32_t store_commit_width;
-	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked, ns_rmw_chain;
+	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked, ns_rmw_chain, ns_mfence, ns_pause;
 	size_t llc_probe, mem_probe;   /* bytes chased */
 	double ns_c2c[TOPO_NLEVELS];   /* per transfer; < 0: not measured */
 	int pair[TOPO_NLEVELS];        /* the CPU id paired with CPU t->id[0] */
 	int c2c_runs, c2c_clean[TOPO_NLEVELS]; /* runs, and how many had both CPUs to themselves */
 	double ns_c2c_median[TOPO_NLEVELS];
 	/* The model, in core cycles. */
-	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op, lat_store_forward;
+	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op, lat_store_forward,
+		 lat_mfence, lat_pause;
 	uint32_t c2c[TOPO_NLEVELS];    /* SMT, CLUSTER, SOCKET; REMOTE is 1 hop */
 	uint32_t l1_size, l1_assoc, line_size, llc_size, llc_assoc;
 	char missing[512];             /* what could not be measured, "; " between items */
