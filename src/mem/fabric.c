@@ -597,7 +597,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			r->supplier_state = (uint8_t)hs;
 			r->supplied = 1;
 			r->remote = (uint8_t)hremote;
-			memcpy(r->data, cache_data(hc, hw), ms->ls);
+			ms_line_copy(ms, r->data, cache_data(hc, hw));
 			copied = 1;
 		}
 		if (p->state[hs].dirty && !p->state[cell.next].dirty && !(cell.actions & COH_WRITEBACK)) {
@@ -605,7 +605,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			 * requester (with the data, or as its permission to make
 			 * its own clean copy the dirty one). */
 			if (!copied)
-				memcpy(r->data, cache_data(hc, hw), ms->ls);
+				ms_line_copy(ms, r->data, cache_data(hc, hw));
 			le->dirty_in_flight = i + 1;
 		}
 		if (cell.actions & COH_WRITEBACK) {
@@ -683,7 +683,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 			cache_fill(c, w, r->line, MS_I);
 			ms->fast.pc[core].way_le[w] = le;
 			if (r->supplied)
-				memcpy(cache_data(c, w), r->data, ms->ls);
+				ms_line_copy(ms, cache_data(c, w), r->data);
 			else
 				ms_mem_get(ms, r->line, cache_data(c, w));
 			le->sharers[core >> 6] |= 1ull << (core & 63);

@@ -185,6 +185,18 @@ static inline uint64_t get_val(const uint8_t *p, unsigned size)
 	return v;
 }
 
+/* One line's data from a cache way or request block to another. Both are
+ * 64-byte aligned (memsys_int.h's pools); a 64-byte line, the common size,
+ * is a fixed-size copy the compiler does in a few moves, not a libc call
+ * (a contended operation copies its line twice). */
+static inline void ms_line_copy(const struct memsys *ms, uint8_t *dst, const uint8_t *src)
+{
+	if (ms->ls == 64)
+		memcpy(dst, src, 64);
+	else
+		memcpy(dst, src, ms->ls);
+}
+
 /* A line of the backing memory: read into out (ls bytes), or written from
  * data (-1, recorded, when out of memory). */
 static inline void ms_mem_get(const struct memsys *ms, uint64_t line, uint8_t *out)
