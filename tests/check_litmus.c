@@ -123,6 +123,13 @@ START_TEST(test_litmus)
 		cfg.cpu.cores = t->threads;
 		/* Alternate the fabric so both orderings engines are exercised. */
 		cfg.cpu.fabric = seed & 1 ? FABRIC_BUS : FABRIC_DIRECTORY;
+		/* and the store buffer's ends: forwarded loads in a cycle and the
+		 * L1 taking one or two stores a cycle change when stores become
+		 * visible, never in what order */
+		if ((seed >> 1) % 3) {
+			cfg.cpu.lat_store_forward = 1;
+			cfg.cpu.store_commit_width = (uint32_t)((seed >> 1) % 3);
+		}
 		cfg.prog = &p;
 		struct sim_thread th[4];
 		memset(th, 0, sizeof th);
