@@ -548,16 +548,17 @@ static __attribute__((noinline)) void snoop(struct memsys *ms, uint32_t i, uint6
 		push(ms, r->not_before, i, EV_SNOOP);
 		return;
 	}
-	/* A holder that has the line locked answers when its RMW is done. */
-	FOR_EACH_TARGET(ms, r, h)
-		if (le->pin_core == h && le->pin_until > now &&
-		    (le->sharers[h >> 6] >> (h & 63)) & 1) {
-			msg_done(ms, h, now);
-			msg_add(ms, h, le->pin_until);
-			r->deferred = 1;
-			push(ms, le->pin_until, i, EV_SNOOP);
-			return;
-		}
+	/* A holder that has the line locked answers when its RMW is done
+	 * (nobody has, the common case, unless the pin lasts past now). */
+	if (le->pin_until > now)
+		FOR_EACH_TARGET(ms, r, h)
+			if (le->pin_core == h && (le->sharers[h >> 6] >> (h & 63)) & 1) {
+				msg_done(ms, h, now);
+				msg_add(ms, h, le->pin_until);
+				r->deferred = 1;
+				push(ms, le->pin_until, i, EV_SNOOP);
+				return;
+			}
 	uint64_t ready = 0;
 	FOR_EACH_TARGET(ms, r, h) {
 		msg_done(ms, h, now);
