@@ -338,7 +338,7 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 	}
 }
 
-static __attribute__((noinline)) void arrive(struct memsys *ms, uint32_t i, uint64_t now)
+static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 {
 	struct ms_line *le = ms->recs[i].le;
 	/* Requests are served in order of arrival at the agent; the event
@@ -534,7 +534,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 }
 
 /* The snoops of request i reach their holders. */
-static __attribute__((noinline)) void snoop(struct memsys *ms, uint32_t i, uint64_t now)
+static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 {
 	struct ms_rec *r = &ms->recs[i];
 	struct ms_line *le = r->le;
@@ -649,7 +649,7 @@ static __attribute__((noinline)) void snoop(struct memsys *ms, uint32_t i, uint6
 }
 
 /* The data, acks or grant of request i have reached the requester. */
-static __attribute__((noinline)) void fill(struct memsys *ms, uint32_t i, uint64_t now)
+static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 {
 	struct ms_rec *r = &ms->recs[i];
 	struct ms_line *le = r->le;
