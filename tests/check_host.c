@@ -1,11 +1,12 @@
 /* The host topology reader on fake sysfs trees (tests/fixtures/sysfs/):
  * CPU lists, the SMT numbering rule, clusters from caches shared by part of
  * a socket, sockets, cache geometry, and the CPU pair chosen for each
- * distance class. */
+ * distance class; and where the store-buffer probe's times step up. */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "host/host_measure.h"
 #include "host/host_topology.h"
 
 static struct host_topo *load(const char *name, int want_ok)
@@ -140,6 +141,42 @@ START_TEST(bad_trees)
 }
 END_TEST
 
+/* The probe's times: `flat` ns up to step k (exclusive), then `high`. */
+static void sb_times(double ns[HOST_SB_STEPS], int k, double flat, double high)
+{
+	for (int i = 0; i < HOST_SB_STEPS; i++)
+		ns[i] = i < k ? flat : high;
+}
+
+START_TEST(sb_step)
+{
+	double ns[HOST_SB_STEPS];
+	/* this Zen 5 guest's shape: 96 stores fit (k = 11), 104 do not */
+	sb_times(ns, 12, 300, 540);
+	ck_assert_int_eq(host_sb_step(ns), 12);
+	ck_assert_int_eq(HOST_SB_STORES(11), 96);
+	ck_assert_int_eq(HOST_SB_STORES(12), 104);
+	/* the base is the least of the first four; a rise under 1.5x is not
+	 * the step */
+	sb_times(ns, 20, 300, 440);
+	ck_assert_int_eq(host_sb_step(ns), -1);
+	/* one disturbed point is not the step, two in a row are */
+	sb_times(ns, 20, 300, 600);
+	ns[5] = 900;
+	ck_assert_int_eq(host_sb_step(ns), 20);
+	ns[6] = 900;
+	ck_assert_int_eq(host_sb_step(ns), 5);
+	/* the last point alone counts: nothing follows it */
+	sb_times(ns, HOST_SB_STEPS - 1, 300, 600);
+	ck_assert_int_eq(host_sb_step(ns), HOST_SB_STEPS - 1);
+	/* no step at all, and no times */
+	sb_times(ns, HOST_SB_STEPS, 300, 300);
+	ck_assert_int_eq(host_sb_step(ns), -1);
+	sb_times(ns, HOST_SB_STEPS, 0, 0);
+	ck_assert_int_eq(host_sb_step(ns), -1);
+}
+END_TEST
+
 START_TEST(this_host_both_ways)
 {
 	/* hwloc and the sysfs fallback must agree on the machine running the
@@ -178,6 +215,7 @@ int main(void)
 	tcase_add_test(tc, smt_adjacent);
 	tcase_add_test(tc, one_bare_cpu);
 	tcase_add_test(tc, bad_trees);
+	tcase_add_test(tc, sb_step);
 	tcase_add_test(tc, this_host_both_ways);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

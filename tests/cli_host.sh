@@ -33,6 +33,8 @@ in_range "lat_mem_local" "$(jget "$T/host.json" lat_mem_local)" 20 100000
 in_range "lat_locked_op" "$(jget "$T/host.json" lat_locked_op)" 0 10000
 in_range "lat_store_forward" "$(jget "$T/host.json" lat_store_forward)" 1 100
 in_range "store_commit_width" "$(jget "$T/host.json" store_commit_width)" 1 8
+in_range "sb_entries" "$(jget "$T/host.json" sb_entries)" 1 256
+expect_grep "progress: the store buffer's depth or why not" "^calibrate: store buffer: \|store buffer depth" "$T/err"
 in_range "lat_mfence" "$(jget "$T/host.json" lat_mfence)" 0 10000
 in_range "lat_pause" "$(jget "$T/host.json" lat_pause)" 1 10000
 in_range "c2c.socket" "$(jget "$T/host.json" topology.c2c.socket)" 1 100000
@@ -40,7 +42,7 @@ in_range "line_size" "$(jget "$T/host.json" line_size)" 16 256
 ghz=$(jget "$T/host.json" ghz)
 awk -v g="$ghz" 'BEGIN { exit !(g > 0.1 && g < 10) }' && ok "ghz = $ghz in 0.1..10" || bad "ghz = '$ghz' not in 0.1..10"
 expect_grep "source says how" "CAS ping-pong" "$T/host.json"
-expect_grep "source names the defaults" "Defaults, not measured" "$T/host.json"
+expect_grep "source names the default" "Default, not measured: cpi" "$T/host.json"
 if [ "$s" -eq 1 ]; then
 	jget "$T/host.json" topology.c2c_hops >/dev/null 2>&1 && bad "one socket but c2c_hops present" || ok "one socket: no c2c_hops"
 	expect_grep "says there is no second socket" "no hops" "$T/err"

@@ -115,9 +115,32 @@ double host_stores_per_cycle(long stores, int runs, double ghz)
 
 struct host_chain {
 	char *mem;
-	size_t bytes;
+	size_t bytes, stride;
 	int mapped;
 };
+
+/* Sattolo's shuffle: one cycle through every slot, in an order the
+ * prefetchers cannot follow, its pointers at byte `offset` of each slot. */
+static int link_cycle(struct host_chain *c, size_t offset, uint64_t seed)
+{
+	size_t n = c->bytes / c->stride;
+	size_t *order = malloc(n * sizeof *order);
+	if (!order)
+		return -1;
+	struct rng r;
+	rng_seed(&r, seed, 0);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)rng_upto(&r, i - 1), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)(c->mem + order[i] * c->stride + offset) = c->mem + order[(i + 1) % n] * c->stride + offset;
+	free(order);
+	return 0;
+}
 
 struct host_chain *host_chain_new(size_t bytes, size_t stride, uint64_t seed)
 {
@@ -125,10 +148,10 @@ struct host_chain *host_chain_new(size_t bytes, size_t stride, uint64_t seed)
 	if (n < 2 || stride < sizeof(void *))
 		return NULL;
 	struct host_chain *c = calloc(1, sizeof *c);
-	size_t *order = malloc(n * sizeof *order);
-	if (!c || !order)
-		goto fail;
+	if (!c)
+		return NULL;
 	c->bytes = n * stride;
+	c->stride = stride;
 	if (c->bytes >= (4u << 20)) {
 		/* Large chains are for the LLC and memory: huge pages where the
 		 * kernel has them, so TLB misses add less to the figure. */
@@ -144,23 +167,10 @@ struct host_chain *host_chain_new(size_t bytes, size_t stride, uint64_t seed)
 	} else if (!(c->mem = aligned_alloc(4096, (c->bytes + 4095) / 4096 * 4096))) {
 		goto fail;
 	}
-	/* Sattolo's shuffle: one cycle through every slot, in an order the
-	 * prefetchers cannot follow. */
-	struct rng r;
-	rng_seed(&r, seed, 0);
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)rng_upto(&r, i - 1), t = order[i];
-		order[i] = order[j];
-		order[j] = t;
-	}
-	for (size_t i = 0; i < n; i++)
-		*(void **)(c->mem + order[i] * stride) = c->mem + order[(i + 1) % n] * stride;
-	free(order);
+	if (link_cycle(c, 0, seed))
+		goto fail;
 	return c;
 fail:
-	free(order);
 	host_chain_free(c);
 	return NULL;
 }
@@ -217,6 +227,74 @@ double host_chain_ns(struct host_chain *c, long steps, int runs, int cpu)
 		return -1;
 	pthread_join(t, NULL);
 	return j.ns;
+}
+
+/* ---- the store buffer's depth ----
+ *
+ * Two independent pointer chases through memory, A and B, with N stores
+ * to L1-resident lines after each load: A, N stores, B, N stores. A store
+ * leaves the buffer only after it retires, and nothing retires past A
+ * while A misses, so B can be issued beside A only while the N stores
+ * between them fit in the buffer: up to its depth an iteration costs one
+ * miss, beyond it two. sb_probe_N is that loop for one N. */
+#define SB_STORES(N, at) ".set k_, " at "\n\t.rept " #N "\n\tmov %%eax, k_(%2)\n\t.set k_, k_ + 16\n\t.endr\n\t"
+#define SB_PROBE(N)                                                                                 \
+	static void sb_probe_##N(void ***pa, void ***pb, long iters)                                \
+	{                                                                                           \
+		void **a = *pa, **b = *pb;                                                          \
+		for (long i = 0; i < iters; i++)                                                    \
+			__asm__ volatile("mov (%0), %0\n\t" SB_STORES(N, "0") "mov (%1), %1\n\t"      \
+					 SB_STORES(N, "4096")                                       \
+					 : "+r"(a), "+r"(b) : "r"(sb_lines) : "memory", "eax");      \
+		*pa = a;                                                                            \
+		*pb = b;                                                                            \
+	}
+static _Alignas(64) char sb_lines[8192];
+SB_PROBE(8) SB_PROBE(16) SB_PROBE(24) SB_PROBE(32) SB_PROBE(40) SB_PROBE(48) SB_PROBE(56) SB_PROBE(64)
+SB_PROBE(72) SB_PROBE(80) SB_PROBE(88) SB_PROBE(96) SB_PROBE(104) SB_PROBE(112) SB_PROBE(120) SB_PROBE(128)
+SB_PROBE(136) SB_PROBE(144) SB_PROBE(152) SB_PROBE(160) SB_PROBE(168) SB_PROBE(176) SB_PROBE(184) SB_PROBE(192)
+SB_PROBE(200) SB_PROBE(208) SB_PROBE(216) SB_PROBE(224) SB_PROBE(232) SB_PROBE(240) SB_PROBE(248) SB_PROBE(256)
+static void (*const sb_probes[HOST_SB_STEPS])(void ***, void ***, long) = {
+	sb_probe_8, sb_probe_16, sb_probe_24, sb_probe_32, sb_probe_40, sb_probe_48, sb_probe_56, sb_probe_64,
+	sb_probe_72, sb_probe_80, sb_probe_88, sb_probe_96, sb_probe_104, sb_probe_112, sb_probe_120, sb_probe_128,
+	sb_probe_136, sb_probe_144, sb_probe_152, sb_probe_160, sb_probe_168, sb_probe_176, sb_probe_184, sb_probe_192,
+	sb_probe_200, sb_probe_208, sb_probe_216, sb_probe_224, sb_probe_232, sb_probe_240, sb_probe_248, sb_probe_256,
+};
+
+int host_sb_probe(struct host_chain *c, long iters, int runs, double ns[HOST_SB_STEPS])
+{
+	/* B's cycle runs through the same slots, at the middle of each: its
+	 * own random order, so that it misses wherever A is. */
+	if (c->stride < 2 * sizeof(void *) || link_cycle(c, c->stride / 2, 0xb5eed))
+		return -1;
+	void **a = (void **)c->mem, **b = (void **)(c->mem + c->stride / 2);
+	sb_probes[0](&a, &b, iters);  /* warm both chases and the stores' lines */
+	for (int k = 0; k < HOST_SB_STEPS; k++)
+		ns[k] = -1;
+	for (int r = 0; r < runs; r++)
+		for (int k = 0; k < HOST_SB_STEPS; k++) {
+			double t0 = cpu_ns();
+			sb_probes[k](&a, &b, iters);
+			double t = (cpu_ns() - t0) / (double)iters;
+			if (ns[k] < 0 || t < ns[k])
+				ns[k] = t;
+		}
+	return 0;
+}
+
+int host_sb_step(const double ns[HOST_SB_STEPS])
+{
+	double base = ns[0];
+	for (int k = 1; k < 4; k++)
+		if (ns[k] < base)
+			base = ns[k];
+	if (!(base > 0))
+		return -1;
+	/* Two in a row: one slow point is a disturbed run, not the step. */
+	for (int k = 1; k < HOST_SB_STEPS; k++)
+		if (ns[k] > 1.5 * base && (k + 1 == HOST_SB_STEPS || ns[k + 1] > 1.5 * base))
+			return k;
+	return -1;
 }
 
 /* ---- a locked RMW alone ---- */

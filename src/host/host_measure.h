@@ -34,6 +34,20 @@ void host_chain_free(struct host_chain *c);
  * `runs`, on CPU `cpu` (-1: where the caller runs). < 0 on failure. */
 double host_chain_ns(struct host_chain *c, long steps, int runs, int cpu);
 
+/* The store-buffer probe: ns per iteration of two independent chases of
+ * c (a second cycle is linked at the middle of each slot: the stride must
+ * hold two pointers) with HOST_SB_STORES(k) stores after each load, for
+ * k < HOST_SB_STEPS, best of `runs`. The iteration costs about one miss
+ * while those stores fit in the store buffer and two once they do not. */
+#define HOST_SB_STEPS 32
+#define HOST_SB_STORES(k) (8 * ((k) + 1))
+int host_sb_probe(struct host_chain *c, long iters, int runs, double ns[HOST_SB_STEPS]);
+/* Where the probe's iteration time steps up: the first k whose time, and
+ * the next one's, exceed 1.5 times the least of the first four; -1 when
+ * there is none (or the times are not positive). The buffer holds at
+ * least HOST_SB_STORES(k - 1) stores and fewer than HOST_SB_STORES(k). */
+int host_sb_step(const double ns[HOST_SB_STEPS]);
+
 /* ns per `lock xadd` to a line only this thread uses, best of `runs`. */
 double host_locked_ns(long ops, int runs);
 /* ns per `inc` of one quadword in memory, back to back, best of `runs`:

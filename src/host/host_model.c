@@ -231,6 +231,29 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 		m->lat_mem_local, size_text(probe, b2, sizeof b2)))
 		goto out;
 
+	/* The store buffer's depth: two chases of the memory chain side by
+	 * side, N stores after each load (host_measure.h). The iteration
+	 * doubles once the N stores no longer fit; the depth is put midway
+	 * between the last N that fit and the first that did not. */
+	m->sb_entries = HOST_DEFAULT_SB_ENTRIES;
+	double sb_ns[HOST_SB_STEPS];
+	if (host_sb_probe(mem, quick ? 1500 : 8000, quick ? 1 : 3, sb_ns) == 0) {
+		int step = host_sb_step(sb_ns);
+		if (step > 0) {
+			m->sb_entries = (uint32_t)(HOST_SB_STORES(step - 1) + HOST_SB_STORES(step)) / 2;
+			if (say(progress, ctx, "store buffer: a miss beside another up to %d stores between them "
+				"(%.0f ns an iteration), not past %d (%.0f ns); sb_entries = %u",
+				HOST_SB_STORES(step - 1), sb_ns[step - 1], HOST_SB_STORES(step), sb_ns[step],
+				m->sb_entries))
+				goto out;
+		} else {
+			add_missing(m, "store buffer depth: no step in the two-chase probe up to 256 stores "
+				    "(sb_entries 64 assumed)");
+		}
+	} else {
+		add_missing(m, "store buffer depth: no memory chain to probe with (sb_entries 64 assumed)");
+	}
+
 	m->ns_locked = host_locked_ns(quick ? 200000 : 2000000, m->runs);
 	uint32_t locked = cycles(m->ns_locked, m->ghz);
 	m->lat_locked_op = locked > m->lat_l1_hit ? locked - m->lat_l1_hit : 0;
@@ -319,8 +342,7 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 				goto out;
 		}
 	}
-	say(progress, ctx, "not measured: %s; defaults: sb_entries %d, cpi 1",
-	    m->missing[0] ? m->missing : "-", HOST_DEFAULT_SB_ENTRIES);
+	say(progress, ctx, "not measured: %s; default: cpi 1", m->missing[0] ? m->missing : "-");
 	rc = 0;
 	goto out;
 nomem:
@@ -378,7 +400,8 @@ cJSON *host_model_json(const struct host_model *m)
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
 		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. lat_store_forward: back-to-back inc of one address. store_commit_width: independent stores to one line per cycle. "
 		 "lat_mfence, lat_pause: back-to-back mfence (minus the cpi cycle), pause. "
-		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. Defaults, not measured: sb_entries, cpi. Not measured: %s",
+		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. sb_entries: two chases with stores between their loads. "
+		 "Default, not measured: cpi. Not measured: %s",
 		 m->quick ? " --quick" : "", m->runs, t->from, pairs[0] ? pairs : "not measured: one CPU",
 		 m->llc_probe ? size_text(m->llc_probe, b1, sizeof b1) : "-", size_text(m->mem_probe, b2, sizeof b2),
 		 m->missing[0] ? m->missing : "-");
@@ -426,7 +449,7 @@ cJSON *host_model_json(const struct host_model *m)
 	add_int(o, "issue_width", (int)m->issue_width);
 	add_int(o, "lat_store_forward", m->lat_store_forward);
 	add_int(o, "store_commit_width", (int)m->store_commit_width);
-	add_int(o, "sb_entries", HOST_DEFAULT_SB_ENTRIES);
+	add_int(o, "sb_entries", (int)m->sb_entries);
 	cJSON_AddStringToObject(o, "fabric", "directory");
 	cJSON_AddStringToObject(o, "protocol", cpu_protocol_name(protocol_of(m)));
 	return o;

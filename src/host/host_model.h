@@ -13,7 +13,7 @@
 
 /* Defaults for what calibrate does not measure, documented in the model's
  * "source" and in docs/calibration.md. */
-#define HOST_DEFAULT_SB_ENTRIES 64 /* recent x86 cores buffer some 50 to 120 stores */
+#define HOST_DEFAULT_SB_ENTRIES 64 /* when the probe finds no step: recent x86 cores buffer some 50 to 120 stores */
 
 struct host_model {
 	const struct host_topo *topo;
@@ -25,6 +25,7 @@ struct host_model {
 	uint32_t issue_width;
 	double spc;             /* independent stores to one line per cycle */
 	uint32_t store_commit_width;
+	uint32_t sb_entries;     /* measured, or HOST_DEFAULT_SB_ENTRIES */
 	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked, ns_rmw_chain, ns_mfence, ns_pause;
 	size_t llc_probe, mem_probe;   /* bytes chased */
 	double ns_c2c[TOPO_NLEVELS];   /* per transfer; < 0: not measured */
