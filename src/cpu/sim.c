@@ -173,6 +173,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	/* A store reaches L1 one L1 access after it enters the buffer, so a
 	 * load right behind it can pass it (SB's r1 = r2 = 0). */
 	env->sb_delay = s->m.lat_l1_hit ? s->m.lat_l1_hit : 1;
+	env->store_forward = s->m.lat_store_forward;
 	env->irq_src = s->irq_src;
 	const struct program *p = s->prog;
 	env->map[0][0] = p->data_base;

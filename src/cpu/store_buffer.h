@@ -20,14 +20,17 @@ struct sb_entry {
  * until its line arrives and it is written.
  *
  * The L1 takes at most commit_width stores a cycle from the buffer (its
- * store port): commit_n of them have gone in cycle commit_at. Width 0 is
- * no limit, and commit_at stays 0. The fields are 16- and 8-bit so that
- * the struct stays 24 bytes, on the core's second host line (core.h). */
+ * store ports; 0: no limit). The head's `ready` already includes the
+ * wait for a port: sb_commit and sb_line_came move it on when the port
+ * is busy, so a buffer without a limit pays nothing on its hot path. The
+ * port's own state, only used with a limit, lives in a spare entry after
+ * the ring (e[cap]: `ready` the cycle of the last commit, `size` how many
+ * went in it), so that this struct stays 24 bytes on the core's second
+ * host line (core.h). */
 struct sb {
 	struct sb_entry *e;
-	uint64_t commit_at;
-	uint16_t cap, head, n;
-	uint8_t commit_n, commit_width;
+	unsigned cap, head, n;
+	uint8_t commit_width;
 };
 
 enum sb_lookup { SB_MISS, SB_HIT, SB_PARTIAL };
@@ -77,39 +80,42 @@ static inline void sb_pop(struct sb *b)
 	b->head = h;
 }
 
-/* When the head may leave: its own ready cycle, and no earlier than the
- * L1's next free store slot. */
+/* When the head may leave. */
 static inline uint64_t sb_head_at(const struct sb *b)
 {
-	uint64_t r = b->e[b->head].ready;
-	return r > b->commit_at ? r : b->commit_at;
+	return b->e[b->head].ready;
+}
+
+/* With a commit width: the new head may leave no earlier than `at`. */
+static inline void sb_head_not_before(struct sb *b, uint64_t at)
+{
+	struct sb_entry *h = &b->e[b->head];
+	if (b->n && h->ready < at)
+		h->ready = at;
 }
 
 /* The head's line came at cycle t after an RFO: the stores that waited
  * behind it leave from t on, commit_width a cycle. */
 static inline void sb_line_came(struct sb *b, uint64_t t)
 {
-	if (b->commit_width && t > b->commit_at) {
-		b->commit_at = t;
-		b->commit_n = 0;
-	}
+	if (b->commit_width)
+		sb_head_not_before(b, t);
 }
 
-/* The head leaves at cycle `at` (at least sb_head_at), taking one of that
- * cycle's commit slots. */
+/* The head leaves at cycle `at` (sb_head_at, or later). With a width,
+ * it takes one of that cycle's commit slots, and the next head waits for
+ * the next free one (store_buffer.c: out of line, off the hot path of a
+ * buffer without a limit). A store pushed into an empty buffer needs no
+ * such wait: it is ready an L1 hit (at least a cycle) after the core's
+ * clock, and no commit happens past that clock. */
+void sb_commit_limited(struct sb *b, uint64_t at);
+
 static inline void sb_commit(struct sb *b, uint64_t at)
 {
-	if (b->commit_width) {
-		if (at > b->commit_at) {
-			b->commit_at = at;
-			b->commit_n = 0;
-		}
-		if (++b->commit_n == b->commit_width) {
-			b->commit_at++;
-			b->commit_n = 0;
-		}
-	}
-	sb_pop(b);
+	if (__builtin_expect(b->commit_width != 0, 0))
+		sb_commit_limited(b, at);
+	else
+		sb_pop(b);
 }
 
 /* Store-to-load forwarding: SB_HIT with *val from the newest store that
