@@ -524,9 +524,18 @@ static inline int rmw_way(const struct memsys *ms, int core, uint64_t addr)
 	return ms->rmw_way;
 }
 
+/* rmw_way's match already places addr in memory and core among the
+ * cores (a locked RMW of this core holds that line): only the access's
+ * own shape is left for in_range to check. Anything else takes the
+ * general path, whose in_range reports it. */
+static inline int rmw_shape_ok(const struct memsys *ms, uint64_t addr, unsigned size)
+{
+	return size <= 8 && !ms_crosses_line(addr, size ? size : 1, ms->ls);
+}
+
 int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
 {
-	int w = in_range(ms, core, addr, size) ? rmw_way(ms, core, addr) : -1;
+	int w = rmw_shape_ok(ms, addr, size) ? rmw_way(ms, core, addr) : -1;
 	if (w < 0)
 		return ms_try_load(ms, core, addr, size, val);
 	return hit_way(ms, core, l1_of(ms, core), w, ms->rmw_le, addr >> ms->shift, addr, size,
@@ -536,7 +545,7 @@ int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint6
 int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,
 		  uint64_t until)
 {
-	int w = in_range(ms, core, addr, size) ? rmw_way(ms, core, addr) : -1;
+	int w = rmw_shape_ok(ms, addr, size) ? rmw_way(ms, core, addr) : -1;
 	if (w < 0) {
 		int ok = ms_try_store(ms, core, addr, size, val);
 		ms_rmw_end(ms, core, addr, until);
