@@ -120,7 +120,9 @@ static inline void sb_commit(struct sb *b, uint64_t at)
 
 /* Store-to-load forwarding: SB_HIT with *val from the newest store that
  * covers [addr, addr+size) entirely, and *ready that store's ready cycle
- * (when it executed, plus the core's buffer delay); SB_PARTIAL when the
+ * (when it executed, plus the core's buffer delay; with a commit width, a
+ * head that waited for a port or its line carries when it may leave, a
+ * few cycles later at most for a load that comes then); SB_PARTIAL when the
  * newest store that overlaps it does not cover it (the load must wait for
  * the drain). */
 static inline enum sb_lookup sb_lookup(const struct sb *b, uint64_t addr, unsigned size, uint64_t *val,
