@@ -297,51 +297,19 @@ int host_sb_step(const double ns[HOST_SB_STEPS])
 	return -1;
 }
 
-/* ---- a locked RMW alone ---- */
-
-double host_locked_ns(long ops, int runs)
-{
-	static _Alignas(SEP) uint64_t line[SEP / 8];
-	double best = -1;
-	long done = (ops + 9) / 10 * 10; /* whole groups of 10 */
-	for (int r = 0; r < runs; r++) {
-		uint64_t v = 1;
-		double t0 = cpu_ns();
-		for (long i = 0; i < ops; i += 10)
-			__asm__ volatile(".rept 10\n\tlock xaddq %0, %1\n\t.endr" : "+r"(v), "+m"(line[0]) : : "memory");
-		double ns = (cpu_ns() - t0) / (double)done;
-		if (best < 0 || ns < best)
-			best = ns;
-	}
-	return best;
-}
-
-double host_rmw_chain_ns(long ops, int runs)
-{
-	static _Alignas(SEP) uint64_t line[SEP / 8];
-	double best = -1;
-	long done = (ops + 9) / 10 * 10;
-	for (int r = 0; r < runs; r++) {
-		double t0 = cpu_ns();
-		for (long i = 0; i < ops; i += 10)
-			__asm__ volatile(".rept 10\n\tincq %0\n\t.endr" : "+m"(line[0]) : : "memory", "cc");
-		double ns = (cpu_ns() - t0) / (double)done;
-		if (best < 0 || ns < best)
-			best = ns;
-	}
-	return best;
-}
-
-/* ns per instruction of a back-to-back run of `insn` (a string literal),
- * best of `runs`: the body of host_mfence_ns and host_pause_ns. */
-#define TIME_REPEATED(insn, ops, runs)                                                  \
+/* ---- one instruction back to back ----
+ *
+ * The body of the functions below: ns per instruction of `insn` (a string
+ * literal) run ten at a time, best of `runs`; the rest of the arguments
+ * are its asm operands. */
+#define TIME_REPEATED(ops, runs, insn, ...)                                             \
 	do {                                                                            \
 		double best_ = -1;                                                      \
-		long done_ = ((ops) + 9) / 10 * 10;                                     \
+		long done_ = ((ops) + 9) / 10 * 10; /* whole groups of 10 */            \
 		for (int r_ = 0; r_ < (runs); r_++) {                                   \
 			double t0_ = cpu_ns();                                          \
 			for (long i_ = 0; i_ < (ops); i_ += 10)                         \
-				__asm__ volatile(".rept 10\n\t" insn "\n\t.endr" : : : "memory"); \
+				__asm__ volatile(".rept 10\n\t" insn "\n\t.endr" __VA_ARGS__); \
 			double ns_ = (cpu_ns() - t0_) / (double)done_;                  \
 			if (best_ < 0 || ns_ < best_)                                   \
 				best_ = ns_;                                            \
@@ -349,14 +317,27 @@ double host_rmw_chain_ns(long ops, int runs)
 		return best_;                                                           \
 	} while (0)
 
+double host_locked_ns(long ops, int runs)
+{
+	static _Alignas(SEP) uint64_t line[SEP / 8];
+	uint64_t v = 1;
+	TIME_REPEATED(ops, runs, "lock xaddq %0, %1", : "+r"(v), "+m"(line[0]) : : "memory");
+}
+
+double host_rmw_chain_ns(long ops, int runs)
+{
+	static _Alignas(SEP) uint64_t line[SEP / 8];
+	TIME_REPEATED(ops, runs, "incq %0", : "+m"(line[0]) : : "memory", "cc");
+}
+
 double host_mfence_ns(long ops, int runs)
 {
-	TIME_REPEATED("mfence", ops, runs);
+	TIME_REPEATED(ops, runs, "mfence", : : : "memory");
 }
 
 double host_pause_ns(long ops, int runs)
 {
-	TIME_REPEATED("pause", ops, runs);
+	TIME_REPEATED(ops, runs, "pause", : : : "memory");
 }
 
 /* ---- threads started together ---- */

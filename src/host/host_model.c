@@ -101,6 +101,15 @@ static const char *size_text(size_t b, char *buf, size_t n)
 	return buf;
 }
 
+/* How many units (ALUs, store ports) x per cycle shows, 1..8: rounded
+ * down, unless within a quarter of the next whole number. A core that
+ * retires 3.9 adds a cycle has 4 ALUs; one that retires 3.5 is not shown
+ * to have 4. */
+static uint32_t per_cycle_units(double x)
+{
+	return x < 1 ? 1 : x > 8.5 ? 8 : (uint32_t)(x + 0.25);
+}
+
 static double chase(size_t bytes, uint32_t line, long steps, int runs, int cpu, struct host_chain **keep)
 {
 	struct host_chain *c = host_chain_new(bytes, line, 0x5eed + bytes);
@@ -163,15 +172,12 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 	}
 	if (say(progress, ctx, "clock: %.2f GHz (a chain of dependent adds in thread CPU time, best of %d)", m->ghz, m->runs))
 		goto out;
-	/* Rounded down: a core that retires 3.9 adds a cycle has 4 ALUs, one
-	 * that retires 3.5 is not shown to have 4. */
 	m->ipc = host_adds_per_cycle(quick ? 30000000 : 200000000, m->runs, m->ghz);
-	m->issue_width = m->ipc < 1 ? 1 : m->ipc > 8.5 ? 8 : (uint32_t)(m->ipc + 0.25);
+	m->issue_width = per_cycle_units(m->ipc);
 	if (say(progress, ctx, "issue width: %.2f independent adds per cycle; issue_width = %u", m->ipc, m->issue_width))
 		goto out;
-	/* Rounded as the issue width: 1.9 stores a cycle is two ports. */
 	m->spc = host_stores_per_cycle(quick ? 30000000 : 200000000, m->runs, m->ghz);
-	m->store_commit_width = m->spc < 1 ? 1 : m->spc > 8.5 ? 8 : (uint32_t)(m->spc + 0.25);
+	m->store_commit_width = per_cycle_units(m->spc);
 	if (say(progress, ctx, "store commit: %.2f independent stores to one line per cycle; store_commit_width = %u",
 		m->spc, m->store_commit_width))
 		goto out;
@@ -247,11 +253,12 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 				m->sb_entries))
 				goto out;
 		} else {
-			add_missing(m, "store buffer depth: no step in the two-chase probe up to 256 stores "
-				    "(sb_entries 64 assumed)");
+			add_missing(m, "store buffer depth: no step in the two-chase probe up to %d stores "
+				    "(sb_entries %d assumed)", HOST_SB_STORES(HOST_SB_STEPS - 1), HOST_DEFAULT_SB_ENTRIES);
 		}
 	} else {
-		add_missing(m, "store buffer depth: no memory chain to probe with (sb_entries 64 assumed)");
+		add_missing(m, "store buffer depth: no memory chain to probe with (sb_entries %d assumed)",
+			    HOST_DEFAULT_SB_ENTRIES);
 	}
 
 	m->ns_locked = host_locked_ns(quick ? 200000 : 2000000, m->runs);

@@ -373,10 +373,16 @@ void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now)
 	cache_invalidate(c, w);
 }
 
+/* An access's own shape: at most 8 bytes, inside one line. */
+static inline int shape_ok(const struct memsys *ms, uint64_t addr, unsigned size)
+{
+	return size <= 8 && !ms_crosses_line(addr, size ? size : 1, ms->ls);
+}
+
 static inline int in_range(struct memsys *ms, int core, uint64_t addr, unsigned size)
 {
 	if (core >= 0 && core < ms->ncores && addr < ms->mem_size && size <= ms->mem_size - addr &&
-	    !ms_crosses_line(addr, size ? size : 1, ms->ls) && size <= 8)
+	    shape_ok(ms, addr, size))
 		return 1;
 	err_internal(&ms->check_err, "core %d: access of %u bytes at 0x%llx is outside memory or crosses a line",
 		     core, size, (unsigned long long)addr);
@@ -525,17 +531,12 @@ static inline int rmw_way(const struct memsys *ms, int core, uint64_t addr)
 }
 
 /* rmw_way's match already places addr in memory and core among the
- * cores (a locked RMW of this core holds that line): only the access's
- * own shape is left for in_range to check. Anything else takes the
- * general path, whose in_range reports it. */
-static inline int rmw_shape_ok(const struct memsys *ms, uint64_t addr, unsigned size)
-{
-	return size <= 8 && !ms_crosses_line(addr, size ? size : 1, ms->ls);
-}
-
+ * cores (a locked RMW of this core holds that line): of in_range's tests
+ * only the access's shape is left. Anything else takes the general path,
+ * whose in_range reports it. */
 int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val)
 {
-	int w = rmw_shape_ok(ms, addr, size) ? rmw_way(ms, core, addr) : -1;
+	int w = shape_ok(ms, addr, size) ? rmw_way(ms, core, addr) : -1;
 	if (w < 0)
 		return ms_try_load(ms, core, addr, size, val);
 	return hit_way(ms, core, l1_of(ms, core), w, ms->rmw_le, addr >> ms->shift, addr, size,
@@ -545,7 +546,7 @@ int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint6
 int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,
 		  uint64_t until)
 {
-	int w = rmw_shape_ok(ms, addr, size) ? rmw_way(ms, core, addr) : -1;
+	int w = shape_ok(ms, addr, size) ? rmw_way(ms, core, addr) : -1;
 	if (w < 0) {
 		int ok = ms_try_store(ms, core, addr, size, val);
 		ms_rmw_end(ms, core, addr, until);

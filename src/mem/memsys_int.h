@@ -185,10 +185,10 @@ static inline uint64_t get_val(const uint8_t *p, unsigned size)
 	return v;
 }
 
-/* One line's data from a cache way or request block to another. Both are
- * 64-byte aligned (memsys_int.h's pools); a 64-byte line, the common size,
- * is a fixed-size copy the compiler does in a few moves, not a libc call
- * (a contended operation copies its line twice). */
+/* One line's data from a cache way or request block to another. A
+ * 64-byte line, the common size, is a fixed-size copy the compiler does in
+ * a few moves, not a libc call (a contended operation copies its line
+ * twice). */
 static inline void ms_line_copy(const struct memsys *ms, uint8_t *dst, const uint8_t *src)
 {
 	if (ms->ls == 64)
