@@ -72,6 +72,21 @@ MS_INLINE void msg_done(struct memsys *ms, int core, uint64_t now)
 
 /* ---- request records ---- */
 
+/* A record cleared in pieces of at most 64 bytes: GCC makes one memset of
+ * its size (184 bytes on x86-64) a `rep stos`, whose start-up took a
+ * quarter of a miss's issue time in a wall-clock profile of the contended
+ * benchmark; the pieces become plain vector stores. */
+static inline void rec_zero(struct ms_rec *r)
+{
+	unsigned char *b = (unsigned char *)r;
+	const size_t n = sizeof *r;
+	memset(b, 0, n < 64 ? n : 64);
+	if (n > 64)
+		memset(b + 64, 0, n - 64 < 64 ? n - 64 : 64);
+	if (n > 128)
+		memset(b + 128, 0, n - 128);
+}
+
 static int rec_new(struct memsys *ms, struct err *e)
 {
 	uint32_t i;
@@ -97,7 +112,7 @@ static int rec_new(struct memsys *ms, struct err *e)
 		ms->n_recs++;
 	}
 	uint8_t *data = ms->recs[i].data;
-	memset(&ms->recs[i], 0, sizeof ms->recs[i]);
+	rec_zero(&ms->recs[i]);
 	ms->recs[i].data = data;
 	ms->recs[i].targets = (uint64_t *)(void *)(data + ((ms->ls + 7) & ~7u));
 	return (int)i;
