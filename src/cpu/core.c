@@ -518,7 +518,10 @@ static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsign
 
 /* ---- registers and flags ---- */
 
-static inline uint64_t ea(const struct core *c, const struct operand *o)
+/* ea and szf are forced inline: GCC left out-of-line clones of both, and a
+ * contended locked RMW, which computes its address on each of its three
+ * attempts, spent 25 host instructions an operation calling them. */
+ALWAYS_INLINE uint64_t ea(const struct core *c, const struct operand *o)
 {
 	uint64_t a = (uint64_t)o->imm;
 	if (o->base != R_NONE)
@@ -550,7 +553,7 @@ static inline uint64_t opval(const struct core *c, const struct operand *o, unsi
 	}
 }
 
-static inline void szf(struct core *c, uint64_t r, unsigned size)
+ALWAYS_INLINE void szf(struct core *c, uint64_t r, unsigned size)
 {
 	c->zf = r == 0;
 	c->sf = (r >> (8 * size - 1)) & 1;
