@@ -97,7 +97,8 @@ START_TEST(levels_and_legs)
 END_TEST
 
 /* Eight sockets, some one hop apart and some two: the 2-hop pair's legs. */
-START_TEST(two_hop_socket_pair)
+/* 8 sockets x 28 cores x 2 threads, no clusters, 1 or 2 hops apart. */
+static struct topology eight_sockets(void)
 {
 	struct topology t;
 	memset(&t, 0, sizeof t);
@@ -112,6 +113,12 @@ START_TEST(two_hop_socket_pair)
 	for (int a = 0; a < 8; a++)
 		for (int b = 0; b < 8; b++)
 			t.hops[a][b] = (uint8_t)(a == b ? 0 : (a / 4 == b / 4 || a % 4 == b % 4) ? 1 : 2);
+	return t;
+}
+
+START_TEST(two_hop_socket_pair)
+{
+	struct topology t = eight_sockets();
 	struct err e = {0};
 	ck_assert_msg(topo_validate(&t, &e) == 0, "%s", e.msg);
 	struct topo_place s0 = topo_place_of(&t, 0), s1 = topo_place_of(&t, 28), s5 = topo_place_of(&t, 5 * 28);
@@ -128,6 +135,46 @@ START_TEST(two_hop_socket_pair)
 	ck_assert_int_eq(sib.core, 0);
 	ck_assert_int_eq(sib.thread, 1);
 	ck_assert_uint_eq(topo_leg(&t, &s0, &sib), 8);
+}
+END_TEST
+
+/* The fabric's table gives topo_leg's answer between every two places:
+ * each CPU and each agent a request may go to (a socket's, a cluster's, a
+ * core's), on machines with and without SMT and clusters. */
+static void legs_agree(const struct topology *t)
+{
+	struct topo_legs L;
+	topo_legs_init(t, &L);
+	int n = topo_cpus(t), np = 0;
+	static struct topo_place pl[4 * TOPO_MAX_MAPPED];
+	for (int c = 0; c < n; c++) {
+		struct topo_place p = topo_place_of(t, c);
+		if (p.core % t->cores_per_socket >= 3)  /* three cores a socket show every level */
+			continue;
+		pl[np++] = p;
+		pl[np++] = (struct topo_place){p.socket, -1, -1, -1};
+		pl[np++] = (struct topo_place){p.socket, p.cluster, -1, -1};
+		pl[np++] = (struct topo_place){p.socket, p.cluster, p.core, -1};
+	}
+	int differ = 0, first = -1;
+	for (int a = 0; a < np; a++)
+		for (int b = 0; b < np; b++)
+			if (topo_legs_leg(&L, t, &pl[a], &pl[b]) != topo_leg(t, &pl[a], &pl[b]) && !differ++)
+				first = a * np + b;
+	ck_assert_msg(differ == 0, "%d pairs differ, the first places %d and %d", differ,
+		      first / (np ? np : 1), first % (np ? np : 1));
+	ck_assert_int_gt(np, 8);
+}
+
+START_TEST(leg_table_matches_topo_leg)
+{
+	struct topology t = small();
+	legs_agree(&t);
+	t.threads_per_core = 1;     /* no SMT: its c2c is 0 */
+	t.c2c[TOPO_SMT] = 0;
+	legs_agree(&t);
+	t = eight_sockets();
+	legs_agree(&t);
 }
 END_TEST
 
@@ -182,6 +229,7 @@ int main(void)
 	tcase_add_test(tc, numbering_adjacent_and_explicit);
 	tcase_add_test(tc, levels_and_legs);
 	tcase_add_test(tc, two_hop_socket_pair);
+	tcase_add_test(tc, leg_table_matches_topo_leg);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -1,7 +1,8 @@
 /* The machine's topology: where each logical CPU sits (SMT thread, physical
  * core, cluster of cores sharing a cache, socket) and how long a message
  * takes between two places. The memory system times every leg of a
- * coherence transaction with topo_leg(); nothing else knows distances.
+ * coherence transaction with topo_leg() (through the table topo_legs_init
+ * makes of it); nothing else knows distances.
  *
  * Latency model. The CPU model gives, per level, the *transfer* latency a
  * core-to-core ping-pong measures (two threads compare-and-swapping one
@@ -122,6 +123,26 @@ static inline uint32_t topo_leg(const struct topology *t, const struct topo_plac
 	uint32_t on = t->c2c[TOPO_SOCKET];
 	uint32_t far = t->c2c_hop[t->hops[a->socket][b->socket]];
 	return topo_half(on) + (far - on);
+}
+
+/* topo_leg's answers computed once, by closest shared level inside a
+ * socket and by hop count across: the fabric times several legs per
+ * request, and the halving and the cluster test cost more than the table.
+ * topo_legs_leg(L, t, a, b) == topo_leg(t, a, b) for every pair. */
+struct topo_legs {
+	uint32_t in[TOPO_REMOTE];                /* by topo_level_between's level */
+	uint32_t across[TOPO_MAX_HOPS + 1];      /* by hop count, 1.. */
+};
+
+void topo_legs_init(const struct topology *t, struct topo_legs *L);
+
+static inline uint32_t topo_legs_leg(const struct topo_legs *L, const struct topology *t,
+				     const struct topo_place *a, const struct topo_place *b)
+{
+	enum topo_level l = topo_level_between(a, b);
+	if (l != TOPO_REMOTE)
+		return L->in[l];
+	return L->across[t->hops[a->socket][b->socket]];
 }
 /* The shortest leg inside a socket among the levels with a latency (at
  * least 1): no message between two places takes less. */

@@ -106,8 +106,12 @@ static int load_image(struct memsys *ms, const struct program *p, struct err *e)
 static void wake(void *ctx, int core, int what, uint64_t t)
 {
 	struct core_env *env = ctx;
-	if (core_mem_wake(env, &env->cores[core], what, t))
+	/* the cores' event it schedules may come before the fabric's next */
+	ms_run_hold(env->ms, t);
+	if (core_mem_wake(env, &env->cores[core], what, t)) {
 		env->failed = 1;
+		ms_run_hold(env->ms, 0);
+	}
 }
 
 struct sim *sim_create(const struct sim_config *cfg, struct err *e)
@@ -283,24 +287,22 @@ static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_
 	if (fabric) {
 		/* Messages of a cycle arrive before the cores act in it. With
 		 * `many`, the fabric's events that come before the cores' next
-		 * one (a fill may have just added it) are taken here, as the
-		 * caller's loop would take them one by one: a contended operation
-		 * has about four in a row. */
-		for (;;) {
+		 * one (a fill may add an earlier one: wake holds the run there)
+		 * are taken in one ms_run, as this loop would take them one by
+		 * one: a contended operation has about four in a row. */
+		if (many) {
+			env->now = ms_run(s->ms, evq_peek_time(&s->q), bound < s->limit ? bound : s->limit);
+		} else {
 			env->now = next;
 			ms_step(s->ms);
-			if (env->failed || err_is_set(&env->err)) {
-				s->err = env->err;
-				return finish(s, SIM_ERROR, e);
-			}
-			if (ms_check_error(s->ms, &s->err))
-				return finish(s, SIM_ERROR, e);
-			if (!many)
-				return SIM_RUNNING;
-			next = ms_next_event(s->ms);
-			if (next > evq_peek_time(&s->q) || next >= bound || next >= s->limit)
-				return SIM_RUNNING;
 		}
+		if (env->failed || err_is_set(&env->err)) {
+			s->err = env->err;
+			return finish(s, SIM_ERROR, e);
+		}
+		if (ms_check_error(s->ms, &s->err))
+			return finish(s, SIM_ERROR, e);
+		return SIM_RUNNING;
 	}
 	if (!evq_pop(&s->q, &t, &id)) {  /* next came from this queue: never */
 		err_internal(&s->err, "the core queue is empty at cycle %llu", (unsigned long long)next);

@@ -134,6 +134,7 @@ int ms_fabric_init(struct memsys *ms, struct err *e)
 	 * cluster agent only exists where two simulated CPUs share that level,
 	 * and cpu_model_topology gives only such levels a latency. */
 	ms->min_leg = topo_min_leg(&ms->topo);
+	topo_legs_init(&ms->topo, &ms->legs);
 	const struct topology *t = &ms->topo;
 	int clusters = t->cores_per_cluster < t->cores_per_socket;
 	ms->dom_level = clusters ? TOPO_CLUSTER : TOPO_SOCKET;
@@ -225,9 +226,9 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 	return a;
 }
 
-static uint32_t leg(const struct memsys *ms, const struct topo_place *a, int core)
+MS_INLINE uint32_t leg(const struct memsys *ms, const struct topo_place *a, int core)
 {
-	return topo_leg(&ms->topo, a, &ms->place[core]);
+	return topo_legs_leg(&ms->legs, &ms->topo, a, &ms->place[core]);
 }
 
 /* ---- issue and arrival ---- */
@@ -599,7 +600,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		/* Its reply leaves when the snoop is handled: on arrival, or when
 		 * the lock it waited for ended. */
 		uint64_t sent = r->deferred ? now : r->served + leg(ms, &r->agent, h);
-		uint64_t reply = sent + topo_leg(&ms->topo, &ms->place[h], &ms->place[r->core]);
+		uint64_t reply = sent + topo_legs_leg(&ms->legs, &ms->topo, &ms->place[h], &ms->place[r->core]);
 		/* lat_writeback: a holder writes a dirty line back before it answers */
 		if (cell.actions & COH_WRITEBACK)
 			reply += ms->m.lat_writeback;
@@ -788,12 +789,10 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		push(ms, now + r->to_agent, i, EV_FREE);
 }
 
-int ms_step(struct memsys *ms)
+/* One event, popped: what it is and to whom. Inline in both drivers below:
+ * the handlers' registers are saved once per run, not per event. */
+MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 {
-	uint64_t t;
-	uint32_t id;
-	if (!evq_pop(&ms->q, &t, &id))
-		return 0;
 	uint32_t i = id >> EV_SHIFT;
 	switch (id & ((1u << EV_SHIFT) - 1)) {
 	case EV_ARRIVE:
@@ -821,5 +820,34 @@ int ms_step(struct memsys *ms)
 		break;
 	}
 	}
+}
+
+int ms_step(struct memsys *ms)
+{
+	uint64_t t;
+	uint32_t id;
+	if (!evq_pop(&ms->q, &t, &id))
+		return 0;
+	handle(ms, t, id);
 	return 1;
+}
+
+uint64_t ms_run(struct memsys *ms, uint64_t until, uint64_t bound)
+{
+	uint64_t t, last = 0;
+	uint32_t id;
+	ms->run_until = until;
+	while (evq_size(&ms->q) && evq_peek_time(&ms->q) <= ms->run_until &&
+	       evq_peek_time(&ms->q) < bound && !err_is_set(&ms->check_err)) {
+		evq_pop(&ms->q, &t, &id);
+		handle(ms, t, id);
+		last = t;
+	}
+	return last;
+}
+
+void ms_run_hold(struct memsys *ms, uint64_t t)
+{
+	if (t < ms->run_until)
+		ms->run_until = t;
 }

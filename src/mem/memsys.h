@@ -163,6 +163,15 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
  * before the cores' events of the same cycle. */
 uint64_t ms_next_event(const struct memsys *ms);
 int ms_step(struct memsys *ms);
+/* The fabric's events in order while the next lies at or before `until`
+ * and before `bound`, as many ms_step calls would take them; the waker may
+ * lower `until` meanwhile (ms_run_hold: it scheduled something that must
+ * come first), and an event that records an error (ms_check_error) is the
+ * last. Returns the cycle of the last event taken (0: none). One call for
+ * the run of messages a contended operation sends: a call per event cost
+ * more than some of the events. */
+uint64_t ms_run(struct memsys *ms, uint64_t until, uint64_t bound);
+void ms_run_hold(struct memsys *ms, uint64_t t);
 /* The shortest time a message from a line's agent takes to reach a core:
  * no fabric event affects a core sooner, so cores may run ahead of the
  * fabric's next event by this much. */

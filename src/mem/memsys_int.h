@@ -107,6 +107,8 @@ struct memsys {
 	int ncores, sockets;
 	int n_llc, llc_per_cluster;      /* an LLC per cluster (a CCX's L3) or per socket */
 	struct topology topo;            /* cpu_model_topology of m */
+	struct topo_legs legs;           /* topo's legs, looked up (fabric.c) */
+	uint64_t run_until;              /* ms_run's limit, which ms_run_hold lowers */
 	struct topo_place *place;        /* ncores: where each core sits */
 	uint32_t ls, shift;
 	uint64_t mem_size, nlines;
