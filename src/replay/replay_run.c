@@ -55,7 +55,6 @@ struct rrun {
 	uint64_t *ready;
 	struct rt_rec *batches;
 	struct trace_reader *reader;/* NULL: the traces are read on this thread */
-	int woken;                  /* a fill woke a core since the scheduler's scan */
 };
 
 static void wake(void *ctx, int core, int what, uint64_t t)
@@ -71,7 +70,7 @@ static void wake(void *ctx, int core, int what, uint64_t t)
 	rc->state = RC_READY;
 	rc->redo = 1;
 	run->ready[core] = t << RC_CORE_BITS | (uint64_t)core;
-	run->woken = 1;
+	ms_run_hold(r->ms, 0);  /* the run of fabric events ends with this one */
 }
 
 int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream **streams,
@@ -311,14 +310,11 @@ static int run_all(struct replay *r, struct err *e)
 		uint64_t t2 = k2 == UINT64_MAX ? UINT64_MAX : k2 >> RC_CORE_BITS;
 		if (fab != UINT64_MAX && fab <= t1) {
 			/* the fabric's events up to t1; a scan again only once one
-			 * wakes a core, which may then be the earliest */
-			run->woken = 0;
-			do {
-				ms_step(r->ms);
-				if (ms_check_error(r->ms, e))
-					return -1;
-				fab = ms_next_event(r->ms);
-			} while (!run->woken && fab != UINT64_MAX && fab <= t1);
+			 * wakes a core (wake ends the run), which may then be the
+			 * earliest */
+			ms_run(r->ms, t1, UINT64_MAX);
+			if (ms_check_error(r->ms, e))
+				return -1;
 			continue;
 		}
 		if (c < 0) {
