@@ -290,10 +290,12 @@ static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_
 		 * one (a fill may add an earlier one: wake holds the run there)
 		 * are taken in one ms_run, as this loop would take them one by
 		 * one: a contended operation has about four in a row. */
+		env->now = next;
 		if (many) {
-			env->now = ms_run(s->ms, evq_peek_time(&s->q), bound < s->limit ? bound : s->limit);
+			uint64_t last = ms_run(s->ms, evq_peek_time(&s->q), bound < s->limit ? bound : s->limit);
+			if (last > next)
+				env->now = last;
 		} else {
-			env->now = next;
 			ms_step(s->ms);
 		}
 		if (env->failed || err_is_set(&env->err)) {

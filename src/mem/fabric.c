@@ -789,8 +789,8 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		push(ms, now + r->to_agent, i, EV_FREE);
 }
 
-/* One event, popped: what it is and to whom. Inline in both drivers below:
- * the handlers' registers are saved once per run, not per event. */
+/* One event, popped: what it is and to whom. Inline in both drivers below,
+ * so that ms_run's loop pays one call for a run of events, not one each. */
 MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 {
 	uint32_t i = id >> EV_SHIFT;
