@@ -836,12 +836,16 @@ uint64_t ms_run(struct memsys *ms, uint64_t until, uint64_t bound)
 {
 	uint64_t t, last = 0;
 	uint32_t id;
-	ms->run_until = until;
-	while (evq_size(&ms->q) && evq_peek_time(&ms->q) <= ms->run_until &&
-	       evq_peek_time(&ms->q) < bound && !err_is_set(&ms->check_err)) {
+	if (!bound || err_is_set(&ms->check_err))
+		return 0;
+	/* an empty queue's time, UINT64_MAX, lies past bound - 1 */
+	ms->run_until = until < bound - 1 ? until : bound - 1;
+	while (evq_peek_time(&ms->q) <= ms->run_until) {
 		evq_pop(&ms->q, &t, &id);
 		handle(ms, t, id);
 		last = t;
+		if (__builtin_expect(err_is_set(&ms->check_err), 0))
+			break;
 	}
 	return last;
 }
