@@ -840,8 +840,7 @@ uint64_t ms_run(struct memsys *ms, uint64_t until, uint64_t bound)
 		return 0;
 	/* an empty queue's time, UINT64_MAX, lies past bound - 1 */
 	ms->run_until = until < bound - 1 ? until : bound - 1;
-	while (evq_peek_time(&ms->q) <= ms->run_until) {
-		evq_pop(&ms->q, &t, &id);
+	while (evq_peek_time(&ms->q) <= ms->run_until && evq_pop(&ms->q, &t, &id)) {
 		handle(ms, t, id);
 		last = t;
 		if (__builtin_expect(err_is_set(&ms->check_err), 0))
