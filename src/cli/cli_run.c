@@ -425,6 +425,13 @@ int cli_run(const struct cli_opts *o)
 			pthread_mutex_unlock(&p.mu);
 			if (!sl->done) /* interrupted: the workers stop within a slice */
 				break;
+			/* Variants done before the first refresh still show what was
+			 * done once, as one variant's run does: asking for progress
+			 * always gets some. */
+			if (progress && !printed) {
+				show_pool_progress(&p, progress_now() - t0);
+				printed = 1;
+			}
 		}
 		if (cli_interrupted)
 			break;
