@@ -141,16 +141,11 @@ uint32_t topo_min_leg(const struct topology *t)
 
 void topo_legs_init(const struct topology *t, struct topo_legs *L)
 {
-	L->in[TOPO_SELF] = 0;
-	for (int l = TOPO_SMT; l < TOPO_REMOTE; l++) {
-		/* topo_level_in: without clusters a cluster is the socket */
-		int at = l == TOPO_CLUSTER && t->cores_per_cluster == t->cores_per_socket ? TOPO_SOCKET : l;
-		L->in[l] = topo_half(t->c2c[at]);
-	}
-	uint32_t on = t->c2c[TOPO_SOCKET];
+	for (int l = TOPO_SELF; l < TOPO_REMOTE; l++)
+		L->in[l] = topo_leg_at(t, topo_level_on(t, (enum topo_level)l), 0);
 	L->across[0] = L->in[TOPO_SOCKET];  /* the diagonal: never asked */
-	for (int h = 1; h <= TOPO_MAX_HOPS; h++)
-		L->across[h] = topo_half(on) + (t->c2c_hop[h] - on);
+	for (unsigned h = 1; h <= TOPO_MAX_HOPS; h++)
+		L->across[h] = topo_leg_at(t, TOPO_REMOTE, h);
 }
 
 uint32_t topo_transfer(const struct topology *t, const struct topo_place *a, const struct topo_place *b)

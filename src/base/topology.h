@@ -93,13 +93,15 @@ static inline enum topo_level topo_level_between(const struct topo_place *a, con
 
 /* The closest level that exists on this machine: cores of a socket without
  * clusters share the socket, not a cluster. */
+static inline enum topo_level topo_level_on(const struct topology *t, enum topo_level l)
+{
+	return l == TOPO_CLUSTER && t->cores_per_cluster == t->cores_per_socket ? TOPO_SOCKET : l;
+}
+
 static inline enum topo_level topo_level_in(const struct topology *t, const struct topo_place *a,
 					    const struct topo_place *b)
 {
-	enum topo_level l = topo_level_between(a, b);
-	if (l == TOPO_CLUSTER && t->cores_per_cluster == t->cores_per_socket)
-		return TOPO_SOCKET;
-	return l;
+	return topo_level_on(t, topo_level_between(a, b));
 }
 
 /* Half a ping-pong transfer, rounded, at least a cycle. */
@@ -109,20 +111,25 @@ static inline uint32_t topo_half(uint32_t v)
 	return l ? l : 1;
 }
 
-/* Cycles of one message leg. Inside one socket at level L: c2c[L] / 2
- * (rounded up, at least 1); across sockets the socket leg plus the link
- * between the two sockets. */
-static inline uint32_t topo_leg(const struct topology *t, const struct topo_place *a,
-				const struct topo_place *b)
+/* Cycles of one message leg between places whose closest level on this
+ * machine is l (topo_level_in), `hops` sockets apart when l is
+ * TOPO_REMOTE. Inside one socket at level L: c2c[L] / 2 (rounded up, at
+ * least 1); across sockets the socket leg plus the link between the two. */
+static inline uint32_t topo_leg_at(const struct topology *t, enum topo_level l, unsigned hops)
 {
-	enum topo_level l = topo_level_in(t, a, b);
 	if (l == TOPO_SELF)
 		return 0;
 	if (l != TOPO_REMOTE)
 		return topo_half(t->c2c[l]);
 	uint32_t on = t->c2c[TOPO_SOCKET];
-	uint32_t far = t->c2c_hop[t->hops[a->socket][b->socket]];
-	return topo_half(on) + (far - on);
+	return topo_half(on) + (t->c2c_hop[hops] - on);
+}
+
+static inline uint32_t topo_leg(const struct topology *t, const struct topo_place *a,
+				const struct topo_place *b)
+{
+	enum topo_level l = topo_level_in(t, a, b);
+	return topo_leg_at(t, l, l == TOPO_REMOTE ? t->hops[a->socket][b->socket] : 0);
 }
 
 /* topo_leg's answers computed once, by closest shared level inside a
