@@ -289,6 +289,44 @@ ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plai
 	set_stop_below(c, stop_bound(env, c), plain);
 }
 
+/* The run-ahead bound of the event being processed: no other event
+ * affects this core sooner (the lookaheads, ms_lookahead and
+ * ms_issue_lookahead), nor does the cycle limit let it go on. */
+ALWAYS_INLINE void set_horizon(struct core_env *env)
+{
+	env->horizon = min64(min64(later(evq_peek_time(env->q), env->issue_lookahead),
+				   later(ms_next_event(env->ms), env->lookahead)), env->limit);
+}
+
+static int memsys_failed(const struct memsys *ms);
+
+/* An access that must be made at the core's own time, which lies ahead of
+ * the event being processed (a miss, a locked RMW): when every other event
+ * of either queue comes strictly later, move the event to that time here,
+ * as core_exec_event does after the yield (ev_at, now, the horizon and the
+ * stop, with the same tests), and the access goes on without leaving the
+ * loop and decoding its instruction again: once per contended operation,
+ * a tenth of its host instructions. Returns 0 for the yield, whenever the
+ * general path would do more than that: a store to drain, the driver's
+ * bound, or a stop at this very cycle (then its boundary runs first; what
+ * was set here the general path sets again to the same values). The stop
+ * is set as outside plain mode, which in plain mode (no interrupt source:
+ * irq_next is NONE) gives the same. */
+ALWAYS_INLINE int catch_up(struct core_env *env, struct core *c)
+{
+	if (c->sb.n)
+		return 0;
+	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
+	if (c->clock >= peek || c->clock >= env->run_bound || c->clock >= env->limit ||
+	    memsys_failed(env->ms))
+		return 0;
+	c->ev_at = c->clock;
+	env->now = c->clock;
+	set_horizon(env);
+	set_stop(env, c, 0);
+	return c->clock < c->stop_at;
+}
+
 /* The core cannot go on until its buffer holds at most `max` stores.
  * Stores whose line is already M/E leave by themselves, so the core just
  * stalls until they have (below its stop bound: a snoop arriving first may
@@ -440,7 +478,8 @@ ALWAYS_INLINE enum step load_as(struct core_env *env, struct core *c, uint64_t a
 		acct_as(env, c, CORE_ACT_L1_HIT, env->m->lat_l1_hit, plain);
 		return ST_OK;
 	}
-	if (c->clock != env->now)
+	/* ms_hit_load changed nothing: the load made again would miss again */
+	if (c->clock != env->now && !catch_up(env, c))
 		return ST_YIELD;
 	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
 	uint64_t done = ms_load(env->ms, c->id, c->clock, addr, size, v);
@@ -486,7 +525,7 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 	enum step st = drained(env, c);
 	if (st != ST_OK)
 		return st;
-	if (c->clock != env->now)
+	if (c->clock != env->now && !catch_up(env, c))
 		return ST_YIELD;
 	*t0 = c->clock;
 	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
@@ -1324,8 +1363,7 @@ int core_exec_event(struct core_env *env, struct core *c)
 	const int plain = quiet && width == 1;
 	uint64_t peek;
 run:
-	env->horizon = min64(min64(later(evq_peek_time(env->q), env->issue_lookahead),
-				   later(ms_next_event(env->ms), env->lookahead)), env->limit);
+	set_horizon(env);
 	set_stop(env, c, plain);
 
 	int r = plain ? run_ahead(env, c, cpi, 1, 1)
