@@ -327,6 +327,13 @@ ALWAYS_INLINE int catch_up(struct core_env *env, struct core *c)
 	return c->clock < c->stop_at;
 }
 
+/* catch_up out of line, for the load path: inlined into every form that
+ * loads, it would make the per-CPU hit loop's code longer for a miss. */
+static __attribute__((noinline)) int catch_up_call(struct core_env *env, struct core *c)
+{
+	return catch_up(env, c);
+}
+
 /* The core cannot go on until its buffer holds at most `max` stores.
  * Stores whose line is already M/E leave by themselves, so the core just
  * stalls until they have (below its stop bound: a snoop arriving first may
@@ -479,7 +486,7 @@ ALWAYS_INLINE enum step load_as(struct core_env *env, struct core *c, uint64_t a
 		return ST_OK;
 	}
 	/* ms_hit_load changed nothing: the load made again would miss again */
-	if (c->clock != env->now && !catch_up(env, c))
+	if (c->clock != env->now && !catch_up_call(env, c))
 		return ST_YIELD;
 	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
 	uint64_t done = ms_load(env->ms, c->id, c->clock, addr, size, v);
