@@ -24,32 +24,43 @@ static uint32_t geometry(uint32_t size, uint32_t assoc, uint32_t line_size, stru
 	return sets;
 }
 
-/* The arrays in one block: tags and LRU stamps (8 bytes a way), the data,
- * then the states (a byte a way). */
-size_t cache_bytes(uint32_t size, uint32_t assoc, uint32_t line_size, int with_data)
+/* Bytes of one of the pool's arrays, rounded up to a host cache line. */
+static size_t region(size_t n)
 {
-	size_t ways = (size_t)geometry(size, assoc, line_size, NULL) * assoc;
-	size_t b = ways * (2 * sizeof(uint64_t) + 1 + (with_data ? line_size : 0));
-	return (b + 63) & ~(size_t)63;
+	return (n + 63) & ~(size_t)63;
 }
 
-int cache_init_in(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
-		  int with_data, uint8_t *mem, struct err *e)
+/* The pool's arrays in one block: tags and LRU stamps (8 bytes a way), the
+ * data, then the states (a byte a way). */
+size_t cache_pool_bytes(uint32_t size, uint32_t assoc, uint32_t line_size, int with_data,
+			uint32_t n)
+{
+	size_t ways = (size_t)geometry(size, assoc, line_size, NULL) * assoc * n;
+	return 2 * region(ways * sizeof(uint64_t)) + (with_data ? region(ways * line_size) : 0) +
+	       region(ways);
+}
+
+int cache_init_pooled(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
+		      int with_data, uint8_t *mem, uint32_t n, uint32_t i, struct err *e)
 {
 	uint32_t sets = geometry(size, assoc, line_size, e);
 	if (!sets)
 		return -1;
-	size_t ways = (size_t)sets * assoc;
+	size_t ways = (size_t)sets * assoc * n;
+	uint8_t *tag = mem, *lru = tag + region(ways * sizeof(uint64_t));
+	uint8_t *data = lru + region(ways * sizeof(uint64_t));
+	uint8_t *state = data + (with_data ? region(ways * line_size) : 0);
 	c->clock = 0;
 	c->assoc = assoc;
 	c->line_size = line_size;
-	c->sets = sets;
+	c->set_stride = n * assoc;
 	c->set_mask = sets - 1;
 	c->block = NULL;
-	c->tag = (uint64_t *)(void *)mem;
-	c->lru = c->tag + ways;
-	c->data = with_data ? (uint8_t *)(c->lru + ways) : NULL;
-	c->state = (uint8_t *)(c->lru + ways) + (with_data ? ways * line_size : 0);
+	/* cache i's ways of a set follow the ways of caches 0..i-1 */
+	c->tag = (uint64_t *)(void *)tag + (size_t)i * assoc;
+	c->lru = (uint64_t *)(void *)lru + (size_t)i * assoc;
+	c->data = with_data ? data + (size_t)i * assoc * line_size : NULL;
+	c->state = state + (size_t)i * assoc;
 	return 0;
 }
 
@@ -57,12 +68,12 @@ int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_siz
 	       int with_data, struct err *e)
 {
 	c->block = NULL;  /* cache_free is safe whatever fails */
-	size_t n = cache_bytes(size, assoc, line_size, with_data);
+	size_t n = cache_pool_bytes(size, assoc, line_size, with_data, 1);
 	void *b = n ? calloc(1, n) : NULL;
 	if (n && !b)
 		return err_internal(e, "cache: out of memory for %zu bytes", n);
-	/* n == 0: the geometry is impossible, and cache_init_in says why */
-	if (cache_init_in(c, size, assoc, line_size, with_data, b, e))
+	/* n == 0: the geometry is impossible, and cache_init_pooled says why */
+	if (cache_init_pooled(c, size, assoc, line_size, with_data, b, 1, 0, e))
 		return -1;
 	c->block = b;
 	return 0;
@@ -78,7 +89,7 @@ void cache_free(struct cache *c)
 
 int cache_victim(const struct cache *c, uint64_t line)
 {
-	uint32_t base = (uint32_t)(line & c->set_mask) * c->assoc;
+	uint32_t base = (uint32_t)(line & c->set_mask) * c->set_stride;
 	uint32_t best = base;
 	for (uint32_t w = base; w < base + c->assoc; w++) {
 		if (!c->tag[w])

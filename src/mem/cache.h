@@ -12,33 +12,38 @@
 
 struct cache {
 	uint64_t clock;   /* LRU stamp source (first: the L1 hit path's, memsys.h) */
-	uint8_t *data;    /* sets*assoc*line_size bytes, or NULL (tag-only) */
-	uint64_t *tag;    /* sets*assoc; 0 = invalid way */
+	uint8_t *data;    /* line_size bytes a way, or NULL (tag-only) */
+	uint64_t *tag;    /* per way; 0 = invalid way */
 	uint64_t *lru;    /* last-use stamp per way */
 	uint8_t *state;   /* coherence state per way (enum ms_state) */
-	uint32_t sets, assoc, set_mask, line_size;
+	/* Way index = set * set_stride + way: set_stride is assoc for a cache
+	 * alone, n * assoc for one of a pool of n (cache_init_pooled). */
+	uint32_t set_stride, assoc, set_mask, line_size;
 	void *block;      /* the arrays' one allocation, or NULL (a shared pool's) */
 };
 
-/* A cache of `size` bytes in its own allocation. */
+/* A cache of `size` bytes in its own allocation (a pool of one). */
 int cache_init(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
 	       int with_data, struct err *e);
-/* Host bytes of one cache's arrays (a multiple of 64), 0 for an impossible
- * geometry. n caches laid out in one calloc of n times this need no
- * clearing at all once it is large enough for the C library to map fresh
- * pages, and a 1024-core machine's L1s then cost host memory only where
- * they are used. */
-size_t cache_bytes(uint32_t size, uint32_t assoc, uint32_t line_size, int with_data);
-/* A cache whose arrays are the cache_bytes zeroed bytes at mem (8-byte
- * aligned at least), which the caller owns. */
-int cache_init_in(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
-		  int with_data, uint8_t *mem, struct err *e);
+/* Host bytes of the arrays of n caches of one geometry laid out as a pool
+ * (a multiple of 64), 0 for an impossible geometry. Each array holds set 0
+ * of every cache, then set 1 of every cache, and so on: a many-core run
+ * whose cores use few sets (a shared counter, a per-CPU one) then writes a
+ * few host pages of the pool, not every cache's, and memory that is mapped
+ * fresh (zero until written) costs the host only those pages. */
+size_t cache_pool_bytes(uint32_t size, uint32_t assoc, uint32_t line_size, int with_data,
+			uint32_t n);
+/* Cache i of the pool of n at mem: cache_pool_bytes zeroed bytes, 8-byte
+ * aligned at least (64: a way's data is then one host cache line), which
+ * the caller owns. */
+int cache_init_pooled(struct cache *c, uint32_t size, uint32_t assoc, uint32_t line_size,
+		      int with_data, uint8_t *mem, uint32_t n, uint32_t i, struct err *e);
 void cache_free(struct cache *c);
 
-/* Way index (set*assoc + way) holding line number `line`, or -1. */
+/* Way index (set * set_stride + way) holding line number `line`, or -1. */
 static inline int cache_lookup(const struct cache *c, uint64_t line)
 {
-	uint32_t base = (uint32_t)(line & c->set_mask) * c->assoc;
+	uint32_t base = (uint32_t)(line & c->set_mask) * c->set_stride;
 	const uint64_t *t = c->tag + base, want = line + 1;
 	for (uint32_t w = 0; w < c->assoc; w++)
 		if (t[w] == want)

@@ -107,24 +107,26 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 			     (unsigned long long)mem_size);
 		goto fail;
 	}
-	/* The L1s in one zeroed block (cache_bytes says why) */
-	size_t l1_bytes = cache_bytes(m->l1_size, m->l1_assoc, ms->ls, 1);
-	if (l1_bytes && !(ms->l1_pool = big_zalloc((size_t)ms->ncores, l1_bytes))) {
+	/* The L1s as one pool (cache_pool_bytes says why), zero pages until a
+	 * core fills a way; each way's directory entry likewise, laid out as
+	 * the pool's arrays are, so that a way index finds it in the same place */
+	uint32_t n = (uint32_t)ms->ncores;
+	size_t l1_bytes = cache_pool_bytes(m->l1_size, m->l1_assoc, ms->ls, 1, n);
+	if (l1_bytes && !(ms->l1_pool = big_zalloc(1, l1_bytes))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}
-	for (int c = 0; c < ms->ncores; c++)
-		if (cache_init_in(l1_of(ms, c), m->l1_size, m->l1_assoc, ms->ls, 1,
-				  ms->l1_pool ? ms->l1_pool + (size_t)c * l1_bytes : NULL, e))
+	for (uint32_t c = 0; c < n; c++)
+		if (cache_init_pooled(l1_of(ms, (int)c), m->l1_size, m->l1_assoc, ms->ls, 1,
+				      ms->l1_pool, n, c, e))
 			goto fail;
-	/* like the L1s: zero pages until a core fills a way */
-	size_t ways = (size_t)l1_of(ms, 0)->sets * l1_of(ms, 0)->assoc;
-	if (!(ms->way_le_pool = big_zalloc((size_t)ms->ncores, ways * sizeof(struct ms_line *)))) {
+	size_t ways = (size_t)(l1_of(ms, 0)->set_mask + 1) * m->l1_assoc;
+	if (!(ms->way_le_pool = big_zalloc((size_t)n, ways * sizeof(struct ms_line *)))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}
-	for (int c = 0; c < ms->ncores; c++)
-		ms->fast.pc[c].way_le = ms->way_le_pool + (size_t)c * ways;
+	for (uint32_t c = 0; c < n; c++)
+		ms->fast.pc[c].way_le = ms->way_le_pool + (size_t)c * m->l1_assoc;
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
 			goto fail;

@@ -123,12 +123,12 @@ struct memsys {
 	uint8_t **chunks;
 	size_t nchunks, chunk_cap, nentries, stride, words;
 	struct cache *llc;
-	/* Every core's L1 arrays (cache_bytes each, a multiple of 64), from a
-	 * host page on (big_zalloc): a way's data is then one host cache line,
-	 * not two, which a 1024-core run, where each transfer finds its cores'
-	 * lines cold, pays for at every fill. */
+	/* Every core's L1 arrays, one pool (cache_pool_bytes) from a host page
+	 * on (big_zalloc): a way's data is then one host cache line, not two,
+	 * which a 1024-core run, where each transfer finds its cores' lines
+	 * cold, pays for at every fill. */
 	uint8_t *l1_pool;
-	struct ms_line **way_le_pool;    /* every core's ms_core.way_le */
+	struct ms_line **way_le_pool;    /* every core's ms_core.way_le, as the L1 pool */
 	uint64_t bus_free;
 	/* The fabric's messages (fabric.c): its own event queue, processed
 	 * before the cores' events of the same cycle, and request records. */
