@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mem/cache.h"
 #include "mem/coherence.h"
 #include "base/event_queue.h"
 #include "mem/memsys.h"
@@ -1118,6 +1119,82 @@ END_TEST
 
 /* ---------- errors and the checker ---------- */
 
+/* The L1s' pool: 4 sets of 2 ways of 64-byte lines a cache, three caches.
+ * Each array holds set 0 of every cache, then set 1 of every cache: a way
+ * index is set * 6 + way, and cache i's ways of a set follow cache i-1's. */
+START_TEST(cache_pool_set_by_set)
+{
+	struct err e = {0};
+	enum { N = 3, SIZE = 512, ASSOC = 2, LS = 64, WAYS = 4 * ASSOC * N };
+	size_t bytes = cache_pool_bytes(SIZE, ASSOC, LS, 1, N);
+	/* tags and LRU stamps 192 bytes each, data 1536, states 24 -> 64 */
+	ck_assert_uint_eq(bytes, 8 * WAYS + 8 * WAYS + LS * WAYS + 64);
+	uint8_t *mem = aligned_alloc(64, bytes);
+	ck_assert_ptr_nonnull(mem);
+	memset(mem, 0, bytes);
+	struct cache c[N];
+	for (uint32_t i = 0; i < N; i++) {
+		ck_assert_int_eq(cache_init_pooled(&c[i], SIZE, ASSOC, LS, 1, mem, N, i, &e), 0);
+		ck_assert_uint_eq(c[i].set_stride, N * ASSOC);
+	}
+	/* line 5 lies in set 1: cache 1's first way there is index 6, the
+	 * pool's way 8 (after cache 0's 6 and 7) */
+	int w = cache_victim(&c[1], 5);
+	ck_assert_int_eq(w, 6);
+	cache_fill(&c[1], w, 5, 3);
+	ck_assert_int_eq(cache_lookup(&c[1], 5), 6);
+	ck_assert_int_eq(cache_lookup(&c[0], 5), -1);
+	ck_assert_int_eq(cache_lookup(&c[2], 5), -1);
+	ck_assert_ptr_eq(&c[1].tag[6], (uint64_t *)(void *)mem + 8);
+	ck_assert_ptr_eq(&c[1].lru[6], (uint64_t *)(void *)mem + WAYS + 8);
+	ck_assert_ptr_eq(cache_data(&c[1], 6), mem + 16 * WAYS + 8 * LS);
+	ck_assert_ptr_eq(&c[1].state[6], mem + 16 * WAYS + LS * WAYS + 8);
+	ck_assert_uint_eq(c[1].state[6], 3);
+	/* the set's other way next, then the least recently used (line 5) */
+	ck_assert_int_eq(cache_victim(&c[1], 9), 7);
+	cache_fill(&c[1], 7, 9, 1);
+	ck_assert_int_eq(cache_victim(&c[1], 13), 6);
+	memset(mem, 0, bytes);
+	for (uint32_t i = 0; i < N; i++)
+		c[i].clock = 0;
+	/* every way of every cache full, each with its own data: nothing
+	 * overlaps, and each cache finds exactly its own lines */
+	for (uint32_t i = 0; i < N; i++)
+		for (uint64_t line = 0; line < 8; line++) {
+			uint64_t l = 100 * i + line;
+			int v = cache_victim(&c[i], l);
+			ck_assert(!cache_valid(&c[i], v));
+			cache_fill(&c[i], v, l, 1);
+			memset(cache_data(&c[i], v), (int)(l & 0xff), LS);
+			ck_assert_uint_eq((uintptr_t)cache_data(&c[i], v) % 64, 0);
+		}
+	for (uint32_t i = 0; i < N; i++)
+		for (uint32_t j = 0; j < N; j++)
+			for (uint64_t line = 0; line < 8; line++) {
+				int v = cache_lookup(&c[i], 100 * j + line);
+				if (i != j) {
+					ck_assert_int_eq(v, -1);
+					continue;
+				}
+				ck_assert_int_ge(v, 0);
+				const uint8_t *d = cache_data(&c[i], v);
+				for (int b = 0; b < LS; b++)
+					ck_assert_uint_eq(d[b], (100 * i + line) & 0xff);
+			}
+	/* a cache alone is a pool of one */
+	struct cache a;
+	ck_assert_int_eq(cache_init(&a, SIZE, ASSOC, LS, 1, &e), 0);
+	ck_assert_uint_eq(a.set_stride, ASSOC);
+	ck_assert_int_eq(cache_victim(&a, 5), 2);
+	cache_free(&a);
+	/* an impossible geometry: no bytes, and init says why */
+	ck_assert_uint_eq(cache_pool_bytes(96, 2, 64, 1, N), 0);
+	ck_assert_int_eq(cache_init_pooled(&a, 96, 2, 64, 1, NULL, N, 0, &e), -1);
+	ck_assert(err_is_set(&e));
+	free(mem);
+}
+END_TEST
+
 START_TEST(bad_cpu_models_rejected)
 {
 	struct cpu_model m;
@@ -1477,6 +1554,10 @@ int main(void)
 	tcase_add_test(t, checker_catches_stale_memory);
 	tcase_add_test(t, observer_sees_every_transaction);
 	tcase_add_test(t, checker_catches_stale_lookaside);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("cache");
+	tcase_add_test(t, cache_pool_set_by_set);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("lookaside");
