@@ -1218,6 +1218,22 @@ START_TEST(bad_cpu_models_rejected)
 	ck_assert_ptr_null(ms_create(&m, MEM, &e));
 	ck_assert_msg(strstr(e.msg, "100000") != NULL, "%s", e.msg);
 
+	/* 64 MiB L1s of 16-byte lines on 1024 cores: 2^32 lines, more than the
+	 * L1 pool's int way index holds; 32 MiB ones, 2^31 lines (the last
+	 * index 2^31 - 1), are refused only by the host's memory, if at all */
+	cpu_model_default(&m);
+	m.cores = 1024;
+	m.cores_per_socket = 64;
+	m.line_size = 16;
+	m.l1_size = 64u << 20;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(cpu_model_validate(&m, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_msg(strstr(e.msg, "l1_size") && strstr(e.msg, "4294967296 lines"), "%s", e.msg);
+	m.l1_size = 32u << 20;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(cpu_model_validate(&m, &e), 0);
+
 	cpu_model_default(&m);
 	memset(&e, 0, sizeof e);
 	ck_assert_ptr_null(ms_create(&m, 0, &e));

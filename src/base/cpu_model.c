@@ -96,6 +96,13 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 		return err_set(e, NULL, 0, 0,
 			       "l1_size: %u bytes does not make a power-of-two number of sets of %u ways of %u-byte lines (max 64 MiB)",
 			       m->l1_size, m->l1_assoc, m->line_size);
+	/* The L1s are one pool (cache_init_pooled) whose ways an int indexes:
+	 * 0 .. 2^31 - 1 */
+	uint64_t l1_lines = (uint64_t)(m->l1_size / m->line_size) * (uint64_t)m->cores;
+	if (l1_lines > (1ull << 31))
+		return err_set(e, NULL, 0, 0,
+			       "l1_size: %d L1s of %u bytes in %u-byte lines are %llu lines in all, more than the simulator holds (2^31)",
+			       m->cores, m->l1_size, m->line_size, (unsigned long long)l1_lines);
 	if (m->llc_size) {
 		if (m->llc_assoc < 1 || m->llc_assoc > 64)
 			return err_set(e, NULL, 0, 0, "llc_assoc: %u is out of range (expected 1..64)",
