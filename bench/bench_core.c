@@ -103,9 +103,9 @@ static int run(const char *name, const char *src, int cores, uint64_t iters, int
 				ref = r;
 		}
 	}
-	printf("%-8s cores=%-5d instructions=%-10llu cycles=%-11llu host=%.3fs  %.1f M instr/s", name,
-	       cores, (unsigned long long)tot.instructions, (unsigned long long)cycles, best,
-	       (double)tot.instructions / best / 1e6);
+	printf("%-8s cores=%-5d ops=%-9llu instructions=%-10llu cycles=%-11llu host=%.3fs  %.1f M instr/s",
+	       name, cores, (unsigned long long)ops, (unsigned long long)tot.instructions,
+	       (unsigned long long)cycles, best, (double)tot.instructions / best / 1e6);
 	if (atomic)
 		printf("  %.2f M ops/s; bare loop %.2f M ops/s; ratio %.3f", ops / best / 1e6, ref / 1e6,
 		       ref > 0 ? ops / best / ref : 0);

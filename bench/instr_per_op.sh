@@ -15,26 +15,25 @@ nm "$bench" | grep -q " reference_loop_ops_per_s" ||
 	{ echo "instr_per_op: $bench has no out-of-line reference_loop_ops_per_s" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Ir of the whole run less the reference's, at scale $1 of case $2
-ir() {
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bench" "$1" "$2" 1 >/dev/null 2>&1
+# "OPS IR" of bench_core at scale $1, case $2: its operation count, as it
+# prints it, and the whole run's Ir less the reference's
+run() {
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bench" "$1" "$2" 1 >"$tmp/line" 2>/dev/null
+	ops=$(sed -n 's/.* ops=\([0-9]*\) .*/\1/p' "$tmp/line")
 	total=$(callgrind_annotate "$tmp/out" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
 	ref=$(callgrind_annotate --inclusive=yes "$tmp/out" |
 		awk '/reference_loop_ops_per_s[^ ]* \[/ {gsub(",", "", $1); print $1; exit}')
-	echo $((total - ${ref:-0}))
+	echo "$ops $((total - ${ref:-0}))"
 }
 for k in "$@"; do
 	case $k in
-	1) name=percpu n=8 per=10000000 ;; 2) name=atomic n=8 per=500000 ;;
-	3) name=percpu n=64 per=10000000 ;; 4) name=atomic n=64 per=500000 ;;
-	5) name=percpu n=1024 per=10000000 ;; 6) name=atomic n=1024 per=500000 ;;
+	[1-6]) ;;
 	*) echo "instr_per_op: no case $k (1..6)" >&2; exit 2 ;;
 	esac
-	a=$(ir 0.2 "$k")
-	b=$(ir 0.4 "$k")
-	# bench_core's operation count at a scale: (scale * per / n + 1) * n
-	oa=$(((per / 5 / n + 1) * n))
-	ob=$((((per * 2) / 5 / n + 1) * n))
-	echo "$name cores=$n" | awk -v a="$a" -v b="$b" -v oa="$oa" -v ob="$ob" \
-		'{printf "%-8s %-11s %.1f host instructions an operation\n", $1, $2, (b - a) / (ob - oa)}'
+	a=$(run 0.2 "$k")
+	b=$(run 0.4 "$k")
+	awk -v a="$a" -v b="$b" '{
+		split(a, x, " "); split(b, y, " ")
+		printf "%-8s %-11s %.1f host instructions an operation\n", $1, $2, (y[2] - x[2]) / (y[1] - x[1])
+	}' "$tmp/line"
 done

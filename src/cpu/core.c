@@ -298,7 +298,26 @@ ALWAYS_INLINE void set_horizon(struct core_env *env)
 				   later(ms_next_event(env->ms), env->lookahead)), env->limit);
 }
 
-static int memsys_failed(const struct memsys *ms);
+/* The memory system recorded an error (ms_check_error): the driver stops
+ * after this event. */
+static int memsys_failed(const struct memsys *ms)
+{
+	struct err e;
+	return ms_check_error(ms, &e) != 0;
+}
+
+/* Whether the core's own cycle is the very next event: every other event,
+ * of either queue, lies strictly later (a tie might go first, as a
+ * lower-numbered core's or as a fabric message), and the driver need not
+ * get control back first (its bound or the cycle limit, a checker error).
+ * Then the event the core would push for that cycle would be popped at
+ * once, and the core may go on instead. */
+ALWAYS_INLINE int own_cycle_next(struct core_env *env, const struct core *c)
+{
+	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
+	return c->clock < peek && c->clock < env->run_bound && c->clock < env->limit &&
+	       !memsys_failed(env->ms);
+}
 
 /* An access that must be made at the core's own time, which lies ahead of
  * the event being processed (a miss, a locked RMW): when every other event
@@ -314,11 +333,7 @@ static int memsys_failed(const struct memsys *ms);
  * without interrupt sources keeps irq_next at NONE (core_start). */
 ALWAYS_INLINE int catch_up(struct core_env *env, struct core *c)
 {
-	if (c->sb.n)
-		return 0;
-	uint64_t peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
-	if (c->clock >= peek || c->clock >= env->run_bound || c->clock >= env->limit ||
-	    memsys_failed(env->ms))
+	if (c->sb.n || !own_cycle_next(env, c))
 		return 0;
 	c->ev_at = c->clock;
 	env->now = c->clock;
@@ -1315,14 +1330,6 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 
 #undef TRY
 
-/* The memory system recorded an error (ms_check_error): the driver stops
- * after this event. */
-static int memsys_failed(const struct memsys *ms)
-{
-	struct err e;
-	return ms_check_error(ms, &e) != 0;
-}
-
 /* The run-ahead loop: instructions until one stops it (R_YIELD, R_STOP,
  * R_FAIL, as retire says, or R_YIELD from the boundary). */
 ALWAYS_INLINE int run_ahead(struct core_env *env, struct core *c, uint64_t cpi, uint32_t width,
@@ -1368,7 +1375,6 @@ int core_exec_event(struct core_env *env, struct core *c)
 	 * in every mode. */
 	const int quiet = !c->irq_any && !env->on_activity;
 	const int plain = quiet && width == 1;
-	uint64_t peek;
 run:
 	set_horizon(env);
 	set_stop(env, c, plain);
@@ -1384,15 +1390,9 @@ run:
 	c->ev_at = c->clock;
 	if (c->sb.n && c->drain_at == NONE && sb_next(c) < c->ev_at && ensure_drain(env, c))
 		goto fail;
-	/* When the event pushed here would be the very next one popped (every
-	 * other event, of either queue, lies strictly later: a tie might go
-	 * first, as a lower-numbered core's or as a fabric message), the
-	 * driver would pop it and call us again at once: go on instead, as
-	 * that call would, unless the driver must get control back first
-	 * (its bound or the cycle limit, a checker error). */
-	peek = min64(evq_peek_time(env->q), ms_next_event(env->ms));
-	if (c->clock < peek && c->clock < env->run_bound && c->clock < env->limit &&
-	    !memsys_failed(env->ms)) {
+	/* the driver would pop the event pushed here and call us again at
+	 * once: go on instead, as that call would */
+	if (own_cycle_next(env, c)) {
 		env->now = c->clock;
 		goto run;
 	}
