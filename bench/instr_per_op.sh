@@ -4,7 +4,12 @@
 # case's run at scales 0.2 and 0.4 (one repetition each), less the inclusive
 # count of the reference loop (kept out of line for this) in the same run;
 # the difference between the scales divided by the operations it adds is
-# one operation's cost with setup cancelled. Needs valgrind (callgrind).
+# one operation's cost with setup cancelled. For a contended case the same
+# difference of the reference loop's own count gives its cost, and the
+# quotient of the two is the ratio in host instructions, which, unlike the
+# wall-clock ratio bench_core prints, moves neither with the host's load nor
+# with how well the host predicts the reference's branches. Needs valgrind
+# (callgrind).
 # Usage: instr_per_op.sh BENCH_CORE [CASE...]   (cases 1..6; default all)
 set -eu
 bench=$1
@@ -15,15 +20,15 @@ nm "$bench" | grep -q " reference_loop_ops_per_s" ||
 	{ echo "instr_per_op: $bench has no out-of-line reference_loop_ops_per_s" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# "OPS IR" of bench_core at scale $1, case $2: its operation count, as it
-# prints it, and the whole run's Ir less the reference's
+# "OPS IR REF" of bench_core at scale $1, case $2: its operation count, as
+# it prints it, the whole run's Ir less the reference's, and the reference's
 run() {
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bench" "$1" "$2" 1 >"$tmp/line" 2>/dev/null
 	ops=$(sed -n 's/.* ops=\([0-9]*\) .*/\1/p' "$tmp/line")
 	total=$(callgrind_annotate "$tmp/out" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
 	ref=$(callgrind_annotate --inclusive=yes "$tmp/out" |
 		awk '/reference_loop_ops_per_s[^ ]* \[/ {gsub(",", "", $1); print $1; exit}')
-	echo "$ops $((total - ${ref:-0}))"
+	echo "$ops $((total - ${ref:-0})) ${ref:-0}"
 }
 for k in "$@"; do
 	case $k in
@@ -34,6 +39,10 @@ for k in "$@"; do
 	b=$(run 0.4 "$k")
 	awk -v a="$a" -v b="$b" '{
 		split(a, x, " "); split(b, y, " ")
-		printf "%-8s %-11s %.1f host instructions an operation\n", $1, $2, (y[2] - x[2]) / (y[1] - x[1])
+		ops = y[1] - x[1]; own = (y[2] - x[2]) / ops; ref = (y[3] - x[3]) / ops
+		printf "%-8s %-11s %.1f host instructions an operation", $1, $2, own
+		if (ref > 0)
+			printf "; bare loop %.1f; ratio %.3f", ref, ref / own
+		printf "\n"
 	}' "$tmp/line"
 done
