@@ -304,8 +304,12 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
 {
 	char title[200];
 	snprintf(title, sizeof title, "bounce — %s", a->title);
+	/* Hidden until it has a renderer: trying a GL renderer makes SDL
+	 * destroy the X window and make another (under Xvfb, two more before
+	 * the one that stays), so a shown window would flash up and vanish,
+	 * and whoever looked it up by name would hold a dead window. */
 	SDL_Window *win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
-					   SDL_WINDOW_RESIZABLE);
+					   SDL_WINDOW_RESIZABLE | SDL_WINDOW_HIDDEN);
 	if (!win)
 		return sdl_fail(e, "window");
 	SDL_Renderer *r = SDL_CreateRenderer(win, -1, SDL_RENDERER_ACCELERATED);
@@ -315,6 +319,7 @@ static int windowed(struct ui_app *a, struct ui_fonts *f, int w, int h,
 		SDL_DestroyWindow(win);
 		return sdl_fail(e, "renderer");
 	}
+	SDL_ShowWindow(win);
 	struct ui_gfx g = {0};
 	int rc = 0, quit = 0;
 	struct frame_stats st = {0};
