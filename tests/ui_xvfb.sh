@@ -36,14 +36,18 @@ until xdotool getmouselocation >/dev/null 2>&1; do
 	sleep 0.1
 done
 
+# The view's window, once shown: it shows it when it has a renderer, and
+# the windows SDL made and destroyed before then were never mapped.
+view_window() {
+	xdotool search --onlyvisible --name '^bounce' 2>/dev/null | head -n 1
+}
+
 (cd "$tmp" && exec "$BOUNCE" view) >"$tmp/view.out" 2>&1 &
 vpid=$!
 wid=
 i=0
 while [ -z "$wid" ]; do
-	# --onlyvisible: the view shows its window once it has a renderer;
-	# the windows SDL made and destroyed before then were never mapped.
-	wid=$(xdotool search --onlyvisible --name '^bounce' 2>/dev/null | head -n 1)
+	wid=$(view_window)
 	[ -n "$wid" ] && break
 	i=$((i + 1))
 	[ $i -lt 150 ] || fail "no window named bounce: $(cat "$tmp/view.out")"
@@ -95,7 +99,7 @@ echo "ok: window under Xvfb on :$n"
 (cd "$tmp" && exec "$BOUNCE" view) >"$tmp/view2.out" 2>&1 &
 vpid=$!
 i=0
-until xdotool search --onlyvisible --name '^bounce' >/dev/null 2>&1; do
+until [ -n "$(view_window)" ]; do
 	i=$((i + 1))
 	[ $i -lt 150 ] || fail "second view: no window: $(cat "$tmp/view2.out")"
 	sleep 0.1
