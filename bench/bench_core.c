@@ -35,7 +35,7 @@ static const char percpu_src[] =
 /* One simulation of the case, start to halt: its host time of sim_run
  * (setup excluded), or a negative value on failure (e says why). */
 static double run_once(const struct program *p, int cores, uint64_t iters, struct core_stats *tot,
-		       uint64_t *cycles, struct err *e)
+		       uint64_t *cycles, uint64_t *events, struct err *e)
 {
 	struct sim_config cfg;
 	memset(&cfg, 0, sizeof cfg);
@@ -69,6 +69,7 @@ static double run_once(const struct program *p, int cores, uint64_t iters, struc
 	if (st == SIM_HALTED) {
 		sim_total_core_stats(s, tot);
 		*cycles = sim_cycles(s);
+		*events = sim_events(s);
 	} else if (!err_is_set(e)) {
 		err_internal(e, "the simulation did not halt");
 	}
@@ -86,11 +87,11 @@ static int run(const char *name, const char *src, int cores, uint64_t iters, int
 	if (asm_assemble_string(name, src, &in, &p, &e))
 		goto fail;
 	int atomic = !strcmp(name, "atomic");
-	uint64_t ops = iters * (uint64_t)cores, cycles = 0;
+	uint64_t ops = iters * (uint64_t)cores, cycles = 0, events = 0;
 	struct core_stats tot;
 	double best = 0, ref = 0;
 	for (int i = 0; i < reps; i++) {
-		double dt = run_once(&p, cores, iters, &tot, &cycles, &e);
+		double dt = run_once(&p, cores, iters, &tot, &cycles, &events, &e);
 		if (dt < 0) {
 			program_free(&p);
 			goto fail;
@@ -103,9 +104,10 @@ static int run(const char *name, const char *src, int cores, uint64_t iters, int
 				ref = r;
 		}
 	}
-	printf("%-8s cores=%-5d ops=%-9llu instructions=%-10llu cycles=%-11llu host=%.3fs  %.1f M instr/s",
+	printf("%-8s cores=%-5d ops=%-9llu instructions=%-10llu cycles=%-11llu events=%-9llu host=%.3fs  %.1f M instr/s",
 	       name, cores, (unsigned long long)ops, (unsigned long long)tot.instructions,
-	       (unsigned long long)cycles, best, (double)tot.instructions / best / 1e6);
+	       (unsigned long long)cycles, (unsigned long long)events, best,
+	       (double)tot.instructions / best / 1e6);
 	if (atomic)
 		printf("  %.2f M ops/s; bare loop %.2f M ops/s; ratio %.3f", ops / best / 1e6, ref / 1e6,
 		       ref > 0 ? ops / best / ref : 0);

@@ -838,6 +838,52 @@ START_TEST(test_same_cycle_misses_in_core_order)
 }
 END_TEST
 
+/* sim_events counts what the driver pops: the start event of a core that
+ * only halts; for one load miss on an idle machine, the core's event that
+ * issues it, the request's arrival at its agent (no holder to snoop: the
+ * data comes from memory), the fill, and the core's event that hits and
+ * halts. The unblock that frees the line at its agent is still in flight
+ * when the last core halts, and the run ends without it. Stepped one event
+ * at a time, the count goes up by exactly one a step; a whole run takes
+ * fewer, since there a core whose own cycle comes next goes on instead of
+ * scheduling an event for it (run-ahead), which one step at a time it may
+ * not. */
+START_TEST(test_events_counted)
+{
+	struct opts o = { 0 };
+	struct run r;
+	run(&r, "main: hlt\n", &o);
+	ck_halted(&r);
+	ck_assert_uint_eq(sim_events(r.s), 1);
+	done(&r);
+
+	static const char miss[] = ".data\nq: .quad 5\n.text\nmain: mov rax, [q]\nhlt\n";
+	run(&r, miss, &o);
+	ck_halted(&r);
+	ck_assert_uint_eq(sim_events(r.s), 4);
+	done(&r);
+
+	o.cores = 4;
+	static const char contended[] = ".data\n.align 64\nq: .quad 0\n.text\n"
+					"main: mov rcx, 20\nl: lock inc qword ptr [q]\ndec rcx\njnz l\nhlt\n";
+	run(&r, contended, &o);
+	ck_halted(&r);
+	uint64_t whole = sim_events(r.s);
+	done(&r);
+	start(&r, contended, &o);
+	uint64_t steps = 0;
+	do {
+		ck_assert_uint_eq(sim_events(r.s), steps);
+		r.st = sim_step_event(r.s, &r.e);
+		steps++;
+	} while (r.st == SIM_RUNNING);
+	ck_halted(&r);
+	ck_assert_uint_eq(sim_events(r.s), steps);
+	ck_assert_uint_lt(whole, steps);
+	done(&r);
+}
+END_TEST
+
 START_TEST(test_ghost_and_observer)
 {
 	const char *src = ".data\n.align 64\nc: .quad 0\n.text\nmain:\nmov rcx, 10\n"
@@ -964,6 +1010,7 @@ static Suite *core_suite(void)
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
 	tcase_add_test(tc, test_limit_and_incremental);
 	tcase_add_test(tc, test_same_cycle_misses_in_core_order);
+	tcase_add_test(tc, test_events_counted);
 	tcase_add_test(tc, test_ghost_and_observer);
 	tcase_add_test(tc, test_observer_changes_nothing);
 	tcase_add_test(tc, test_activity_during_waits);

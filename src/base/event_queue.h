@@ -111,6 +111,8 @@ static inline int evq_pop(struct evq *q, uint64_t *time, uint32_t *id)
 }
 
 static inline size_t evq_size(const struct evq *q) { return q->n + q->n_near; }
+/* Events pushed since evq_init; less evq_size, the events popped. */
+static inline uint64_t evq_pushed(const struct evq *q) { return q->next_seq; }
 /* The earliest event's cycle, UINT64_MAX when empty. */
 static inline uint64_t evq_peek_time(const struct evq *q)
 {

@@ -168,6 +168,11 @@ uint64_t ms_next_event(const struct memsys *ms)
 	return evq_peek_time(&ms->q);
 }
 
+uint64_t ms_events(const struct memsys *ms)
+{
+	return evq_pushed(&ms->q) - evq_size(&ms->q);
+}
+
 void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx)
 {
 	ms->waker = fn;

@@ -162,6 +162,8 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until);
  * processing it (returns 0 when there was none). The driver processes them
  * before the cores' events of the same cycle. */
 uint64_t ms_next_event(const struct memsys *ms);
+/* The fabric's messages handled so far (ms_step, ms_run). */
+uint64_t ms_events(const struct memsys *ms);
 int ms_step(struct memsys *ms);
 /* The fabric's events in order while the next lies at or before `until`
  * and before `bound`, as many ms_step calls would take them; the waker may
