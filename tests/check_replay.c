@@ -255,6 +255,8 @@ START_TEST(bad_records)
 		{"I  0400,3\n0 10\n", 2, 1, "lackey record"},
 		{"hello\n", 1, 1, "not a trace record"},
 		{"2 10000000000000\n2 10000000000000\n", 2, 0, "past 2^52 cycles"},
+		/* the store's miss takes the clock past 2^52; then any computation does */
+		{"2 fffffffffffff\n1 0\n2 1\n", 3, 0, "past 2^52 cycles"},
 		{" L ffffffffffffffff,8\n", 1, 0, "past the last simulated byte"},
 	};
 	struct cpu_model m = teaching();

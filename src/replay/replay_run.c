@@ -195,7 +195,11 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 		}
 		const struct rt_rec *rec = rc->rec;
 		if (rec->kind == RT_COMPUTE) {
-			if (rec->cycles > REPLAY_MAX_CLOCK - clock)
+			/* An access may have taken the clock past the limit
+			 * already (a miss's latency beyond computation's 2^52):
+			 * then the difference would wrap, and a clock let grow
+			 * on to 2^54 would overflow the ready key. */
+			if (clock > REPLAY_MAX_CLOCK || rec->cycles > REPLAY_MAX_CLOCK - clock)
 				return err_set(e, rt_name(r->streams[c]), rec->line, 0,
 					       "computation runs the clock past 2^52 cycles");
 			clock += rec->cycles;
