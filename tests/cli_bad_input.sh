@@ -69,6 +69,15 @@ printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["equ.s"],\n "t
 run_bad "misspelt entry" "entry.json:2:.*entry label 'wroker' is not defined in the program (did you mean 'worker'?)" \
 	run "$T/entry.json"
 
+# A "report" name that is no data symbol: found before the run, where it is
+# written, with the symbol it meant; a label or an .equ is named as such.
+printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["good.s"],\n "report": ["counter", "countr"],\n "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/report.json"
+run_bad "misspelt report symbol" \
+	"report.json:2:24: \\$.report\\[1\\]: 'countr' is not a .data or .percpu symbol of the program (did you mean 'counter'?)" \
+	run "$T/report.json"
+sed 's/"countr"/"worker"/' "$T/report.json" >"$T/report2.json"
+run_bad "check: label as report symbol" "report2.json:2:24: .*'worker' .*(it names code)" check "$T/report2.json"
+
 printf '.text\nworker:\n    mov rax, qword ptr [0]\n    hlt\n' >"$T/fault.s"
 scen "$T/fault.json" 2 fault.s
 run_bad "access to an unmapped address" "fault.s:3:" run "$T/fault.json"

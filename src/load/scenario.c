@@ -588,7 +588,8 @@ static int parse_report(struct ctx *c, const cJSON *n)
 	if (jpos_array(c->d, n, c->e))
 		return -1;
 	size_t cnt = (size_t)cJSON_GetArraySize(n);
-	if (!(s->report = alloc_array(c, cnt, sizeof *s->report)))
+	if (!(s->report = alloc_array(c, cnt, sizeof *s->report)) ||
+	    !(s->report_loc = alloc_array(c, cnt, sizeof *s->report_loc)))
 		return -1;
 	for (const cJSON *ch = n->child; ch; ch = ch->next) {
 		const char *name;
@@ -602,6 +603,7 @@ static int parse_report(struct ctx *c, const cJSON *n)
 		char *dup = dup_or_fail(c, name);
 		if (!dup)
 			return -1;
+		loc_of(c->d, ch, &s->report_loc[s->n_report]);
 		s->report[s->n_report++] = dup; /* only names: never a NULL entry */
 	}
 	return 0;
@@ -1057,6 +1059,7 @@ void scen_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_report; i++)
 		free(s->report[i]);
 	free(s->report);
+	free(s->report_loc);
 	for (size_t i = 0; i < s->n_variants; i++) {
 		free(s->variants[i].name);
 		free(s->variants[i].description);
@@ -1222,6 +1225,7 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->stop = pick(s, v, SCEN_SET_STOP)->stop;
 	r->max_cycles = r->stop.cycles ? r->stop.cycles : sim_default_limit(r->cores);
 	r->report = s->report;
+	r->report_loc = s->report_loc;
 	r->n_report = s->n_report;
 	size_t cap = s->base.n_defines + var->setup.n_defines + (o ? o->n_defines : 0);
 	if (!(r->defines = calloc(cap ? cap : 1, sizeof *r->defines)))

@@ -147,6 +147,7 @@ struct scenario {
 	char *description;         /* "" when none */
 	struct scen_setup base;    /* cpu, seed, program, threads always set after load */
 	char **report;
+	struct scen_loc *report_loc; /* where each name is in the file */
 	size_t n_report;
 	struct scen_variant *variants; /* n_variants >= 1: without "variants" one named "default" */
 	size_t n_variants;
@@ -212,6 +213,7 @@ struct scen_run {
 	struct scen_stop stop;
 	uint64_t max_cycles;            /* stop.cycles, or sim_default_limit(cores) */
 	char **report;
+	const struct scen_loc *report_loc;
 	size_t n_report;
 };
 

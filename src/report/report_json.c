@@ -381,10 +381,10 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	for (size_t i = 0; i < r->run.n_report; i++) {
 		const struct symbol *y = program_symbol(p, r->run.report[i]);
 		if (!y || (y->section != SEC_DATA && y->section != SEC_PERCPU)) {
-			/* syms belongs to rep already: freed with it. */
-			return err_set(e, r->scen->file, 0, 0,
-				       "report: '%s' is not a .data or .percpu symbol of the program",
-				       r->run.report[i]);
+			/* runner_prepare checked every name (check_report); syms
+			 * belongs to rep already: freed with it. */
+			return err_internal(e, "report: '%s' is not a .data or .percpu symbol of the program",
+					    r->run.report[i]);
 		}
 		cJSON_AddItemToObject(syms, y->name, symbol_json(r, y));
 	}

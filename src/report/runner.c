@@ -30,6 +30,34 @@ static int label_index(const struct program *p, const char *label, const struct 
 	return 0;
 }
 
+/* Every name of "report" is a data or per-CPU symbol of this variant's
+ * program (variants may assemble different programs): checked before the
+ * run, at the name's place in the scenario, not after it when the report
+ * is written. */
+static int check_report(const struct runner *r, struct err *e)
+{
+	const struct program *p = &r->prog;
+	for (size_t i = 0; i < r->run.n_report; i++) {
+		const char *name = r->run.report[i];
+		const struct symbol *sym = program_symbol(p, name);
+		if (sym && (sym->section == SEC_DATA || sym->section == SEC_PERCPU))
+			continue;
+		struct suggest g;
+		char hint[160] = "";
+		suggest_init(&g, name);
+		for (uint32_t k = 0; k < p->n_syms; k++)
+			if (p->syms[k].section == SEC_DATA || p->syms[k].section == SEC_PERCPU)
+				suggest_offer(&g, p->syms[k].name);
+		if (suggest_best(&g))
+			snprintf(hint, sizeof hint, " (did you mean '%s'?)", suggest_best(&g));
+		const struct scen_loc *loc = &r->run.report_loc[i];
+		return err_set(e, r->scen->file, loc->line, loc->col,
+			       "%s: '%s' is not a .data or .percpu symbol of the program%s", loc->path, name,
+			       !sym ? hint : sym->section == SEC_TEXT ? " (it names code)" : " (it is an .equ constant)");
+	}
+	return 0;
+}
+
 static int build_threads(struct runner *r, struct err *e)
 {
 	const struct scen_run *run = &r->run;
@@ -176,7 +204,7 @@ int runner_prepare(struct runner *r, const struct scenario *s, size_t v,
 		err_internal(e, "out of memory");
 		goto fail;
 	}
-	if (build_threads(r, e) || build_irqs(r, e))
+	if (check_report(r, e) || build_threads(r, e) || build_irqs(r, e))
 		goto fail;
 	r->cfg = (struct sim_config){
 		.cpu = r->run.cpu,
