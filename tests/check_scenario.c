@@ -545,6 +545,10 @@ START_TEST(scen_errors)
 			 "s.json:5:3: $.sead: unknown key \"sead\" (did you mean \"seed\"?)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"seed\": 1, \"seed\": 2")),
 			 "s.json:5:14: $.seed: duplicate key \"seed\" (first at line 5, column 3)");
+	/* A quoted name's control characters come out escaped: one line. */
+	ck_assert_str_eq(load_err("s.json", scen_text("\"report\": [\"a\\tb\\n\\u0001\"]")),
+			 "s.json:5:14: $.report[0]: \"a\\tb\\n\\x01\" is not a valid symbol name "
+			 "(expected letters, digits, '_', '.')");
 	/* The data directory is the one the loader uses: the test
 	 * environment points BOUNCE_DATADIR at the source tree. */
 	char want[1200];

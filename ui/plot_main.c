@@ -70,15 +70,15 @@ int ui_plot_cmd(int argc, char **argv, struct err *e)
 		}
 		case 'h': fputs(plot_usage, stdout); return 0;
 		case ':':
-			return err_set(e, NULL, 0, 0, "plot: %s needs a value\n%s", argv[optind - 1], plot_usage);
+			return err_set(e, NULL, 0, 0, "plot: %s needs a value (see bounce help plot)", argv[optind - 1]);
 		default:
-			return err_set(e, NULL, 0, 0, "plot: unknown option '%s'\n%s", argv[optind - 1], plot_usage);
+			return err_set(e, NULL, 0, 0, "plot: unknown option '%s' (see bounce help plot)", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
-		return err_set(e, NULL, 0, 0, "plot: expected one CSV file\n%s", plot_usage);
+		return err_set(e, NULL, 0, 0, "plot: expected one CSV file (see bounce help plot)");
 	if (!out)
-		return err_set(e, NULL, 0, 0, "plot: -o F.png is required\n%s", plot_usage);
+		return err_set(e, NULL, 0, 0, "plot: -o F.png is required (see bounce help plot)");
 	spec.csv = argv[optind];
 	if (!st.subtitle)
 		st.subtitle = spec.csv;

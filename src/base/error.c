@@ -14,16 +14,46 @@ void err_request_interrupt(void)
 	interrupt_requested = 1;
 }
 
+/* A message is one line: control characters that came in with the input
+ * it quotes (a name holding a tab or a newline, a file name) are written as
+ * C escapes, so that the line still says where the problem is and nothing
+ * after it can pass for another message. Cut, if need be, at n - 1 bytes,
+ * never inside an escape. */
+static void one_line(char *dst, size_t n, const char *src)
+{
+	size_t k = 0;
+	for (const unsigned char *s = (const unsigned char *)src; *s; s++) {
+		char esc[5];
+		size_t len = 1;
+		esc[0] = (char)*s;
+		if (*s == '\n' || *s == '\t' || *s == '\r') {
+			esc[0] = '\\';
+			esc[1] = *s == '\n' ? 'n' : *s == '\t' ? 't' : 'r';
+			len = 2;
+		} else if (*s < 0x20 || *s == 0x7f) {
+			snprintf(esc, sizeof esc, "\\x%02x", *s);
+			len = 4;
+		}
+		if (k + len >= n)
+			break;
+		memcpy(dst + k, esc, len);
+		k += len;
+	}
+	dst[k] = 0;
+}
+
 int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
 	     const char *fmt, va_list ap)
 {
 	if (!e || e->kind != ERR_NONE)
 		return -1;
+	char raw[sizeof e->msg];
 	e->kind = kind;
-	snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+	one_line(e->file, sizeof e->file, file ? file : "");
 	e->line = line;
 	e->col = col;
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	one_line(e->msg, sizeof e->msg, raw);
 	return -1;
 }
 
