@@ -47,6 +47,19 @@ printf '0 0x1000\n7 0x1000\n' | gzip -c >"$T/bad.data.gz"
 expect_status "bad record" 2 "$BOUNCE" replay --json "$T/bad.json" "$T/bad.data.gz"
 expect_grep "bad record: where and what" "bad.data.gz:2:1: expected a label 0 (load), 1 (store) or 2" "$T/err"
 expect_eq "bad record: no output" no "$([ -e "$T/bad.json" ] && echo yes || echo no)"
+# A gzip trace cut short or corrupt is refused where its readable data ends,
+# not replayed as far as it reads (gzread ends a cut stream like a whole one).
+head -c 4000 "$T/gen_2.data.gz" >"$T/cut.data.gz"
+expect_status "cut gzip" 2 "$BOUNCE" replay --json "$T/cut.json" "$T/cut.data.gz"
+expect_grep "cut gzip: where and what" \
+	"cut.data.gz:[1-9][0-9]*:[1-9][0-9]*: cannot read the trace from here on: unexpected end of file" "$T/err"
+expect_eq "cut gzip: no output" no "$([ -e "$T/cut.json" ] && echo yes || echo no)"
+# the first deflate block's header (byte 10 when, from stdin, the gzip
+# header names no file) set to 0xff: a reserved block type
+gzip -c <"$T/gen_2.data" >"$T/corrupt.data.gz"
+printf '\377' | dd of="$T/corrupt.data.gz" bs=1 seek=10 conv=notrunc 2>/dev/null
+expect_status "corrupt gzip" 2 "$BOUNCE" replay --jobs 2 "$T/gen_0.data" "$T/corrupt.data.gz"
+expect_grep "corrupt gzip: where and what" "corrupt.data.gz:1:1: cannot read the trace from here on: invalid block type" "$T/err"
 expect_status "missing trace" 2 "$BOUNCE" replay "$T/none.data"
 expect_grep "missing trace: message" "none.data: cannot open the trace" "$T/err"
 expect_status "no trace" 2 "$BOUNCE" replay

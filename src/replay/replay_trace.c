@@ -255,22 +255,34 @@ fail:
 
 /* ---- lines ---- */
 
+/* zlib's message for a failed read, without the path gzerror puts first. */
+static const char *gz_why(gzFile gz, const char *path)
+{
+	int errnum;
+	const char *m = gzerror(gz, &errnum);
+	size_t n = strlen(path);
+	return !strncmp(m, path, n) && !strncmp(m + n, ": ", 2) ? m + n + 2 : m;
+}
+
+/* Called only once no newline is left in the buffer (next_line): data that
+ * cannot be read (corrupt compressed data) begins on the next line, after
+ * the s->len - s->pos bytes of it already read. */
 static int refill(struct rt_stream *s, struct err *e)
 {
 	memmove(s->buf, s->buf + s->pos, s->len - s->pos);
 	s->len -= s->pos;
 	s->pos = 0;
 	size_t room = RT_BUF - s->len;
+	int line = (int)(s->line + 1), col = (int)s->len + 1;
 	long got;
 	if (s->gz) {
-		int errnum;
 		got = gzread(s->gz, s->buf + s->len, (unsigned)room);
 		if (got < 0)
-			return err_set(e, s->name, 0, 0, "cannot read the trace: %s", gzerror(s->gz, &errnum));
+			return err_set(e, s->name, line, col, "cannot read the trace from here on: %s", gz_why(s->gz, s->name));
 	} else if (s->zf) {
 		got = (long)zip_fread(s->zf, s->buf + s->len, room);
 		if (got < 0)
-			return err_set(e, s->name, 0, 0, "cannot read the archive member: %s",
+			return err_set(e, s->name, line, col, "cannot read the archive member from here on: %s",
 				       zip_file_strerror(s->zf));
 	} else {
 		got = (long)(s->mem_len < room ? s->mem_len : room);
@@ -278,8 +290,16 @@ static int refill(struct rt_stream *s, struct err *e)
 		s->mem += got;
 		s->mem_len -= (size_t)got;
 	}
-	if (got == 0)
+	if (got == 0) {
+		int errnum = Z_OK;
+		if (s->gz)
+			gzerror(s->gz, &errnum);
+		/* a gzip stream cut short reads as a clean end, but zlib knows */
+		if (errnum != Z_OK)
+			return err_set(e, s->name, line, col, "cannot read the trace from here on: %s",
+				       gz_why(s->gz, s->name));
 		s->eof = 1;
+	}
 	s->in_done += (uint64_t)got;
 	s->len += (size_t)got;
 	s->buf[s->len] = 0;  /* a sentinel: scanning stops at the end */
