@@ -413,8 +413,8 @@ END_TEST
 
 START_TEST(json_limits)
 {
-	ck_assert_str_eq(json_err("", 0), "j.json: file is empty (expected a JSON document)");
-	ck_assert_str_eq(JERR(" \n\t\n"), "j.json: file is empty (expected a JSON document)");
+	ck_assert_str_eq(json_err("", 0), "j.json:1:1: file is empty (expected a JSON document)");
+	ck_assert_str_eq(JERR(" \n\t\n"), "j.json:3:1: file is empty (expected a JSON document)");
 	ck_assert_str_eq(json_err("{\"a\": \"\xff\"}", 10),
 			 "j.json:1:8: not UTF-8: byte 0xff (expected UTF-8 text)");
 	ck_assert_str_eq(json_err("{\"a\":\n \"\xc3\x28\"}", 12),

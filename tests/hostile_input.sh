@@ -94,7 +94,7 @@ scen "$T/incmissing.json" 8 incmissing.s
 refuse ".include of a missing file" "incmissing.s:1:10: cannot find include file 'nope.s'" check "$T/incmissing.json"
 : >"$T/empty.s"
 scen "$T/empty.json" 8 empty.s
-refuse "empty program" 'empty.s: empty file' check "$T/empty.json"
+refuse "empty program" 'empty.s:1:1: empty file' check "$T/empty.json"
 printf '.text\nworker:\n    hlt ; caf\351\n' >"$T/latin1.s"
 scen "$T/latin1.json" 8 latin1.s
 refuse "non-UTF-8 program" 'latin1.s:3:[0-9]*: invalid UTF-8 byte 0xe9' check "$T/latin1.json"
@@ -102,7 +102,7 @@ refuse "non-UTF-8 program" 'latin1.s:3:[0-9]*: invalid UTF-8 byte 0xe9' check "$
 : >"$T/emptycpu.json"
 scen "$T/c8.json" 8 good.s
 sed 's|"cpu": "x460-8way"|"cpu": "emptycpu.json"|' "$T/c8.json" >"$T/useempty.json"
-refuse "empty CPU model file" 'emptycpu.json: .*empty' check "$T/useempty.json"
+refuse "empty CPU model file" 'emptycpu.json:1:1: file is empty' check "$T/useempty.json"
 mkdir "$T/dircpu.json"
 sed 's|"cpu": "x460-8way"|"cpu": "dircpu.json"|' "$T/c8.json" >"$T/usedir.json"
 refuse "CPU model is a directory" 'dircpu.json.*directory' check "$T/usedir.json"

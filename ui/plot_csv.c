@@ -307,7 +307,7 @@ int plot_read(const struct plot_spec *spec, struct plot_data *d, struct err *e)
 	int rc = csv_parse(spec->csv, text, len, &c, e);
 	free(text);
 	if (!rc && c.n < 2)
-		rc = err_set(e, spec->csv, c.n ? 2 : 1, 0, c.n ? "no data rows after the header" : "empty file");
+		rc = err_set(e, spec->csv, c.n ? 2 : 1, 1, c.n ? "no data rows after the header" : "empty file");
 	for (size_t i = 1; !rc && i < c.n; i++)
 		if (c.row[i].n != c.row[0].n)
 			rc = err_set(e, spec->csv, c.row[i].line, 1, "%zu fields, the header has %zu",

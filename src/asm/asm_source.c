@@ -209,7 +209,7 @@ int asm_run_file(struct asm_state *st, const char *path)
 	 * path, never a workload; an empty .include is harmless and allowed. */
 	if (fr[0].len == 0) {
 		free(fr[0].buf);
-		return err_set(st->e, path, 0, 0, "empty file (expected workload assembly)");
+		return err_set(st->e, path, 1, 1, "empty file (expected workload assembly)");
 	}
 	return run(st, fr);
 }

@@ -729,7 +729,7 @@ int cli_merge(const struct cli_opts *o)
 		if (bad)
 			goto fail;
 		if (lineno == 0) {
-			err_set(&e, o->rest[i], 0, 0, "empty file: not a sweep CSV");
+			err_set(&e, o->rest[i], 1, 1, "empty file: not a sweep CSV");
 			goto fail;
 		}
 	}

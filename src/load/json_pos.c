@@ -629,7 +629,8 @@ struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, stru
 		sc.i = 3, d->bom = 1; /* a byte-order mark is harmless */
 	sc_ws(&sc);
 	if (sc.i == len) {
-		err_set(e, d->name, 0, 0, "file is empty (expected a JSON document)");
+		/* at the end, where the document should have begun */
+		errf_at(d, len, e, "file is empty (expected a JSON document)");
 		goto fail;
 	}
 	size_t start = sc.i;
