@@ -54,6 +54,11 @@ done
 "$BOUNCE" sweep "$T/two.json" $sets --csv "$T/s.csv"
 expect_status "merge of the three shards" 0 "$BOUNCE" merge "$T/s2.csv" "$T/s3.csv" "$T/s1.csv" --csv "$T/m.csv"
 cmp -s "$T/s.csv" "$T/m.csv" && ok "merged equals the plain sweep" || bad "merged differs"
+# A part whose last row lost its newline (an editor, head -c) merges alike.
+head -c -1 "$T/s1.csv" >"$T/s1nonl.csv"
+expect_status "merge: a part without its last newline" 0 "$BOUNCE" merge "$T/s2.csv" "$T/s3.csv" "$T/s1nonl.csv" --csv "$T/m2.csv"
+cmp -s "$T/s.csv" "$T/m2.csv" && ok "merge: without the newline, equals the plain sweep" ||
+	bad "merge: a part without its last newline: $(cat "$T/m2.csv")"
 merge_bad() { # WHAT PATTERN PARTS...
 	what=$1 pat=$2
 	shift 2
@@ -97,4 +102,14 @@ printf '%s\n' "$(head -1 "$T/s1.csv")" 'x,1,10,"two","a"' >"$T/junk.csv"
 merge_bad "a row without its point" "junk.csv:2:1: expected a sweep row" "$T/junk.csv"
 expect_status "sweep without --set" 2 "$BOUNCE" sweep "$T/inc.json"
 expect_status "sweep with a bad value" 2 "$BOUNCE" sweep "$T/inc.json" --set cores=1,0
+# Lists whose product wraps a 64-bit count (2^64 + 418 points) are too many,
+# not 418: seven defines (inc.s has none to spare, so a program of its own).
+printf '.equ B0, 0\n.equ B1, 0\n.equ B2, 0\n.equ B3, 0\n.equ B4, 0\n.equ B5, 0\n.equ B6, 0\n.text\nworker:\n    hlt\n' >"$T/b.s"
+printf '{"name": "b", "cpu": "x460-8way", "cores": 1, "program": ["b.s"], "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/b.json"
+list() { seq -s, 1 "$1"; }
+expect_status "sweep: a product past 2^64" 2 "$BOUNCE" sweep "$T/b.json" --set cores=1,1 --set B0="$(list 7)" \
+	--set B1="$(list 31)" --set B2="$(list 673)" --set B3="$(list 853)" --set B4="$(list 1669)" \
+	--set B5="$(list 5821)" --set B6="$(list 7621)" --csv "$T/wrap.csv"
+expect_grep "sweep: a product past 2^64: message" "more points than a 64-bit count holds" "$T/err"
+[ -e "$T/wrap.csv" ] && bad "sweep: a product past 2^64: output written" || ok "sweep: a product past 2^64: no output"
 finish

@@ -22,11 +22,14 @@
 #include "report/report.h"
 #include "report/runner.h"
 
+/* The product of the --set lists' lengths; SIZE_MAX when it does not fit
+ * (a product that wrapped would pass the limit's test as a small sweep). */
 static size_t n_points(const struct cli_opts *o)
 {
 	size_t n = 1;
 	for (size_t i = 0; i < o->n_sets; i++)
-		n *= o->sets[i].n_values;
+		if (__builtin_mul_overflow(n, o->sets[i].n_values, &n))
+			return SIZE_MAX;
 	return n;
 }
 
@@ -301,6 +304,10 @@ int cli_sweep(const struct cli_opts *o)
 	if (cli_setup(o, &s, &ov0, &e))
 		goto fail;
 	size_t np = n_points(o);
+	if (np == SIZE_MAX) {
+		err_set(&e, NULL, 0, 0, "sweep: the --set lists make more points than a 64-bit count holds (at most 100000)");
+		goto fail;
+	}
 	if (np > 100000) {
 		err_set(&e, NULL, 0, 0, "sweep: %zu points is too many (at most 100000)", np);
 		goto fail;
@@ -684,8 +691,25 @@ int cli_merge(const struct cli_opts *o)
 		char *line = NULL;
 		size_t cap = 0;
 		int lineno = 0, bad = 0;
-		while (!bad && getline(&line, &cap, f) > 0) {
+		ssize_t len;
+		while (!bad && (len = getline(&line, &cap, f)) > 0) {
 			lineno++;
+			if (line[len - 1] != '\n') {
+				/* A part's last line may lack its newline (an editor,
+				 * `head -c`); the merge writes the rows one a line, and
+				 * headers compare alike with and without it. */
+				if ((size_t)len + 2 > cap) {
+					char *more = realloc(line, (size_t)len + 2);
+					if (!more) {
+						bad = err_internal(&e, "out of memory");
+						continue;
+					}
+					line = more;
+					cap = (size_t)len + 2;
+				}
+				line[len] = '\n';
+				line[len + 1] = 0;
+			}
 			if (lineno == 1) {
 				if (!header) {
 					header = strdup(line);
@@ -747,7 +771,7 @@ int cli_merge(const struct cli_opts *o)
 		if (bad)
 			goto fail;
 	} else {
-		err_set(&e, o->rest[0], 0, 0, "no rows in any part: nothing to merge");
+		err_set(&e, o->rest[0], 2, 1, "no rows in any part: nothing to merge");
 		goto fail;
 	}
 	if (write_chunks(o->csv, header, rows, n, &e))
