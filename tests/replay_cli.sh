@@ -60,6 +60,11 @@ gzip -c <"$T/gen_2.data" >"$T/corrupt.data.gz"
 printf '\377' | dd of="$T/corrupt.data.gz" bs=1 seek=10 conv=notrunc 2>/dev/null
 expect_status "corrupt gzip" 2 "$BOUNCE" replay --jobs 2 "$T/gen_0.data" "$T/corrupt.data.gz"
 expect_grep "corrupt gzip: where and what" "corrupt.data.gz:1:1: cannot read the trace from here on: invalid block type" "$T/err"
+# A FIFO (or pipe) is refused before it is opened: nothing blocks, and no
+# trace is half read by the look for a zip signature.
+mkfifo "$T/fifo.data"
+expect_status "a FIFO" 2 timeout 20 "$BOUNCE" replay --json "$T/fifo.json" "$T/fifo.data"
+expect_grep "a FIFO: message" "fifo.data: is a FIFO (expected a trace file" "$T/err"
 expect_status "missing trace" 2 "$BOUNCE" replay "$T/none.data"
 expect_grep "missing trace: message" "none.data: cannot open the trace" "$T/err"
 expect_status "no trace" 2 "$BOUNCE" replay

@@ -4,8 +4,10 @@
  * decided by its first record and then held. */
 #include "config.h"
 #include "replay/replay_trace.h"
+#include "base/input_file.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -218,6 +220,20 @@ int rt_open(char *const *paths, size_t n_paths, struct rt_stream **out, int max_
 {
 	int n = 0;
 	for (size_t i = 0; i < n_paths; i++) {
+		/* A trace is opened twice (its first bytes say zip or not): a
+		 * pipe would lose to the first look what the second open reads,
+		 * and a FIFO without a writer would block, so anything but a
+		 * regular file is refused first, as every input is. */
+		struct stat st;
+		if (stat(paths[i], &st) != 0) {
+			err_set(e, paths[i], 0, 0, "cannot open the trace: %s", strerror(errno));
+			goto fail;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			err_set(e, paths[i], 0, 0, "is %s (expected a trace file; a gzip trace is read as it is)",
+				input_kind(st.st_mode));
+			goto fail;
+		}
 		if (is_zip(paths[i])) {
 			int k = open_zip(paths[i], out + n, max_streams - n, e);
 			if (k < 0)
@@ -241,8 +257,7 @@ int rt_open(char *const *paths, size_t n_paths, struct rt_stream **out, int max_
 		/* under half of a refill: zlib then reads a plain file
 		 * straight into buf rather than copying through its own */
 		gzbuffer(s->gz, 64u << 10);
-		struct stat st;
-		if (stat(paths[i], &st) == 0 && st.st_size > 0)
+		if (st.st_size > 0)
 			s->in_total = (uint64_t)st.st_size;
 		out[n++] = s;
 	}
