@@ -281,4 +281,16 @@ expect_status "--max-seconds 1 --jobs 2, twelve endless variants" 0 timeout 30 "
 expect_grep "--jobs 2: the later variants are not run" "variant 'v11' not run: the wall-clock limit of 1 s was reached" "$T/err"
 refuse "--max-seconds 0" "--max-seconds: '0' is not a number of seconds" run "$T/spin2.json" --max-seconds 0
 
+# ---- values past the 64-bit signed range ----
+# A ghost counter and a per-CPU symbol's sum wrap at 64 bits as the adds
+# they stand for do: the two cores' copies of pc, 2^63 - 1 each, sum to -2,
+# and the four ghost adds of 2^63 - 1 to x to -4 (under UBSan, the suite's
+# second build, these sums in int64_t had stopped the run).
+printf '.data\nx: .quad 0\n.percpu\npc: .quad 0x7fffffffffffffff\n.text\nworker:\n    mov rax, 0x7fffffffffffffff\n    ghost_add [x], rax\n    ghost_add [x], rax\n    hlt\n' >"$T/wrap.s"
+scen "$T/wrap.json" 2 wrap.s ',
+ "report": ["x", "pc"]'
+expect_status "64-bit wrap: runs" 0 "$BOUNCE" run "$T/wrap.json" --quiet --json "$T/wrap.out.json"
+expect_eq "64-bit wrap: the ghost counter" -4 "$(jget "$T/wrap.out.json" variants.default.symbols.x.accuracy.exact)"
+expect_eq "64-bit wrap: the per-CPU sum" -2 "$(jget "$T/wrap.out.json" variants.default.symbols.pc.value)"
+
 finish

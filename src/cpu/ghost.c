@@ -92,7 +92,9 @@ int ghost_add(struct ghost_table *t, uint64_t addr, int64_t v)
 	struct ghost *g = ghost_get(t, addr, 1);
 	if (!g)
 		return -1;
-	g->exact += v;
+	/* wraps at 64 bits as the add on the counter it shadows does (the
+	 * sum in int64_t would be undefined past its range) */
+	g->exact = (int64_t)((uint64_t)g->exact + (uint64_t)v);
 	return 0;
 }
 

@@ -271,8 +271,11 @@ int64_t runner_symbol_value(const struct runner *r, const struct symbol *y)
 	unsigned vs = size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
 	if (y->section != SEC_PERCPU)
 		return read_signed(r->sim, (uint64_t)y->value, vs);
-	int64_t value = 0;
+	/* The copies' sum wraps at 64 bits, as a sum of them in the machine's
+	 * registers (percpu_counter_sum's s64) would; in int64_t it would be
+	 * undefined past its range. */
+	uint64_t value = 0;
 	for (int c = 0; c < r->run.cores; c++)
-		value += read_signed(r->sim, program_percpu_offset(&r->prog, c) + (uint64_t)y->value, vs);
-	return value;
+		value += (uint64_t)read_signed(r->sim, program_percpu_offset(&r->prog, c) + (uint64_t)y->value, vs);
+	return (int64_t)value;
 }
