@@ -545,10 +545,16 @@ START_TEST(scen_errors)
 			 "s.json:5:3: $.sead: unknown key \"sead\" (did you mean \"seed\"?)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"seed\": 1, \"seed\": 2")),
 			 "s.json:5:14: $.seed: duplicate key \"seed\" (first at line 5, column 3)");
-	/* A quoted name's control characters come out escaped: one line. */
-	ck_assert_str_eq(load_err("s.json", scen_text("\"report\": [\"a\\tb\\n\\u0001\"]")),
-			 "s.json:5:14: $.report[0]: \"a\\tb\\n\\x01\" is not a valid symbol name "
-			 "(expected letters, digits, '_', '.')");
+	/* Text bounce prints again holds no control character; one it
+	 * quotes anyway (an unknown key) comes out escaped: one line. */
+	ck_assert_str_eq(load_err("s.json", scen_text("\"report\": [\"a\\tb\"]")),
+			 "s.json:5:14: $.report[0]: control character U+0009 in the string (expected printable text)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"name\": \"x\\u001b[31m\"")),
+			 "s.json:5:11: $.name: control character U+001B in the string (expected printable text)");
+	ck_assert_str_eq(load_err("s.json", scen_text("\"a\\tb\\n\\u0001\": 1")),
+			 "s.json:5:3: $[\"a\\tb\\n\\x01\"]: unknown key \"a\\tb\\n\\x01\" (expected one of $schema, "
+			 "name, description, cpu, cores, seed, program, defines, threads, interrupts, stop, report, "
+			 "variants, expect)");
 	/* The data directory is the one the loader uses: the test
 	 * environment points BOUNCE_DATADIR at the source tree. */
 	char want[1200];

@@ -953,6 +953,13 @@ int jpos_string(const struct jpos_doc *d, const cJSON *n, size_t maxlen, const c
 		return jpos_error(d, n, e, "empty string (expected a non-empty string)");
 	if (maxlen && len > maxlen)
 		return jpos_error(d, n, e, "string of %zu bytes is too long (expected at most %zu)", len, maxlen);
+	/* Every string read this way is text bounce prints again (names and
+	 * descriptions in the summary, in JUnit XML, which forbids most of
+	 * these, and in Markdown; file names in messages): a control
+	 * character there would move a terminal's cursor or break the XML. */
+	for (const unsigned char *p = (const unsigned char *)n->valuestring; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return jpos_error(d, n, e, "control character U+%04X in the string (expected printable text)", *p);
 	*out = n->valuestring;
 	return 0;
 }
