@@ -60,6 +60,10 @@ gzip -c <"$T/gen_2.data" >"$T/corrupt.data.gz"
 printf '\377' | dd of="$T/corrupt.data.gz" bs=1 seek=10 conv=notrunc 2>/dev/null
 expect_status "corrupt gzip" 2 "$BOUNCE" replay --jobs 2 "$T/gen_0.data" "$T/corrupt.data.gz"
 expect_grep "corrupt gzip: where and what" "corrupt.data.gz:1:1: cannot read the trace from here on: invalid block type" "$T/err"
+# A NUL byte ends a line for the parsers: what follows it is refused, not skipped.
+printf '0 1000\n1 2000\000garbage\n' >"$T/nul.data"
+expect_status "a NUL byte" 2 "$BOUNCE" replay --jobs 1 "$T/nul.data"
+expect_grep "a NUL byte: where" "nul.data:2:7: NUL byte in the trace" "$T/err"
 # A FIFO (or pipe) is refused before it is opened: nothing blocks, and no
 # trace is half read by the look for a zip signature.
 mkfifo "$T/fifo.data"

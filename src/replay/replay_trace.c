@@ -328,6 +328,12 @@ static int next_line(struct rt_stream *s, char **line, struct err *e)
 		char *start = s->buf + s->pos;
 		char *nl = memchr(start, '\n', s->len - s->pos);
 		if (nl) {
+			/* the parsers stop at a NUL as at the line's end: what
+			 * followed it would pass unread */
+			const char *nul = memchr(start, 0, (size_t)(nl - start));
+			if (nul)
+				return err_set(e, s->name, (int)(s->line + 1), (int)(nul - start) + 1,
+					       "NUL byte in the trace (expected text)");
 			*nl = 0;
 			s->pos = (size_t)(nl - s->buf) + 1;
 			s->line++;
@@ -340,6 +346,10 @@ static int next_line(struct rt_stream *s, char **line, struct err *e)
 			if (s->pos == s->len)
 				return 0;
 			/* a last line without its newline */
+			const char *nul = memchr(s->buf + s->pos, 0, s->len - s->pos);
+			if (nul)
+				return err_set(e, s->name, (int)(s->line + 1), (int)(nul - (s->buf + s->pos)) + 1,
+					       "NUL byte in the trace (expected text)");
 			s->buf[s->len] = 0;
 			*line = s->buf + s->pos;
 			s->pos = s->len;
