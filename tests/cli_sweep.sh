@@ -100,6 +100,10 @@ merge_bad "another sweep's parameters" "h2.csv:1:1: header differs from .*s1.csv
 merge_bad "a run's CSV" "run.csv:1:1: not a sweep CSV" "$T/run.csv"
 printf '%s\n' "$(head -1 "$T/s1.csv")" 'x,1,10,"two","a"' >"$T/junk.csv"
 merge_bad "a row without its point" "junk.csv:2:1: expected a sweep row" "$T/junk.csv"
+# A row whose last field was cut off: refused, not copied on with a column missing.
+sed '3s/,[^,]*$//' "$T/s1.csv" >"$T/cut.csv"
+merge_bad "a row cut short" "cut.csv:3:1: [0-9]* fields where the header has [0-9]*: a damaged part" \
+	"$T/cut.csv" "$T/s2.csv" "$T/s3.csv"
 expect_status "sweep without --set" 2 "$BOUNCE" sweep "$T/inc.json"
 expect_status "sweep with a bad value" 2 "$BOUNCE" sweep "$T/inc.json" --set cores=1,0
 # Lists whose product wraps a 64-bit count (2^64 + 418 points) are too many,

@@ -469,10 +469,16 @@ static int cmp_mrow(const void *a, const void *b)
 
 /* Parse row text (file fi, line ln) into r; np is the number of parameter
  * columns between "point" and "scenario". */
-static int merge_row(const char *path, size_t fi, int ln, const char *text, size_t np, struct mrow *r,
-		     struct err *e)
+/* MERGE_FIELDS: the most fields a sweep CSV's line may have (its header is
+ * read into as many names). A row must have as many as the header: one cut
+ * short or with fields to spare is a damaged part, whose figures the merge
+ * would otherwise copy on as they are. */
+#define MERGE_FIELDS (CLI_MAX_SETS + 40)
+
+static int merge_row(const char *path, size_t fi, int ln, const char *text, size_t np, int nhead,
+		     struct mrow *r, struct err *e)
 {
-	char *copy = strdup(text), *f[CLI_MAX_SETS + 8];
+	char *copy = strdup(text), *f[MERGE_FIELDS];
 	if (!copy)
 		return err_internal(e, "out of memory");
 	copy[strcspn(copy, "\r\n")] = 0;
@@ -484,6 +490,10 @@ static int merge_row(const char *path, size_t fi, int ln, const char *text, size
 		free(copy);
 		return err_set(e, path, ln, 1, "expected a sweep row: the point number, %zu parameter%s, scenario, variant, figures",
 			       np, np == 1 ? "" : "s");
+	}
+	if (n != nhead) {
+		free(copy);
+		return err_set(e, path, ln, 1, "%d fields where the header has %d: a damaged part", n, nhead);
 	}
 	/* The parameters as one string, to compare points between parts. */
 	size_t len = 0;
@@ -676,7 +686,8 @@ int cli_merge(const struct cli_opts *o)
 	struct chunk *rows = NULL;
 	struct mrow *meta = NULL;
 	size_t n = 0, np = 0;
-	char *hcopy = NULL, *names[CLI_MAX_SETS + 40];
+	char *hcopy = NULL, *names[MERGE_FIELDS];
+	int nhead = 0;
 	int rc = EXIT_OK;
 	if (!o->n_rest) {
 		err_set(&e, NULL, 0, 0, "merge needs the CSV parts to join");
@@ -722,8 +733,11 @@ int cli_merge(const struct cli_opts *o)
 					for (const char *c = header; c < sc; c++)
 						np += *c == ',';
 					hcopy = strdup(header);
-					if (!hcopy || np > CLI_MAX_SETS ||
-					    csv_fields(hcopy, names, (int)(sizeof names / sizeof names[0])) < (int)np + 1)
+					if (hcopy) {
+						hcopy[strcspn(hcopy, "\r\n")] = 0;
+						nhead = csv_fields(hcopy, names, (int)(sizeof names / sizeof names[0]));
+					}
+					if (!hcopy || np > CLI_MAX_SETS || nhead < (int)np + 3)
 						bad = err_set(&e, o->rest[i], 1, 1,
 							      "not a sweep CSV: at most %d parameters", CLI_MAX_SETS);
 				} else if (strcmp(header, line) != 0)
@@ -745,7 +759,7 @@ int cli_merge(const struct cli_opts *o)
 			rows[n].text = strdup(line);
 			rows[n].seq = n;
 			n++;
-			bad = merge_row(o->rest[i], i, lineno, line, np, &meta[n - 1], &e);
+			bad = merge_row(o->rest[i], i, lineno, line, np, nhead, &meta[n - 1], &e);
 			rows[n - 1].point = meta[n - 1].point;
 		}
 		free(line);
