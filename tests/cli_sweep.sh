@@ -106,6 +106,19 @@ merge_bad "a row cut short" "cut.csv:3:1: [0-9]* fields where the header has [0-
 	"$T/cut.csv" "$T/s2.csv" "$T/s3.csv"
 expect_status "sweep without --set" 2 "$BOUNCE" sweep "$T/inc.json"
 expect_status "sweep with a bad value" 2 "$BOUNCE" sweep "$T/inc.json" --set cores=1,0
+# Every point is assembled before any runs: point 1's .space is too big, and
+# point 0, an endless loop with a 10^12-cycle stop, is never started.
+printf '.equ N, 8\n.data\nbuf: .space N\n.text\nworker:\n l: jmp l\n' >"$T/late.s"
+printf '{"name": "late", "cpu": "x460-8way", "cores": 1, "program": ["late.s"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": {"cycles": 1000000000000}}\n' >"$T/late.json"
+expect_status "sweep: a point that cannot assemble, refused first" 2 timeout 20 "$BOUNCE" sweep "$T/late.json" \
+	--set N=8,99999999999 --jobs 1 --csv "$T/late.csv"
+expect_grep "sweep: a point that cannot assemble: message" "late.s:3:" "$T/err"
+# Workers failing at run time at once print one message, the lowest point's.
+printf '.equ K, 0\n.text\nworker:\n    mov rax, qword ptr [K]\n    hlt\n' >"$T/fault.s"
+printf '{"name": "fault", "cpu": "x460-8way", "cores": 1, "program": ["fault.s"],\n "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/fault.json"
+expect_status "sweep: two workers fail" 2 "$BOUNCE" sweep "$T/fault.json" --set K=0,8 --jobs 2 --csv "$T/fault.csv"
+expect_eq "sweep: two workers fail: one message" 1 "$(wc -l <"$T/err")"
+expect_grep "sweep: two workers fail: point 0's" "fault.s:4:.*0x0\b" "$T/err"
 # Lists whose product wraps a 64-bit count (2^64 + 418 points) are too many,
 # not 418: seven defines (inc.s has none to spare, so a program of its own).
 printf '.equ B0, 0\n.equ B1, 0\n.equ B2, 0\n.equ B3, 0\n.equ B4, 0\n.equ B5, 0\n.equ B6, 0\n.text\nworker:\n    hlt\n' >"$T/b.s"

@@ -119,7 +119,19 @@ static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_
 				unlink(path);
 				return EXIT_INTERRUPTED;
 			}
-			err_print(&e, stderr);
+			/* Not printed here: two workers failing at once would
+			 * print twice. The parent prints the failure of the
+			 * lowest point (sweep_failure), whatever --jobs. */
+			char ep[300];
+			snprintf(ep, sizeof ep, "%.287s.err", path);
+			FILE *ef = fopen(ep, "w");
+			if (ef) {
+				fprintf(ef, "%zu\n", p);
+				err_print(&e, ef);
+				fclose(ef);
+			} else {
+				err_print(&e, stderr);
+			}
 			return cli_exit_status(&e);
 		}
 		if (write(done, "", 1) < 0)
@@ -222,6 +234,38 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 	return worst;
 }
 
+/* The message of the workers' failure at the lowest point, printed once:
+ * each failed worker left "POINT\nMESSAGE\n" in its part's .err file. */
+static void sweep_failure(char (*paths)[288], int jobs)
+{
+	size_t best = SIZE_MAX;
+	char *msg = NULL;
+	for (int j = 0; j < jobs; j++) {
+		char ep[300];
+		snprintf(ep, sizeof ep, "%.287s.err", paths[j]);
+		FILE *f = fopen(ep, "r");
+		if (!f)
+			continue;
+		char *line = NULL;
+		size_t cap = 0;
+		if (getline(&line, &cap, f) > 0) {
+			size_t p = strtoull(line, NULL, 10);
+			if (p < best && getline(&line, &cap, f) > 0) {
+				best = p;
+				free(msg);
+				msg = line;
+				line = NULL;
+			}
+		}
+		free(line);
+		fclose(f);
+		unlink(ep);
+	}
+	if (msg)
+		fputs(msg, stderr);
+	free(msg);
+}
+
 struct chunk {
 	size_t point;
 	size_t seq;  /* arrival order: keeps a point's variants in scenario order */
@@ -312,13 +356,25 @@ int cli_sweep(const struct cli_opts *o)
 		err_set(&e, NULL, 0, 0, "sweep: %zu points is too many (at most 100000)", np);
 		goto fail;
 	}
-	/* Validate every point's settings before running any of them. */
+	/* Validate every point's settings before running any of them, and
+	 * build the machine of each of this shard's points and variants, as
+	 * `run` does for its variants: a define that makes the program fail to
+	 * assemble at the last point is refused now, not after hours of the
+	 * points before it. */
 	for (size_t p = 0; p < np; p++) {
 		size_t pick[CLI_MAX_SETS];
 		struct cli_ov ov;
 		point_pick(o, p, pick);
 		if (cli_overrides(o, pick, &ov, &e))
 			goto fail;
+		for (size_t v = 0; in_shard(o, p) && v < s.n_variants; v++) {
+			if (o->variant && strcmp(o->variant, s.variants[v].name) != 0)
+				continue;
+			struct runner r;
+			if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
+				goto fail;
+			runner_free(&r);
+		}
 	}
 	const char *tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 32) /* too long: /tmp */
@@ -368,6 +424,8 @@ int cli_sweep(const struct cli_opts *o)
 		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
 		if (cli_interrupted)
 			fprintf(stderr, "bounce: sweep interrupted; no CSV written\n");
+		else
+			sweep_failure(paths, jobs);
 		goto out;
 	}
 	for (int j = 0; j < jobs; j++)
@@ -402,6 +460,8 @@ out:
 		for (int j = 0; j < jobs; j++) {
 			char p[288];
 			snprintf(p, sizeof p, "%s/part%d", dir, j);
+			unlink(p);
+			snprintf(p, sizeof p, "%s/part%d.err", dir, j);
 			unlink(p);
 		}
 		rmdir(dir);
