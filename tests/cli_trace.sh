@@ -31,6 +31,15 @@ expect_grep "metadata: where it stopped" '"truncated":true,"truncated_at_cycle":
 # Events counted against the limit: exactly 1000 per variant.
 expect_grep "metadata: 1000 events" '"variant":"percpu_int","pid":1,"events":1000,' "$T/b.trace"
 
+# A run that fails after a variant was cut writes no trace, and so says
+# nothing of its cut: one message, the failure's.
+printf '.equ BAD, 0x10000\n.data\nx: .quad 0\n.text\nworker:\n    mov rcx, 200\nl:  inc qword ptr [x]\n    dec rcx\n    jnz l\n    mov rax, qword ptr [BAD]\n    hlt\n' >"$T/late.s"
+printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["late.s"],\n "threads": [{"cpus": "all", "entry": "worker"}],\n "variants": [{"name": "good", "seed": 2}, {"name": "bad", "defines": {"BAD": 0}}]}\n' >"$T/late.json"
+expect_status "a failing run with a cut trace" 2 "$BOUNCE" run "$T/late.json" --quiet --jobs 1 --trace "$T/e.trace" --trace-limit 10
+expect_eq "a failing run: one message" 1 "$(wc -l <"$T/err")"
+expect_grep "a failing run: the failure's" "late.s:.*address not mapped" "$T/err"
+[ -e "$T/e.trace" ] && bad "a failing run: trace written" || ok "a failing run: no trace"
+
 # No limit.
 expect_status "trace limit 0" 0 "$BOUNCE" run "$S" --quiet --trace "$T/c.trace" --trace-limit 0
 "$CHECK" "$T/c.trace" >"$T/check" 2>&1

@@ -144,8 +144,8 @@ static int write_output(const char *path, const cJSON *rep, int kind, struct err
 	return outfile_commit(of, e);
 }
 
-/* One variant's line in the trace's metadata, and the warning on the
- * terminal when the limit cut it short. */
+/* One variant's line in the trace's metadata (trace_warn warns from it
+ * once the trace is written). */
 static int trace_note(cJSON *meta, const char *variant, int pid, uint64_t limit,
 		      const struct trace_summary *ts)
 {
@@ -162,14 +162,27 @@ static int trace_note(cJSON *meta, const char *variant, int pid, uint64_t limit,
 	cJSON_AddNumberToObject(v, "events", (double)ts->events);
 	cJSON_AddNumberToObject(v, "cycles", (double)ts->cycles);
 	cJSON_AddBoolToObject(v, "truncated", ts->truncated);
-	if (ts->truncated) {
+	if (ts->truncated)
 		cJSON_AddNumberToObject(v, "truncated_at_cycle", (double)ts->truncated_at);
-		fprintf(stderr, "bounce: warning: trace of variant '%s' truncated at %" PRIu64
-			" events: it covers cycles 0-%" PRIu64 " of %" PRIu64
-			" (--trace-limit N raises the limit, 0 removes it)\n",
-			variant, limit, ts->truncated_at, ts->cycles);
-	}
 	return 0;
+}
+
+/* The warning on the terminal for each variant the limit cut short: only
+ * once the trace is written, so that a run that fails after a cut variant
+ * does not warn about a file it never wrote. */
+static void trace_warn(const cJSON *meta)
+{
+	double limit = cJSON_GetNumberValue(cJSON_GetObjectItem(meta, "trace_limit"));
+	const cJSON *v;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItem(meta, "variants")) {
+		if (!cJSON_IsTrue(cJSON_GetObjectItem(v, "truncated")))
+			continue;
+		fprintf(stderr, "bounce: warning: trace of variant '%s' truncated at %.0f events: it covers cycles 0-%.0f of %.0f"
+			" (--trace-limit N raises the limit, 0 removes it)\n",
+			cJSON_GetStringValue(cJSON_GetObjectItem(v, "variant")), limit,
+			cJSON_GetNumberValue(cJSON_GetObjectItem(v, "truncated_at_cycle")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(v, "cycles")));
+	}
 }
 
 /* Outputs that would replace an input of the run, or one another, are
@@ -533,6 +546,7 @@ stop:
 		trace_out = NULL;
 		if (bad)
 			goto fail;
+		trace_warn(trace_meta);
 	}
 	/* A signal while reports are written stops before the next one. */
 	if ((o->json && (err_poll(&e) || write_output(o->json, rep, 'j', &e))) ||
