@@ -527,14 +527,14 @@ static int cmp_mrow(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Parse row text (file fi, line ln) into r; np is the number of parameter
- * columns between "point" and "scenario". */
-/* MERGE_FIELDS: the most fields a sweep CSV's line may have (its header is
- * read into as many names). A row must have as many as the header: one cut
- * short or with fields to spare is a damaged part, whose figures the merge
- * would otherwise copy on as they are. */
+/* The most fields a sweep CSV's line may have (its header is read into as
+ * many names). */
 #define MERGE_FIELDS (CLI_MAX_SETS + 40)
 
+/* Parse row text (file fi, line ln) into r; np is the number of parameter
+ * columns between "point" and "scenario". A row must have the header's
+ * nhead fields: one cut short or with fields to spare is a damaged part,
+ * whose figures the merge would otherwise copy on as they are. */
 static int merge_row(const char *path, size_t fi, int ln, const char *text, size_t np, int nhead,
 		     struct mrow *r, struct err *e)
 {
