@@ -149,6 +149,14 @@ static int help(const char *cmd, int nargs)
 static int view_in_ui(const struct scenario *s, const struct cli_opts *o,
 		      const struct cli_ov *ov, struct err *e)
 {
+	/* A screenshot that cannot be written is refused before the frames
+	 * are simulated, with run's message for an output it cannot create. */
+	if (o->screenshot) {
+		struct outfile *of = outfile_open(o->screenshot, e);
+		if (!of)
+			return -1;
+		outfile_abort(of);
+	}
 	struct ui_options uo = {
 		.speed = o->speed,
 		.screenshot = o->screenshot,

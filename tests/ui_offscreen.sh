@@ -27,4 +27,10 @@ rc=$?
 [ $rc -eq 2 ] || fail "bad scenario: exit $rc, expected 2"
 grep -q "bad.json:1:" "$tmp/err" || fail "bad scenario: no file:line in: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.png" ] || fail "bad scenario still wrote a PNG"
+
+# A screenshot that cannot be written is refused before any frame is simulated.
+rc=0
+"$BOUNCE" view --screenshot "$tmp/no/such/dir/c.png" --frames 100000 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] || fail "unwritable screenshot: exit $rc, expected 2"
+grep -q "c.png: cannot create output file" "$tmp/err" || fail "unwritable screenshot: message: $(cat "$tmp/err")"
 echo "ok: off-screen render"

@@ -92,7 +92,7 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 			rc = err_internal(e, "view: %s: write failed", opt->textlog);
 		log = NULL;
 		if (!rc && ui_offscreen_save(&o, opt->screenshot, eb, sizeof eb))
-			rc = err_internal(e, "view: %s", eb);
+			rc = err_set(e, NULL, 0, 0, "view: %s", eb);
 	}
 	if (log)
 		fclose(log);
