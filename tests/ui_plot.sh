@@ -67,6 +67,8 @@ refused "needs every bounces_per_op above 0" "$tmp/sw.csv" --metric bounces_per_
 refused "cannot open" "$tmp/missing.csv"
 refused "unknown option" "$tmp/sw.csv" --bogus
 refused "expected WxH" "$tmp/sw.csv" --size 10x10
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/no/dir/x.png" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "x.png: cannot create output file" "$tmp/err" || fail "plot to a missing directory: $(cat "$tmp/err")"
 "$BOUNCE" plot "$tmp/sw.csv" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "-o F.png is required" "$tmp/err" || fail "plot without -o: $(cat "$tmp/err")"
 echo "ok: plot"

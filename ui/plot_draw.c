@@ -325,8 +325,19 @@ int plot_draw_png(const struct plot_data *d, const struct plot_style *st, const 
 	struct axis ax, ay;
 	if (make_axes(d, st, &ax, &ay, e))
 		return -1;
-	if (SDL_Init(0))
+	/* The PNG goes to a temporary beside path, renamed over it when whole:
+	 * created first, so that a path that cannot be written gets the
+	 * message every other output gives, not the image library's. */
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *tf = fopen(tmp, "wb");
+	if (!tf)
+		return err_set(e, path, 0, 0, "cannot create output file: %s", strerror(errno));
+	if (SDL_Init(0)) {
+		fclose(tf);
+		remove(tmp);
 		return err_internal(e, "plot: SDL: %s", SDL_GetError());
+	}
 	int rc = -1;
 	struct ui_fonts *f = NULL;
 	struct ui_text *t = NULL;
@@ -352,10 +363,10 @@ int plot_draw_png(const struct plot_data *d, const struct plot_style *st, const 
 	}
 	draw_chart(r, t, d, st, &ax, &ay);
 	SDL_RenderPresent(r);
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	if (IMG_SavePNG(surf, tmp)) {
-		err_set(e, tmp, 0, 0, "cannot write: %s", IMG_GetError());
+	SDL_RWops *rw = SDL_RWFromFP(tf, SDL_TRUE);
+	tf = NULL;  /* the RWops closes it */
+	if (!rw || IMG_SavePNG_RW(surf, rw, 1)) {
+		err_set(e, path, 0, 0, "cannot write: %s", IMG_GetError());
 		remove(tmp);
 	} else if (rename(tmp, path)) {
 		err_set(e, path, 0, 0, "cannot rename %s into place: %s", tmp, strerror(errno));
@@ -376,5 +387,9 @@ out_ttf:
 	TTF_Quit();
 out_sdl:
 	SDL_Quit();
+	if (tf) {  /* failed before the PNG was written */
+		fclose(tf);
+		remove(tmp);
+	}
 	return rc;
 }
