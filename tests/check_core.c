@@ -884,6 +884,39 @@ START_TEST(test_events_counted)
 }
 END_TEST
 
+static uint64_t split_sum(const struct core_stats *st)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < CORE_NCYCLES; k++)
+		n += st->cycles[k];
+	return n;
+}
+
+/* A run stopped at its cycle limit reports each core's cycles up to the
+ * limit and no further: a `work` begun before it is cut there, and a miss
+ * still waiting for its line counts up to it. */
+START_TEST(test_limit_clips_the_split)
+{
+	struct opts o = { .stop = 1000 };
+	struct run r;
+	run(&r, "main: work 100000\njmp main\n", &o);
+	ck_assert_int_eq(r.st, SIM_LIMIT);
+	ck_assert_uint_eq(sim_cycles(r.s), 1000);
+	const struct core_stats *st = sim_core_stats(r.s, 0);
+	ck_assert_uint_eq(st->cycles[CORE_ACT_BUSY], 1000);
+	ck_assert_uint_eq(split_sum(st), 1000);
+	done(&r);
+
+	o.stop = 50;  /* within the load's miss to memory */
+	run(&r, ".data\nq: .quad 5\n.text\nmain: mov rax, [q]\nhlt\n", &o);
+	ck_assert_int_eq(r.st, SIM_LIMIT);
+	st = sim_core_stats(r.s, 0);
+	ck_assert_uint_eq(st->cycles[CORE_ACT_MISS], 50);
+	ck_assert_uint_eq(split_sum(st), 50);
+	done(&r);
+}
+END_TEST
+
 START_TEST(test_ghost_and_observer)
 {
 	const char *src = ".data\n.align 64\nc: .quad 0\n.text\nmain:\nmov rcx, 10\n"
@@ -1011,6 +1044,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_limit_and_incremental);
 	tcase_add_test(tc, test_same_cycle_misses_in_core_order);
 	tcase_add_test(tc, test_events_counted);
+	tcase_add_test(tc, test_limit_clips_the_split);
 	tcase_add_test(tc, test_ghost_and_observer);
 	tcase_add_test(tc, test_observer_changes_nothing);
 	tcase_add_test(tc, test_activity_during_waits);

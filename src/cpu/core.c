@@ -1442,6 +1442,33 @@ void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint
 	env->running++;
 }
 
+/* A report of a run stopped at `limit` covers cycles 0..limit. An
+ * instruction is charged whole when it starts (a `work N`, a locked RMW,
+ * an interrupt's entry), so one begun before the limit may have taken the
+ * clock past it: the excess leaves the activity charged last (c->act),
+ * then, if it held less, the others in order. A wait that began before the
+ * limit (a miss, a full store buffer) is charged when it ends, which it
+ * now never does: it counts up to the limit, as the activity it was told
+ * as. A core still short of the limit (its next event lay at or past it)
+ * keeps what it had. */
+void core_stop_at_limit(struct core *c, uint64_t limit)
+{
+	if ((c->state == CORE_WAIT_MEM || c->state == CORE_WAIT_SB) && c->clock < limit) {
+		c->st.cycles[c->act] += limit - c->clock;
+		c->clock = limit;
+	}
+	if (c->state == CORE_HALTED || c->state == CORE_IDLE || c->clock <= limit)
+		return;
+	uint64_t excess = c->clock - limit;
+	for (unsigned k = 0; k < CORE_NCYCLES && excess; k++) {
+		unsigned a = k == 0 ? c->act : k <= c->act ? k - 1 : k;
+		uint64_t take = excess < c->st.cycles[a] ? excess : c->st.cycles[a];
+		c->st.cycles[a] -= take;
+		excess -= take;
+	}
+	c->clock = limit;
+}
+
 void core_free(struct core *c)
 {
 	sb_free(&c->sb);

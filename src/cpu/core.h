@@ -140,6 +140,9 @@ int core_drain_event(struct core_env *env, struct core *c);
  * cycle t, for its execution and/or its store buffer (MS_WAKE_*). */
 int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t);
 void core_free(struct core *c);
+/* The run stopped at its cycle limit: the core's cycle split is made to
+ * cover the run's cycles, no more (core.c says how). */
+void core_stop_at_limit(struct core *c, uint64_t limit);
 
 
 #endif

@@ -248,6 +248,8 @@ static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
 				s->end = s->cores[c].st.halted_at;
 	} else if (st == SIM_LIMIT) {
 		s->end = s->limit;
+		for (int c = 0; c < s->m.cores; c++)
+			core_stop_at_limit(&s->cores[c], s->limit);
 	}
 	return st;
 }
