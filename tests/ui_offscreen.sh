@@ -28,6 +28,16 @@ rc=$?
 grep -q "bad.json:1:" "$tmp/err" || fail "bad scenario: no file:line in: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.png" ] || fail "bad scenario still wrote a PNG"
 
+# Variants of different machine shapes (percpu_accuracy: 8, 64, 512 cores):
+# the view shows those of the picked variant's shape, and says so.
+for v in "" cores64; do
+	"$BOUNCE" view "$top_srcdir/scenarios/percpu_accuracy.json" ${v:+--variant $v} \
+		--screenshot "$tmp/mixed$v.png" --frames 2 >/dev/null 2>"$tmp/err" ||
+		fail "mixed machine shapes${v:+, --variant $v}: exit $?: $(cat "$tmp/err")"
+	[ -s "$tmp/mixed$v.png" ] || fail "mixed machine shapes${v:+, --variant $v}: no PNG"
+done
+"$PNGCHECK" differ "$tmp/mixed.png" "$tmp/mixedcores64.png" || fail "--variant cores64 drew the 8-core variant"
+
 # A screenshot that cannot be written is refused before any frame is simulated.
 rc=0
 "$BOUNCE" view --screenshot "$tmp/no/such/dir/c.png" --frames 100000 2>"$tmp/err" || rc=$?

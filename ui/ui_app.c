@@ -164,46 +164,58 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 	a->tl_follow = 1;
 	a->drag_x = -1;
 	a->mouse_x = a->mouse_y = -1;
-	a->nvar = ui_source_nvariants(sc);
-	if (a->nvar > UI_MAX_VARIANTS)
-		a->nvar = UI_MAX_VARIANTS;
+	int nsv = ui_source_nvariants(sc), ref = 0;
+	if (nsv > UI_MAX_VARIANTS)
+		nsv = UI_MAX_VARIANTS;
+	const struct scen_overrides *ov = opt ? opt->overrides : NULL;
 	if (opt && opt->variant) {
-		int i = scen_find_variant(sc, opt->variant);
-		if (i < 0 || i >= a->nvar)
+		ref = scen_find_variant(sc, opt->variant);
+		if (ref < 0 || ref >= nsv)
 			return err_set(e, NULL, 0, 0, "view: no variant named '%s' in %s", opt->variant,
 				       sc->file);
-		a->cur = i;
 	}
+	/* One screen layout for all variants: side by side only makes sense on
+	 * one machine shape, the picked variant's (--variant, else the
+	 * first's). Variants of another shape are left out, and the status
+	 * line says so; --variant picks one of them. */
+	struct ui_machine *probe = ui_machine_create(sc, ref, ov, NULL, e);
+	if (!probe)
+		return -1;
+	const struct cpu_model *pm = ui_machine_cpu(probe);
+	a->ncores = pm->cores;
+	a->cps = cpu_model_cpus_in_socket0(pm);
+	a->nsockets = cpu_model_sockets(pm);
+	snprintf(a->cpu, sizeof a->cpu, "%s, %s %s", pm->name, cpu_protocol_name(pm->protocol),
+		 cpu_fabric_name(pm->fabric));
+	ui_machine_destroy(probe);
+	int left_out = 0;
+	char first_out[48] = "";
 	snprintf(a->title, sizeof a->title, "%s", sc->name ? sc->name : sc->file);
-	for (int i = 0; i < a->nvar; i++) {
-		struct ui_var *v = &a->var[i];
+	for (int i = 0; i < nsv; i++) {
+		struct ui_var *v = &a->var[a->nvar];
 		snprintf(v->name, sizeof v->name, "%s", ui_source_variant_name(sc, i));
-		v->m = ui_machine_create(sc, i, opt ? opt->overrides : NULL, v, e);
+		v->m = ui_machine_create(sc, i, ov, v, e);
 		if (!v->m)
 			return -1;
 		const struct cpu_model *m = ui_machine_cpu(v->m);
-		if (i == 0) {
-			a->ncores = m->cores;
-			a->cps = cpu_model_cpus_in_socket0(m);
-			a->nsockets = cpu_model_sockets(m);
-			snprintf(a->cpu, sizeof a->cpu, "%s, %s %s", m->name, cpu_protocol_name(m->protocol),
-				 cpu_fabric_name(m->fabric));
-		} else if (m->cores != a->ncores || cpu_model_cpus_in_socket0(m) != a->cps) {
-			/* One screen layout for all variants: side by side only
-			 * makes sense on the same machine shape. */
-			return err_set(e, NULL, 0, 0,
-				       "view: variant '%s' has %d cores (%d per socket), '%s' has %d (%d); "
-				       "view variants of one machine shape, or pick one with --variant",
-				       v->name, m->cores, cpu_model_cpus_in_socket0(m), a->var[0].name, a->ncores, a->cps);
+		if (m->cores != a->ncores || cpu_model_cpus_in_socket0(m) != a->cps) {
+			if (!left_out++)
+				snprintf(first_out, sizeof first_out, "%s", v->name);
+			ui_machine_destroy(v->m);
+			memset(v, 0, sizeof *v);
+			continue;
 		}
+		if (i == ref)
+			a->cur = a->nvar;
+		a->nvar++;
 		v->nsockets = a->nsockets;
 		v->line_size = m->line_size;
 		v->cps = a->cps;
 		v->folded = a->ncores > UI_FOLD_CORES;
-		v->visible = i == a->cur;
+		v->visible = i == ref;
 		v->heat = calloc((size_t)a->ncores, sizeof *v->heat);
 		v->recent = malloc(UI_RECENT * sizeof *v->recent);
-		if (!v->heat || !v->recent || ui_hist_init(&v->hist, a->ncores, a->nvar) || ui_snap_alloc(&v->live, a->ncores) ||
+		if (!v->heat || !v->recent || ui_hist_init(&v->hist, a->ncores, nsv) || ui_snap_alloc(&v->live, a->ncores) ||
 		    ui_xfers_init(&v->xf))
 			return err_internal(e, "out of memory");
 		if (v->folded) {
@@ -215,6 +227,10 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		}
 		ui_machine_attach(v->m);
 	}
+	if (left_out)
+		ui_app_status(a, "left out: '%s'%s, of another machine shape than '%s' (%d cores, %d per socket); "
+			      "--variant picks one", first_out, left_out > 1 ? " and others" : "",
+			      a->var[a->cur].name, a->ncores, a->cps);
 	a->speed = opt && opt->speed > 0 ? opt->speed : default_speed(ui_machine_cpu(a->var[0].m));
 	a->other = a->nvar > 1 ? (a->cur + 1) % a->nvar : a->cur;
 	a->split = opt && opt->split && a->nvar > 1;
