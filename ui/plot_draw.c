@@ -364,8 +364,12 @@ int plot_draw_png(const struct plot_data *d, const struct plot_style *st, const 
 	draw_chart(r, t, d, st, &ax, &ay);
 	SDL_RenderPresent(r);
 	SDL_RWops *rw = SDL_RWFromFP(tf, SDL_TRUE);
+	if (!rw) {
+		err_internal(e, "plot: %s", SDL_GetError());
+		goto out;  /* tf is still ours: closed and removed below */
+	}
 	tf = NULL;  /* the RWops closes it */
-	if (!rw || IMG_SavePNG_RW(surf, rw, 1)) {
+	if (IMG_SavePNG_RW(surf, rw, 1)) {
 		err_set(e, path, 0, 0, "cannot write: %s", IMG_GetError());
 		remove(tmp);
 	} else if (rename(tmp, path)) {
