@@ -188,7 +188,6 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 	snprintf(a->cpu, sizeof a->cpu, "%s, %s %s", pm->name, cpu_protocol_name(pm->protocol),
 		 cpu_fabric_name(pm->fabric));
 	ui_machine_destroy(probe);
-	int left_out = 0;
 	char first_out[48] = "";
 	snprintf(a->title, sizeof a->title, "%s", sc->name ? sc->name : sc->file);
 	for (int i = 0; i < nsv; i++) {
@@ -199,7 +198,7 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 			return -1;
 		const struct cpu_model *m = ui_machine_cpu(v->m);
 		if (m->cores != a->ncores || cpu_model_cpus_in_socket0(m) != a->cps) {
-			if (!left_out++)
+			if (!a->left_out++)
 				snprintf(first_out, sizeof first_out, "%s", v->name);
 			ui_machine_destroy(v->m);
 			memset(v, 0, sizeof *v);
@@ -227,9 +226,9 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 		}
 		ui_machine_attach(v->m);
 	}
-	if (left_out)
+	if (a->left_out)
 		ui_app_status(a, "left out: '%s'%s, of another machine shape than '%s' (%d cores, %d per socket); "
-			      "--variant picks one", first_out, left_out > 1 ? " and others" : "",
+			      "--variant picks one", first_out, a->left_out > 1 ? " and others" : "",
 			      a->var[a->cur].name, a->ncores, a->cps);
 	a->speed = opt && opt->speed > 0 ? opt->speed : default_speed(ui_machine_cpu(a->var[0].m));
 	a->other = a->nvar > 1 ? (a->cur + 1) % a->nvar : a->cur;

@@ -271,6 +271,7 @@ struct ui_app {
 	const struct scenario *sc;
 	char title[128], cpu[128];
 	int nvar, cur;
+	int left_out;                   /* variants of another machine shape, not shown */
 	struct ui_var var[UI_MAX_VARIANTS];
 	int ncores, cps, nsockets;
 

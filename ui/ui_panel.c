@@ -318,6 +318,9 @@ void ui_draw_header(struct ui_app *a, struct ui_gfx *g)
 	char which[120];
 	if (a->split)
 		snprintf(which, sizeof which, "variants %s | %s", a->var[a->cur].name, a->var[a->other].name);
+	else if (a->left_out)  /* the rest are of another machine shape (ui_app_init) */
+		snprintf(which, sizeof which, "variant %s (%d/%d; %d of another shape left out)", a->var[a->cur].name,
+			 a->cur + 1, a->nvar, a->left_out);
 	else
 		snprintf(which, sizeof which, "variant %s (%d/%d)", a->var[a->cur].name, a->cur + 1, a->nvar);
 	snprintf(right, sizeof right, "%s  ·  %s  ·  t = %s  ·  speed %s cycles/s", which, state,
