@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/suggest.h"
 #include "cli/outfile.h"
 #ifdef HAVE_UI
 #include "../ui/plot.h"
@@ -193,13 +194,31 @@ int main(int argc, char **argv)
 		} else
 			break; /* the options of `run`, whose name may be left out */
 	}
+	int named = 0;
 	if (i < argc)
 		for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
 			if (strcmp(argv[i], cmds[k]) == 0) {
 				cmd = cmds[k];
+				named = 1;
 				i++;
 				break;
 			}
+	/* `bounce S.json` is `bounce run S.json`; a bare word that names
+	 * neither a command nor a file is a misspelt command, not a scenario
+	 * that cannot be opened. */
+	if (!named && i < argc && !strpbrk(argv[i], "./-") && access(argv[i], F_OK) != 0) {
+		struct suggest g;
+		char hint[160];
+		suggest_init(&g, argv[i]);
+		for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+			suggest_offer(&g, cmds[k]);
+		if (suggest_best(&g))
+			snprintf(hint, sizeof hint, "did you mean '%s'?", suggest_best(&g));
+		else
+			snprintf(hint, sizeof hint, "see bounce help");
+		fprintf(stderr, "bounce: '%s' is neither a command nor a scenario file (%s)\n", argv[i], hint);
+		return EXIT_INPUT;
+	}
 	if (strcmp(cmd, "help") == 0)
 		return help(i < argc ? argv[i] : NULL, argc - i);
 	locate_data();

@@ -41,6 +41,7 @@ refused "list --cores" "list: --cores does not apply to list" list --cores 4
 refused "merge --set" "merge: --set does not apply to merge" merge "$T/o.csv" --set a=1
 refused "view --csv" "view: --csv does not apply to view" view --csv "$T/o.csv"
 refused "an unknown option" "run: unknown option '--bogus' (see bounce help run)" run --bogus
+refused "a misspelt command" "'swep' is neither a command nor a scenario file (did you mean 'sweep'?)" swep
 refused "an unknown short option" "run: unknown option '-x'" run -x
 refused "a missing value" "run: --json needs a value" run --json
 refused "list takes no argument" "list: unexpected argument 'x'" list x
