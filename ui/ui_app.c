@@ -176,34 +176,33 @@ int ui_app_init(struct ui_app *a, const struct scenario *sc, const struct ui_opt
 	}
 	/* One screen layout for all variants: side by side only makes sense on
 	 * one machine shape, the picked variant's (--variant, else the
-	 * first's). Variants of another shape are left out, and the status
-	 * line says so; --variant picks one of them. */
-	struct ui_machine *probe = ui_machine_create(sc, ref, ov, NULL, e);
-	if (!probe)
+	 * first's). Variants of another shape are left out, unbuilt, and the
+	 * header says so; --variant picks one of them. */
+	struct cpu_model pm;
+	if (ui_source_cpu(sc, ref, ov, &pm, e))
 		return -1;
-	const struct cpu_model *pm = ui_machine_cpu(probe);
-	a->ncores = pm->cores;
-	a->cps = cpu_model_cpus_in_socket0(pm);
-	a->nsockets = cpu_model_sockets(pm);
-	snprintf(a->cpu, sizeof a->cpu, "%s, %s %s", pm->name, cpu_protocol_name(pm->protocol),
-		 cpu_fabric_name(pm->fabric));
-	ui_machine_destroy(probe);
+	a->ncores = pm.cores;
+	a->cps = cpu_model_cpus_in_socket0(&pm);
+	a->nsockets = cpu_model_sockets(&pm);
+	snprintf(a->cpu, sizeof a->cpu, "%s, %s %s", pm.name, cpu_protocol_name(pm.protocol),
+		 cpu_fabric_name(pm.fabric));
 	char first_out[48] = "";
 	snprintf(a->title, sizeof a->title, "%s", sc->name ? sc->name : sc->file);
 	for (int i = 0; i < nsv; i++) {
+		struct cpu_model vm;
+		if (ui_source_cpu(sc, i, ov, &vm, e))
+			return -1;
+		if (vm.cores != a->ncores || cpu_model_cpus_in_socket0(&vm) != a->cps) {
+			if (!a->left_out++)
+				snprintf(first_out, sizeof first_out, "%s", ui_source_variant_name(sc, i));
+			continue;
+		}
 		struct ui_var *v = &a->var[a->nvar];
 		snprintf(v->name, sizeof v->name, "%s", ui_source_variant_name(sc, i));
 		v->m = ui_machine_create(sc, i, ov, v, e);
 		if (!v->m)
 			return -1;
 		const struct cpu_model *m = ui_machine_cpu(v->m);
-		if (m->cores != a->ncores || cpu_model_cpus_in_socket0(m) != a->cps) {
-			if (!a->left_out++)
-				snprintf(first_out, sizeof first_out, "%s", v->name);
-			ui_machine_destroy(v->m);
-			memset(v, 0, sizeof *v);
-			continue;
-		}
 		if (i == ref)
 			a->cur = a->nvar;
 		a->nvar++;

@@ -206,6 +206,10 @@ struct ui_machine *ui_machine_create(const struct scenario *sc, int variant,
 				     const struct scen_overrides *ov, struct ui_var *v, struct err *e);
 void ui_machine_destroy(struct ui_machine *m);
 const struct cpu_model *ui_machine_cpu(const struct ui_machine *m); /* cores = final count */
+/* The CPU model variant `variant` will run on, as ui_machine_cpu gives it,
+ * from the scenario alone: nothing assembled, no machine built. */
+int ui_source_cpu(const struct scenario *sc, int variant, const struct scen_overrides *ov,
+		  struct cpu_model *out, struct err *e);
 int ui_machine_restart(struct ui_machine *m, struct err *e);
 /* Install the engine observers (after the variant's history exists). */
 void ui_machine_attach(struct ui_machine *m);

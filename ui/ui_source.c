@@ -185,6 +185,18 @@ const struct cpu_model *ui_machine_cpu(const struct ui_machine *m)
 	return &m->run.cfg.cpu;
 }
 
+int ui_source_cpu(const struct scenario *sc, int variant, const struct scen_overrides *ov,
+		  struct cpu_model *out, struct err *e)
+{
+	struct scen_run r;
+	if (scen_resolve(sc, (size_t)variant, ov, &r, e))
+		return -1;
+	*out = r.cpu;
+	out->cores = r.cores;  /* as runner_prepare sets it */
+	scen_run_free(&r);
+	return 0;
+}
+
 int ui_machine_restart(struct ui_machine *m, struct err *e)
 {
 	if (runner_restart(&m->run, e))

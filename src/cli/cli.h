@@ -71,6 +71,8 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *o
 /* What every subcommand that runs a scenario starts with: load it (or the
  * built-in default), check --variant names one, and build the overrides. */
 int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e);
+/* Whether variant v runs: every one, or only the one --variant names. */
+int cli_selected(const struct cli_opts *o, const struct scenario *s, size_t v);
 int cli_exit_status(const struct err *e);
 /* Print e and return its exit status: how every subcommand fails. */
 int cli_fail(const struct err *e);

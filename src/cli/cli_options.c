@@ -405,6 +405,11 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 	return 0;
 }
 
+int cli_selected(const struct cli_opts *o, const struct scenario *s, size_t v)
+{
+	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
+}
+
 int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e)
 {
 	if (o->scenario ? scen_load(o->scenario, s, e) : scen_load_default(s, e))

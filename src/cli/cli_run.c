@@ -18,11 +18,6 @@
 #include "report/report_source.h"
 #include "report/trace.h"
 
-static int selected(const struct cli_opts *o, const struct scenario *s, size_t v)
-{
-	return !o->variant || strcmp(o->variant, s->variants[v].name) == 0;
-}
-
 /* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
  * ETA 3 s": what is done and how fast. The end is known only for a run
  * stopped at a cycle count (at most that when it may halt earlier). */
@@ -374,7 +369,7 @@ int cli_run(const struct cli_opts *o)
 	/* Every variant is checked before any runs: a bad one is refused
 	 * at once, whatever --jobs. */
 	for (size_t v = 0; v < s.n_variants; v++) {
-		if (!selected(o, &s, v))
+		if (!cli_selected(o, &s, v))
 			continue;
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
@@ -593,7 +588,7 @@ int cli_check(const struct cli_opts *o)
 		goto fail;
 	size_t n = 0;
 	for (size_t v = 0; v < s.n_variants; v++) {
-		if (!selected(o, &s, v))
+		if (!cli_selected(o, &s, v))
 			continue;
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, 0, &e))

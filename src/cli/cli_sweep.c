@@ -52,7 +52,7 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 		return -1;
 	cJSON *rep = NULL;
 	for (size_t v = 0; v < s->n_variants; v++) {
-		if (o->variant && strcmp(o->variant, s->variants[v].name) != 0)
+		if (!cli_selected(o, s, v))
 			continue;
 		struct runner r;
 		if (runner_prepare(&r, s, v, &ov.ov, o->check, e))
@@ -94,6 +94,12 @@ static int in_shard(const struct cli_opts *o, size_t p)
 /* Child j of a --jobs sweep: its share of the points into its own file,
  * a byte on `done` after each point (the parent's progress). It dies with
  * the parent; interrupted, it removes its file. */
+/* Where a worker leaves its failure: beside its part. */
+static void failure_path(char out[300], const char *part)
+{
+	snprintf(out, 300, "%.287s.err", part);
+}
+
 static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int jobs, int j,
 		       const char *path, int done, pid_t parent)
 {
@@ -123,7 +129,7 @@ static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_
 			 * print twice. The parent prints the failure of the
 			 * lowest point (sweep_failure), whatever --jobs. */
 			char ep[300];
-			snprintf(ep, sizeof ep, "%.287s.err", path);
+			failure_path(ep, path);
 			FILE *ef = fopen(ep, "w");
 			if (ef) {
 				fprintf(ef, "%zu\n", p);
@@ -235,14 +241,15 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 }
 
 /* The message of the workers' failure at the lowest point, printed once:
- * each failed worker left "POINT\nMESSAGE\n" in its part's .err file. */
+ * each failed worker left "POINT\nMESSAGE\n" in its failure_path (removed
+ * with the parts). */
 static void sweep_failure(char (*paths)[288], int jobs)
 {
 	size_t best = SIZE_MAX;
 	char *msg = NULL;
 	for (int j = 0; j < jobs; j++) {
 		char ep[300];
-		snprintf(ep, sizeof ep, "%.287s.err", paths[j]);
+		failure_path(ep, paths[j]);
 		FILE *f = fopen(ep, "r");
 		if (!f)
 			continue;
@@ -259,7 +266,6 @@ static void sweep_failure(char (*paths)[288], int jobs)
 		}
 		free(line);
 		fclose(f);
-		unlink(ep);
 	}
 	if (msg)
 		fputs(msg, stderr);
@@ -368,7 +374,7 @@ int cli_sweep(const struct cli_opts *o)
 		if (cli_overrides(o, pick, &ov, &e))
 			goto fail;
 		for (size_t v = 0; in_shard(o, p) && v < s.n_variants; v++) {
-			if (o->variant && strcmp(o->variant, s.variants[v].name) != 0)
+			if (!cli_selected(o, &s, v))
 				continue;
 			struct runner r;
 			if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
@@ -458,11 +464,11 @@ out:
 	free(cs);
 	if (have_dir) {
 		for (int j = 0; j < jobs; j++) {
-			char p[288];
+			char p[288], ep[300];
 			snprintf(p, sizeof p, "%s/part%d", dir, j);
 			unlink(p);
-			snprintf(p, sizeof p, "%s/part%d.err", dir, j);
-			unlink(p);
+			failure_path(ep, p);
+			unlink(ep);
 		}
 		rmdir(dir);
 	}

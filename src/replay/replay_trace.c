@@ -321,6 +321,17 @@ static int refill(struct rt_stream *s, struct err *e)
 	return 0;
 }
 
+/* The line's n bytes from start hold no NUL: the parsers stop at one as at
+ * the line's end, so what followed it would pass unread. */
+static int no_nul(const struct rt_stream *s, const char *start, size_t n, struct err *e)
+{
+	const char *nul = memchr(start, 0, n);
+	if (nul)
+		return err_set(e, s->name, (int)(s->line + 1), (int)(nul - start) + 1,
+			       "NUL byte in the trace (expected text)");
+	return 0;
+}
+
 /* The next line, NUL-terminated in place (without its newline); 0 at the end. */
 static int next_line(struct rt_stream *s, char **line, struct err *e)
 {
@@ -328,12 +339,8 @@ static int next_line(struct rt_stream *s, char **line, struct err *e)
 		char *start = s->buf + s->pos;
 		char *nl = memchr(start, '\n', s->len - s->pos);
 		if (nl) {
-			/* the parsers stop at a NUL as at the line's end: what
-			 * followed it would pass unread */
-			const char *nul = memchr(start, 0, (size_t)(nl - start));
-			if (nul)
-				return err_set(e, s->name, (int)(s->line + 1), (int)(nul - start) + 1,
-					       "NUL byte in the trace (expected text)");
+			if (no_nul(s, start, (size_t)(nl - start), e))
+				return -1;
 			*nl = 0;
 			s->pos = (size_t)(nl - s->buf) + 1;
 			s->line++;
@@ -346,10 +353,8 @@ static int next_line(struct rt_stream *s, char **line, struct err *e)
 			if (s->pos == s->len)
 				return 0;
 			/* a last line without its newline */
-			const char *nul = memchr(s->buf + s->pos, 0, s->len - s->pos);
-			if (nul)
-				return err_set(e, s->name, (int)(s->line + 1), (int)(nul - (s->buf + s->pos)) + 1,
-					       "NUL byte in the trace (expected text)");
+			if (no_nul(s, start, s->len - s->pos, e))
+				return -1;
 			s->buf[s->len] = 0;
 			*line = s->buf + s->pos;
 			s->pos = s->len;

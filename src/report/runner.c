@@ -9,19 +9,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* " (did you mean 'x'?)" for a name that is not a label (data 0) or not a
+ * .data/.percpu symbol (data 1) of p, x the closest that is; else "". */
+static void symbol_hint(const struct program *p, const char *name, int data, char *hint, size_t n)
+{
+	struct suggest g;
+	suggest_init(&g, name);
+	for (uint32_t i = 0; i < p->n_syms; i++) {
+		int sec = p->syms[i].section;
+		if (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT)
+			suggest_offer(&g, p->syms[i].name);
+	}
+	if (suggest_best(&g))
+		snprintf(hint, n, " (did you mean '%s'?)", suggest_best(&g));
+	else
+		hint[0] = 0;
+}
+
 static int label_index(const struct program *p, const char *label, const struct scenario *s,
 		       const struct scen_loc *loc, const char *what, uint32_t *out, struct err *e)
 {
 	const struct symbol *sym = program_symbol(p, label);
 	if (!sym || sym->section != SEC_TEXT) {
-		struct suggest g;
-		char hint[160] = "";
-		suggest_init(&g, label);
-		for (uint32_t i = 0; i < p->n_syms; i++)
-			if (p->syms[i].section == SEC_TEXT)
-				suggest_offer(&g, p->syms[i].name);
-		if (suggest_best(&g))
-			snprintf(hint, sizeof hint, " (did you mean '%s'?)", suggest_best(&g));
+		char hint[160];
+		symbol_hint(p, label, 0, hint, sizeof hint);
 		return err_set(e, s->file, loc->line, loc->col,
 			       "%s: %s label '%s' is not defined in the program%s", loc->path, what,
 			       label, sym ? " (it names data, not code)" : hint);
@@ -42,14 +53,8 @@ static int check_report(const struct runner *r, struct err *e)
 		const struct symbol *sym = program_symbol(p, name);
 		if (sym && (sym->section == SEC_DATA || sym->section == SEC_PERCPU))
 			continue;
-		struct suggest g;
-		char hint[160] = "";
-		suggest_init(&g, name);
-		for (uint32_t k = 0; k < p->n_syms; k++)
-			if (p->syms[k].section == SEC_DATA || p->syms[k].section == SEC_PERCPU)
-				suggest_offer(&g, p->syms[k].name);
-		if (suggest_best(&g))
-			snprintf(hint, sizeof hint, " (did you mean '%s'?)", suggest_best(&g));
+		char hint[160];
+		symbol_hint(p, name, 1, hint, sizeof hint);
 		const struct scen_loc *loc = &r->run.report_loc[i];
 		return err_set(e, r->scen->file, loc->line, loc->col,
 			       "%s: '%s' is not a .data or .percpu symbol of the program%s", loc->path, name,
