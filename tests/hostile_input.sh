@@ -203,6 +203,10 @@ expect_status "seed 2^63-1, equals 2^53+1: passes" 0 "$BOUNCE" run "$T/seed63.js
 expect_eq "seed 2^63-1 in the report" 9223372036854775807 "$(jget "$T/seed63.out" seed)"
 expect_grep "seed 2^63-1 in the summary" 'seed 9223372036854775807)' "$T/out"
 expect_grep "seed 2^63-1 in the markdown" 'seed 9223372036854775807\.' "$T/seed63.md"
+expect_eq "seed 2^63-1 in the CSV" 9223372036854775807 "$(tail -n 1 "$T/seed63.csv" | awk -F, '{print $NF}')"
+expect_status "sweep over seeds past 2^53" 0 "$BOUNCE" sweep "$T/seed63.json" --set seed=9223372036854775807,9007199254740993 --csv "$T/seeds.csv"
+expect_eq "sweep: the report's seed column equals the --set column" "0 9223372036854775807 9223372036854775807
+1 9007199254740993 9007199254740993" "$(awk -F, 'NR > 1 {print $1, $2, $NF}' "$T/seeds.csv")"
 expect_eq ".quad 2^53+1 in the report" 9007199254740993 "$(jget "$T/seed63.out" variants.default.symbols.big.value)"
 expect_eq ".quad INT64_MAX in the report" 9223372036854775807 "$(jget "$T/seed63.out" variants.default.symbols.lim.value)"
 expect_eq ".quad INT64_MIN in the report" -9223372036854775808 "$(jget "$T/seed63.out" variants.default.symbols.neg.value)"

@@ -223,7 +223,8 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 		fprintf(f, ",%.17g,%s,", footprint(v),
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
-		fprintf(f, ",%.0f\n", num(v, "seed"));
+		char seed[32];
+		fprintf(f, ",%s\n", exact(v, "seed", seed, sizeof seed));
 	}
 }
 
