@@ -147,6 +147,9 @@ static int help(const char *cmd, int nargs)
 }
 
 #ifdef HAVE_UI
+_Static_assert(CLI_VIEW_MIN_WIDTH == UI_MIN_WIDTH && CLI_VIEW_MIN_HEIGHT == UI_MIN_HEIGHT &&
+	       CLI_VIEW_MAX_SIDE == UI_MAX_SIDE, "view's option bounds are the viewer's");
+
 static int view_in_ui(const struct scenario *s, const struct cli_opts *o,
 		      const struct cli_ov *ov, struct err *e)
 {

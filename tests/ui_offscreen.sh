@@ -13,6 +13,22 @@ unset DISPLAY
 "$PNGCHECK" size "$tmp/a.png" 1280 800 || fail "wrong size"
 "$PNGCHECK" colors "$tmp/a.png" $MESI_COLOURS || fail "legend colours missing"
 
+# The smallest size the help offers renders, and one pixel less is refused
+# by the option parser, whose message gives the range the help states.
+"$BOUNCE" help view >"$tmp/help"
+"$BOUNCE" view --screenshot "$tmp/small.png" --frames 2 --width 640 --height 400 ||
+	fail "view at the smallest size (640x400) exited $?"
+"$PNGCHECK" size "$tmp/small.png" 640 400 || fail "smallest size: wrong size"
+for o in width=639 height=399; do
+	range=$(sed -n "s/.*--${o%=*} PX .*(\(.*\))\$/\1/p" "$tmp/help")
+	[ -n "$range" ] || fail "help view states no range for --${o%=*}"
+	rc=0
+	"$BOUNCE" view --screenshot "$tmp/tiny.png" --frames 1 --$o 2>"$tmp/err" || rc=$?
+	[ $rc -eq 2 ] || fail "view --$o: exit $rc, expected 2"
+	grep -qF "'${o#*=}' is not an integer in $range" "$tmp/err" ||
+		fail "view --$o: message against the help's range '$range': $(cat "$tmp/err")"
+done
+
 # Deterministic: the same frame count gives the same picture.
 "$BOUNCE" view --screenshot "$tmp/a2.png" --frames 30 || fail "second run"
 cmp -s "$tmp/a.png" "$tmp/a2.png" || fail "two renders of frame 30 differ"

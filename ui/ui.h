@@ -10,6 +10,14 @@ struct scenario;
 struct scen_overrides;
 struct err;
 
+/* The window's size bounds: below 640x400 the panels the layout places
+ * side by side no longer fit. The CLI refuses --width/--height outside
+ * them (its own copy, CLI_VIEW_MIN_WIDTH..., which src/main.c asserts
+ * equal), and ui_view again for any other caller. */
+#define UI_MIN_WIDTH 640
+#define UI_MIN_HEIGHT 400
+#define UI_MAX_SIDE 8192
+
 struct ui_options {
 	double speed;           /* simulated cycles per displayed second; 0 = default */
 	const char *screenshot; /* non-NULL: off-screen mode, write this PNG */

@@ -381,8 +381,9 @@ int ui_view(const struct scenario *sc, const struct ui_options *opt, struct err 
 	if (!opt)
 		opt = &none;
 	int w = opt->width > 0 ? opt->width : DEFAULT_W, h = opt->height > 0 ? opt->height : DEFAULT_H;
-	if (w < 640 || h < 400 || w > 8192 || h > 8192)
-		return err_set(e, NULL, 0, 0, "view: size %dx%d out of range (640x400 to 8192x8192)", w, h);
+	if (w < UI_MIN_WIDTH || h < UI_MIN_HEIGHT || w > UI_MAX_SIDE || h > UI_MAX_SIDE)
+		return err_set(e, NULL, 0, 0, "view: size %dx%d out of range (%dx%d to %dx%d)", w, h,
+			       UI_MIN_WIDTH, UI_MIN_HEIGHT, UI_MAX_SIDE, UI_MAX_SIDE);
 	if (opt->screenshot && opt->frames < 0)
 		return err_set(e, NULL, 0, 0, "view: --frames must be positive");
 

@@ -15,6 +15,10 @@
 #include <unistd.h>
 #include "cli/outfile.h"
 
+/* a macro's value as a string, for the help texts */
+#define STR_(x) #x
+#define XSTR(x) STR_(x)
+
 /* Which commands take an option: a bit per command. */
 enum {
 	C_RUN = 1, C_SWEEP = 2, C_MERGE = 4, C_VIEW = 8, C_CHECK = 16, C_LIST = 32,
@@ -62,8 +66,8 @@ static const struct opt_def opt_defs[] = {
 	{"speed", required_argument, O_SPEED, C_VIEW, "CYCLES_PER_S", "simulated cycles per wall-clock second"},
 	{"screenshot", required_argument, O_SCREENSHOT, C_VIEW, "FILE.png", "render off-screen and save the last frame"},
 	{"frames", required_argument, O_FRAMES, C_VIEW, "N", "frames to render with --screenshot (default 120)"},
-	{"width", required_argument, O_WIDTH, C_VIEW, "PX", "window width (320..8192)"},
-	{"height", required_argument, O_HEIGHT, C_VIEW, "PX", "window height (320..8192)"},
+	{"width", required_argument, O_WIDTH, C_VIEW, "PX", "window width (" XSTR(CLI_VIEW_MIN_WIDTH) ".." XSTR(CLI_VIEW_MAX_SIDE) ")"},
+	{"height", required_argument, O_HEIGHT, C_VIEW, "PX", "window height (" XSTR(CLI_VIEW_MIN_HEIGHT) ".." XSTR(CLI_VIEW_MAX_SIDE) ")"},
 	{"quiet", no_argument, 'q', C_ALL, NULL, "print only failures and errors"},
 	{"help", no_argument, 'h', C_ALL, NULL, "this help"},
 };
@@ -318,7 +322,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 			break;
 		case O_WIDTH:
 		case O_HEIGHT:
-			if (parse_int(c == O_WIDTH ? "--width" : "--height", val, 320, 8192, &v, e))
+			if (parse_int(c == O_WIDTH ? "--width" : "--height", val,
+				      c == O_WIDTH ? CLI_VIEW_MIN_WIDTH : CLI_VIEW_MIN_HEIGHT, CLI_VIEW_MAX_SIDE, &v, e))
 				return -1;
 			*(c == O_WIDTH ? &o->width : &o->height) = (int)v;
 			break;
