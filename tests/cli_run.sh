@@ -99,4 +99,11 @@ expect_status "--cpu with more cores than the scenario's own model" 0 \
 expect_eq "it ran on the override" 16 "$(jget "$T/big.json" cores)"
 expect_status "--cores beyond the override's CPUs" 2 "$BOUNCE" run "$v" --cpu x460-8way --cores 16
 expect_grep "names the limit" "more than the 8 logical CPUs" "$T/err"
+# docs/scenario-format.md's complete example runs as shown, saved anywhere
+# (its programs are the catalogue's), and meets its expectations.
+sed -n '/^## Complete example/,/^## Keys/p' "$top_srcdir/docs/scenario-format.md" |
+	sed -n '/^```json$/,/^```$/p' | sed '1d;$d' >"$T/example.json"
+expect_status "scenario-format.md's complete example" 0 "$BOUNCE" run "$T/example.json" --json "$T/example.out"
+expect_eq "the example: three variants" 3 "$(jget "$T/example.out" variants)"
+expect_eq "the example: its third variant's own machine" 96 "$(jget "$T/example.out" variants.bh_disable-epyc.core_count)"
 finish
