@@ -316,7 +316,10 @@ START_TEST(test_layout)
 		    ".percpu\n"
 		    "pca: .quad 7\n"
 		    "pcb: .word 9\n"
-		    ".text\nmain: nop\n",
+		    /* GAS's symbol directives in the forms GCC and hand-written
+		     * code use are accepted and ignored: no bytes, no size */
+		    ".text\n.globl main\n.type main, @function\n.type pca, %object\n"
+		    ".type pcb, STT_OBJECT\nmain: nop\n.size main, .-main\n",
 		    &in4, &p);
 	uint64_t a = sym(&p, "a"), b = sym(&p, "b"), c = sym(&p, "c");
 	ck_assert_uint_eq(a, X_ADDR);
@@ -645,7 +648,10 @@ static const struct err_case err_cases[] = {
 	{ ".equ X, later\nlater: nop\n", "t.s:1:9: undefined symbol 'later'" },
 	{ ".include \"no-such-file.s\"\n", "t.s:1:10: cannot find include file 'no-such-file.s'" },
 	{ "mov rax, \"x\n", "t.s:1:10: unterminated string" },
-	{ "mov rax, 1 @\n", "t.s:1:12: unexpected character '@'" },
+	{ "mov rax, 1 !\n", "t.s:1:12: unexpected character '!'" },
+	{ "mov rax, 1 @\n", "t.s:1:12: unexpected '@' after the operands of 'mov'" },
+	{ "mov %rax, 1\n", "t.s:1:5: expected an operand but found '%rax': bounce's assembly is Intel "
+	  "syntax (write rax, as gcc -masm=intel does)" },
 	{ ": nop\n", "t.s:1:1: expected an instruction or directive but found ':'" },
 };
 

@@ -139,7 +139,7 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len)
 			t->s = text + b;
 			t->len = (uint32_t)(i - b);
 			i++;
-		} else if (strchr(",[]+-*():", (int)c) && c) {
+		} else if (strchr(",[]+-*():@%", (int)c) && c) {
 			t->kind = T_PUNCT;
 			t->ch = (char)c;
 			t->len = 1;

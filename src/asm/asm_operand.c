@@ -166,6 +166,12 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 				 (int)t->len, t->s, (int)t->len, t->s);
 	if (sz)
 		return expected(st, t, "a memory operand after the size");
+	if (is_punct(t, '%') && st->toks[*pos + 1].kind == T_IDENT)
+		/* %rax: AT&T syntax, what GCC emits by default */
+		return asm_error(st, t->col, "expected an operand but found '%%%.*s': bounce's assembly is "
+				 "Intel syntax (write %.*s, as gcc -masm=intel does)",
+				 (int)st->toks[*pos + 1].len, st->toks[*pos + 1].s,
+				 (int)st->toks[*pos + 1].len, st->toks[*pos + 1].s);
 	if (tok_reg(t, &reg, &size)) {
 		(*pos)++;
 		op->o.kind = OPND_REG;
