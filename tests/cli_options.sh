@@ -82,6 +82,20 @@ done
 grep -q -- "--json\|--junit\|--trace" "$T/out" && bad "sweep --help lists --json" || ok "sweep --help: no --json"
 expect_status "view --help" 0 "$BOUNCE" view --help
 for o in speed screenshot frames width height; do expect_grep "view --help has --$o" " --$o\b" "$T/out"; done
+# The man page keeps up with the help: every command the global help lists
+# has its entry, and every option a command's help lists is in the page.
+man=$top_srcdir/docs/bounce.1
+"$BOUNCE" help >"$T/global"
+for cmd in $(sed -n '/^commands/,/^$/p' "$T/global" | awk 'NR > 1 && NF {print $1}'); do
+	grep -q "^\.B $cmd\$\|^\.BI \"$cmd " "$man" && ok "bounce.1 has the command $cmd" ||
+		bad "bounce.1 has no entry for the command $cmd"
+	"$BOUNCE" help "$cmd" >"$T/cmdhelp" 2>&1
+	for opt in $(grep -E '^ +-' "$T/cmdhelp" | sed 's/^ *//; s/  .*//' | grep -oE -- '--[a-z0-9-]+'); do
+		grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$man" ||
+			bad "bounce.1 lacks $cmd's $opt"
+	done
+done
+ok "bounce.1 checked against every command's help"
 expect_status "help calibrate" 0 "$BOUNCE" help calibrate
 expect_grep "calibrate's own help" "^usage: bounce calibrate" "$T/out"
 expect_status "help validate" 0 "$BOUNCE" help validate

@@ -18,7 +18,7 @@ static const char calibrate_usage[] =
 	"  Measure this host (topology, clock, load latencies, locked RMW cost, CAS\n"
 	"  ping-pong per CPU distance) and write a CPU model JSON for --cpu.\n"
 	"  -o, --output FILE  write FILE (whole or not at all) instead of stdout\n"
-	"  --quick            shorter, noisier measurements (about a second)\n"
+	"  --quick            shorter, noisier measurements (a few seconds)\n"
 	"  -q, --quiet        no progress on stderr\n";
 
 static int progress_line(void *ctx, const char *line)
