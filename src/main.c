@@ -133,7 +133,7 @@ static int help(const char *cmd, int nargs)
 #ifdef HAVE_UI
 		char *args[] = {(char *)cmd, (char *)"--help", NULL};
 		struct err pe = {0};
-		return ui_plot_cmd(2, args, &pe) ? cli_fail(&pe) : EXIT_OK;
+		return ui_plot_cmd(2, args, NULL, NULL, &pe) ? cli_fail(&pe) : EXIT_OK;
 #else
 		fputs("bounce: plot needs the SDL2 UI, and this build has none\n", stderr);
 		return EXIT_INPUT;
@@ -150,20 +150,42 @@ static int help(const char *cmd, int nargs)
 _Static_assert(CLI_VIEW_MIN_WIDTH == UI_MIN_WIDTH && CLI_VIEW_MIN_HEIGHT == UI_MIN_HEIGHT &&
 	       CLI_VIEW_MAX_SIDE == UI_MAX_SIDE, "view's option bounds are the viewer's");
 
+/* The UI's PNGs go through the CLI's output files (ui_sink). */
+static void *sink_open(const char *path, const char *opt, const char *input, const char *input_kind,
+		       FILE **f, struct err *e)
+{
+	if (input && outfile_check_clash(&path, &opt, 1, &input, &input_kind, 1, e))
+		return NULL;
+	struct outfile *of = outfile_open(path, e);
+	if (of)
+		*f = outfile_stream(of);
+	return of;
+}
+
+static int sink_commit(void *h, struct err *e)
+{
+	return outfile_commit(h, e);
+}
+
+static void sink_abort(void *h)
+{
+	outfile_abort(h);
+}
+
+static const struct ui_sink png_sink = {sink_open, sink_commit, sink_abort};
+
 static int view_in_ui(const struct scenario *s, const struct cli_opts *o,
 		      const struct cli_ov *ov, struct err *e)
 {
-	/* A screenshot that cannot be written is refused before the frames
-	 * are simulated, with run's message for an output it cannot create. */
-	if (o->screenshot) {
-		struct outfile *of = outfile_open(o->screenshot, e);
-		if (!of)
-			return -1;
-		outfile_abort(of);
-	}
+	/* A screenshot may replace no input of the run, as run's outputs;
+	 * the viewer opens it before simulating a frame. */
+	const char *opt = "--screenshot";
+	if (o->screenshot && cli_check_outputs(o, s, NULL, &o->screenshot, &opt, 1, e))
+		return -1;
 	struct ui_options uo = {
 		.speed = o->speed,
 		.screenshot = o->screenshot,
+		.sink = &png_sink,
 		.frames = o->frames,
 		.width = o->width,
 		.height = o->height,
@@ -250,7 +272,11 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "plot") == 0) {
 #ifdef HAVE_UI
 		struct err pe = {0};
-		rc = ui_plot_cmd(n, args, &pe) ? cli_fail(&pe) : EXIT_OK;
+		rc = ui_plot_cmd(n, args, &png_sink, &cli_interrupted, &pe) ? cli_fail(&pe) : EXIT_OK;
+		if (rc == EXIT_OK && cli_interrupted) {
+			fputs("bounce: plot: interrupted; no output written\n", stderr);
+			rc = EXIT_INTERRUPTED;
+		}
 #else
 		fputs("bounce: plot needs the SDL2 UI, and this build has none (configure found no SDL2)\n", stderr);
 		rc = EXIT_INPUT;

@@ -59,4 +59,21 @@ rc=0
 "$BOUNCE" view --screenshot "$tmp/no/such/dir/c.png" --frames 100000 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] || fail "unwritable screenshot: exit $rc, expected 2"
 grep -q "c.png: cannot create output file" "$tmp/err" || fail "unwritable screenshot: message: $(cat "$tmp/err")"
+
+# An interrupted screenshot writes nothing and says so; one that would
+# replace the scenario is refused.
+"$BOUNCE" view --screenshot "$tmp/int.png" --frames 1000000 2>"$tmp/err" &
+sleep 1
+kill -INT $!
+wait $!
+rc=$?
+[ $rc -eq 130 ] || fail "SIGINT during view --screenshot: exit $rc, expected 130"
+[ -z "$(ls -a "$tmp" | grep 'int\.png')" ] || fail "SIGINT during view --screenshot: left $(ls -a "$tmp" | grep 'int\.png')"
+grep -q "interrupted; no screenshot written" "$tmp/err" || fail "SIGINT during view --screenshot: message: $(cat "$tmp/err")"
+cp "$top_srcdir/scenarios/tcp_memory_allocated.json" "$tmp/scen.json"
+rc=0
+"$BOUNCE" view "$tmp/scen.json" --screenshot "$tmp/scen.json" --frames 1 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && grep -q "scen.json: --screenshot names the scenario" "$tmp/err" ||
+	fail "view --screenshot its own scenario: exit $rc: $(cat "$tmp/err")"
+cmp -s "$tmp/scen.json" "$top_srcdir/scenarios/tcp_memory_allocated.json" || fail "view --screenshot replaced its scenario"
 echo "ok: off-screen render"

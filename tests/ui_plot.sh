@@ -52,7 +52,7 @@ refused() { # expected-message-fragment, then the arguments
 	[ $rc -eq 2 ] || fail "plot $*: exit $rc, expected 2"
 	grep -q -- "$want" "$tmp/err" || fail "plot $*: expected '$want' in: $(cat "$tmp/err")"
 	[ ! -e "$tmp/bad.png" ] || fail "plot $*: a PNG was written"
-	[ ! -e "$tmp/bad.png.tmp" ] || fail "plot $*: a temporary file was left"
+	[ -z "$(ls -a "$tmp" | grep '^\.\{0,1\}bad\.png')" ] || fail "plot $*: a temporary file was left: $(ls -a "$tmp")"
 }
 printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,fast\n' >"$tmp/nan.csv"
 refused "nan.csv:3:5: ops_per_sec 'fast' is not a number" "$tmp/nan.csv"
@@ -71,4 +71,33 @@ refused "expected WxH" "$tmp/sw.csv" --size 10x10
 [ $? -eq 2 ] && grep -q "x.png: cannot create output file" "$tmp/err" || fail "plot to a missing directory: $(cat "$tmp/err")"
 "$BOUNCE" plot "$tmp/sw.csv" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "-o F.png is required" "$tmp/err" || fail "plot without -o: $(cat "$tmp/err")"
+
+# The PNG is one of the CLI's output files, as run's reports are: it may
+# not replace its CSV; a symlink is followed and its target replaced; a
+# temporary name planted beside it is not written through; a FIFO is
+# written through and stays one; an interrupted plot writes nothing.
+cp "$tmp/sw.csv" "$tmp/keep.csv"
+"$BOUNCE" plot "$tmp/keep.csv" -o "$tmp/keep.csv" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "keep.csv: -o names the CSV" "$tmp/err" || fail "plot -o its own CSV: $(cat "$tmp/err")"
+cmp -s "$tmp/sw.csv" "$tmp/keep.csv" || fail "plot -o its own CSV changed the CSV"
+ln -s target.png "$tmp/link.png"
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/link.png" || fail "plot -o a symlink exited $?"
+[ -L "$tmp/link.png" ] && "$PNGCHECK" size "$tmp/target.png" 960 600 || fail "plot -o a symlink: the link was replaced, not its target"
+echo precious >"$tmp/victim"
+ln -s victim "$tmp/o.png.tmp"
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/o.png" || fail "plot beside a planted o.png.tmp exited $?"
+[ "$(cat "$tmp/victim")" = precious ] || fail "plot wrote through a planted o.png.tmp symlink"
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/from-fifo" &
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/fifo" || fail "plot -o a FIFO exited $?"
+wait
+[ -p "$tmp/fifo" ] && "$PNGCHECK" size "$tmp/from-fifo" 960 600 || fail "plot -o a FIFO: not written through"
+awk 'BEGIN { print "cores,ops_per_sec,variant"; for (s = 0; s < 300; s++) for (c = 1; c <= 64; c++) print c "," c * s + 1 ",v" s }' >"$tmp/many.csv"
+"$BOUNCE" plot "$tmp/many.csv" -o "$tmp/int.png" --size 4096x4096 2>"$tmp/err" &
+sleep 0.2
+kill -INT $!
+wait $!
+rc=$?
+[ $rc -eq 130 ] || fail "SIGINT during plot: exit $rc, expected 130"
+[ -z "$(ls -a "$tmp" | grep 'int\.png')" ] || fail "SIGINT during plot: left $(ls -a "$tmp" | grep 'int\.png')"
 echo "ok: plot"

@@ -4,12 +4,17 @@
 #ifndef BOUNCE_PLOT_H
 #define BOUNCE_PLOT_H
 
-struct err;
+#include <signal.h>
 
-/* argv[0] is "plot". Returns 0 when the PNG was written (or --help was
- * printed), -1 with e set: ERR_INPUT for bad options or a bad CSV (with
- * file:line:col), ERR_INTERNAL for SDL failures. No PNG is left behind on
- * failure. */
-int ui_plot_cmd(int argc, char **argv, struct err *e);
+struct err;
+struct ui_sink;
+
+/* argv[0] is "plot". The PNG goes through sink (ui.h); once *interrupted
+ * is set (may be NULL) it is dropped. Returns 0 when the PNG was written,
+ * --help was printed, or it was interrupted (the caller says so), -1 with
+ * e set: ERR_INPUT for bad options or a bad CSV (with file:line:col),
+ * ERR_INTERNAL for SDL failures. No PNG is left behind unless written. */
+int ui_plot_cmd(int argc, char **argv, const struct ui_sink *sink,
+		const volatile sig_atomic_t *interrupted, struct err *e);
 
 #endif

@@ -8,7 +8,6 @@
 #include <SDL.h>
 #include <SDL_image.h>
 #include <SDL_ttf.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -319,25 +318,14 @@ static int make_axes(const struct plot_data *d, const struct plot_style *st, str
 	return 0;
 }
 
-int plot_draw_png(const struct plot_data *d, const struct plot_style *st, const char *path,
-		  struct err *e)
+int plot_draw_png(const struct plot_data *d, const struct plot_style *st, FILE *out,
+		  const char *path, struct err *e)
 {
 	struct axis ax, ay;
 	if (make_axes(d, st, &ax, &ay, e))
 		return -1;
-	/* The PNG goes to a temporary beside path, renamed over it when whole:
-	 * created first, so that a path that cannot be written gets the
-	 * message every other output gives, not the image library's. */
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *tf = fopen(tmp, "wb");
-	if (!tf)
-		return err_set(e, path, 0, 0, "cannot create output file: %s", strerror(errno));
-	if (SDL_Init(0)) {
-		fclose(tf);
-		remove(tmp);
+	if (SDL_Init(0))
 		return err_internal(e, "plot: SDL: %s", SDL_GetError());
-	}
 	int rc = -1;
 	struct ui_fonts *f = NULL;
 	struct ui_text *t = NULL;
@@ -363,21 +351,13 @@ int plot_draw_png(const struct plot_data *d, const struct plot_style *st, const 
 	}
 	draw_chart(r, t, d, st, &ax, &ay);
 	SDL_RenderPresent(r);
-	SDL_RWops *rw = SDL_RWFromFP(tf, SDL_TRUE);
-	if (!rw) {
+	SDL_RWops *rw = SDL_RWFromFP(out, SDL_FALSE);  /* the caller closes out */
+	if (!rw)
 		err_internal(e, "plot: %s", SDL_GetError());
-		goto out;  /* tf is still ours: closed and removed below */
-	}
-	tf = NULL;  /* the RWops closes it */
-	if (IMG_SavePNG_RW(surf, rw, 1)) {
+	else if (IMG_SavePNG_RW(surf, rw, 1))
 		err_set(e, path, 0, 0, "cannot write: %s", IMG_GetError());
-		remove(tmp);
-	} else if (rename(tmp, path)) {
-		err_set(e, path, 0, 0, "cannot rename %s into place: %s", tmp, strerror(errno));
-		remove(tmp);
-	} else {
+	else
 		rc = 0;
-	}
 out:
 	ui_text_destroy(t);
 	if (r)
@@ -391,9 +371,5 @@ out_ttf:
 	TTF_Quit();
 out_sdl:
 	SDL_Quit();
-	if (tf) {  /* failed before the PNG was written */
-		fclose(tf);
-		remove(tmp);
-	}
 	return rc;
 }

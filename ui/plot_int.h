@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct err;
 
@@ -45,9 +46,9 @@ struct plot_style {
 	bool log_y;
 };
 
-/* Draw d and write it as PNG to path (via path.tmp, renamed into place). */
-int plot_draw_png(const struct plot_data *d, const struct plot_style *st, const char *path,
-		  struct err *e);
+/* Draw d and write it as PNG to out (path names it in messages). */
+int plot_draw_png(const struct plot_data *d, const struct plot_style *st, FILE *out,
+		  const char *path, struct err *e);
 
 /* The unit of a known report column ("ops/s" for ops_per_sec), or NULL. */
 const char *plot_unit(const char *column);

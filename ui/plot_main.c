@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui.h"
 #include "ui_engine.h"
 
 static const char plot_usage[] =
@@ -29,7 +30,8 @@ static const char plot_usage[] =
 	"  --log-y             logarithmic y axis\n"
 	"  --size WxH          image size in pixels (default 960x600, 400x300 to 4096x4096)\n";
 
-int ui_plot_cmd(int argc, char **argv, struct err *e)
+int ui_plot_cmd(int argc, char **argv, const struct ui_sink *sink,
+		const volatile sig_atomic_t *interrupted, struct err *e)
 {
 	enum { O_METRIC = 256, O_X, O_SERIES, O_TITLE, O_SUBTITLE, O_LOGX, O_LINX, O_LOGY, O_SIZE };
 	static const struct option longopts[] = {
@@ -84,10 +86,20 @@ int ui_plot_cmd(int argc, char **argv, struct err *e)
 		st.subtitle = spec.csv;
 	st.font = getenv("BOUNCE_FONT") ? getenv("BOUNCE_FONT") : UI_FONT_PATH;
 
-	struct plot_data d;
-	if (plot_read(&spec, &d, e))
+	/* Opened first: an output that cannot be written, or that is the CSV,
+	 * is refused before the CSV is read, with run's messages. */
+	FILE *f;
+	void *h = sink->open(out, "-o", spec.csv, "the CSV", &f, e);
+	if (!h)
 		return -1;
-	int rc = plot_draw_png(&d, &st, out, e);
-	plot_data_free(&d);
+	struct plot_data d;
+	int rc = plot_read(&spec, &d, e);
+	if (!rc) {
+		rc = plot_draw_png(&d, &st, f, out, e);
+		plot_data_free(&d);
+	}
+	if (!rc && !(interrupted && *interrupted))
+		return sink->commit(h, e);
+	sink->abort(h);
 	return rc;
 }

@@ -9,6 +9,20 @@ struct scenario;
 
 struct scen_overrides;
 struct err;
+#include <stdio.h>
+
+/* Where a PNG named on the command line goes: the CLI's output files,
+ * written whole or not at all (a temporary renamed over the target; a
+ * symlink followed, a device written through), which ui/ does not see.
+ * open refuses a path that names `input` (described as input_kind; may
+ * be NULL), and returns a handle and the stream to write, or NULL with e
+ * set; commit (which may fail, e set) and abort each end the handle. */
+struct ui_sink {
+	void *(*open)(const char *path, const char *opt, const char *input, const char *input_kind,
+		      FILE **f, struct err *e);
+	int (*commit)(void *h, struct err *e);
+	void (*abort)(void *h);
+};
 
 /* The window's size bounds: below 640x400 the panels the layout places
  * side by side no longer fit. The CLI refuses --width/--height outside
@@ -21,6 +35,7 @@ struct err;
 struct ui_options {
 	double speed;           /* simulated cycles per displayed second; 0 = default */
 	const char *screenshot; /* non-NULL: off-screen mode, write this PNG */
+	const struct ui_sink *sink; /* how the screenshot is written (required with it) */
 	int frames;             /* off-screen: frames to advance before the shot */
 	int steps;              /* off-screen: then pause and step this many transactions */
 	const char *textlog;    /* off-screen: every string the shot draws, one a line */
@@ -29,8 +44,9 @@ struct ui_options {
 	int split;              /* start with the next variant side by side */
 	const struct scen_overrides *overrides; /* --cpu/--cores/--seed/--set, as for run; may be NULL */
 	/* Set asynchronously (the CLI's SIGINT/SIGTERM handler) to close the
-	 * window as `q` would; may be NULL. The CLI's handler replaces SDL's,
-	 * which would otherwise turn the signals into SDL_QUIT. */
+	 * window as `q` would, or to drop the screenshot; may be NULL. The
+	 * CLI's handler replaces SDL's, which would otherwise turn the signals
+	 * into SDL_QUIT. */
 	const volatile sig_atomic_t *interrupted;
 };
 

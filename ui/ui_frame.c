@@ -7,8 +7,10 @@
 
 #include <SDL_image.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void ui_draw_header(struct ui_app *a, struct ui_gfx *g);
 void ui_draw_footer(struct ui_app *a, struct ui_gfx *g);
@@ -63,19 +65,16 @@ int ui_offscreen_open(struct ui_offscreen *o, struct ui_fonts *f, int w, int h, 
 	return 0;
 }
 
-int ui_offscreen_save(struct ui_offscreen *o, const char *path, char *errbuf, size_t n)
+int ui_offscreen_save(struct ui_offscreen *o, FILE *f, char *errbuf, size_t n)
 {
 	SDL_RenderPresent(o->r);
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	if (IMG_SavePNG(o->surf, tmp)) {
-		snprintf(errbuf, n, "%s: %s", tmp, IMG_GetError());
-		remove(tmp);
+	SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
+	if (!rw) {
+		snprintf(errbuf, n, "%s", SDL_GetError());
 		return -1;
 	}
-	if (rename(tmp, path)) {
-		snprintf(errbuf, n, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
-		remove(tmp);
+	if (IMG_SavePNG_RW(o->surf, rw, 1)) {
+		snprintf(errbuf, n, "cannot write: %s", IMG_GetError());
 		return -1;
 	}
 	return 0;
@@ -94,11 +93,28 @@ void ui_offscreen_close(struct ui_offscreen *o)
 int ui_render_png(struct ui_app *a, struct ui_fonts *f, int w, int h, const char *path,
 		  char *errbuf, size_t n)
 {
-	struct ui_offscreen o;
-	if (ui_offscreen_open(&o, f, w, h, errbuf, n))
+	/* A new file, never one that exists (a symlink included): the key
+	 * picks a name not taken, and a name taken meanwhile is a failure. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!out) {
+		snprintf(errbuf, n, "%s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			remove(path);
+		}
 		return -1;
-	ui_draw_frame(a, &o.g);
-	int rc = ui_offscreen_save(&o, path, errbuf, n);
-	ui_offscreen_close(&o);
+	}
+	struct ui_offscreen o;
+	int rc = ui_offscreen_open(&o, f, w, h, errbuf, n);
+	if (!rc) {
+		ui_draw_frame(a, &o.g);
+		rc = ui_offscreen_save(&o, out, errbuf, n);
+		ui_offscreen_close(&o);
+	}
+	if (fclose(out) && !rc)
+		rc = -1, snprintf(errbuf, n, "%s: %s", path, strerror(errno));
+	if (rc)
+		remove(path);
 	return rc;
 }

@@ -363,10 +363,12 @@ struct ui_offscreen {
 	struct ui_gfx g;
 };
 int ui_offscreen_open(struct ui_offscreen *o, struct ui_fonts *f, int w, int h, char *errbuf, size_t n);
-/* Write the surface as PNG: to path.tmp, then renamed, so it appears whole. */
-int ui_offscreen_save(struct ui_offscreen *o, const char *path, char *errbuf, size_t n);
+/* Write the surface as PNG to f, which the caller opened and closes (for a
+ * path of the command line, an output file of the CLI: ui_sink). */
+int ui_offscreen_save(struct ui_offscreen *o, FILE *f, char *errbuf, size_t n);
 void ui_offscreen_close(struct ui_offscreen *o);
-/* Render the current frame off-screen at w x h and save it (the `s` key). */
+/* Render the current frame off-screen at w x h and save it as the new file
+ * path (the `s` key), or fail and leave nothing. */
 int ui_render_png(struct ui_app *a, struct ui_fonts *f, int w, int h, const char *path,
 		  char *errbuf, size_t n);
 

@@ -61,12 +61,21 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 	struct ui_offscreen o;
 	char eb[512];
 	struct frame_stats st = {0};
-	if (ui_offscreen_open(&o, f, w, h, eb, sizeof eb))
+	/* Opened first: a path that cannot be written is refused before any
+	 * frame is simulated, and a signal's cleanup removes its temporary. */
+	FILE *out = NULL;
+	void *shot = opt->sink->open(opt->screenshot, "--screenshot", NULL, NULL, &out, e);
+	if (!shot)
+		return -1;
+	if (ui_offscreen_open(&o, f, w, h, eb, sizeof eb)) {
+		opt->sink->abort(shot);
 		return err_internal(e, "view: %s", eb);
+	}
 	ui_app_layout(a, o.g.txt, w, h);
 	int frames = opt->frames > 0 ? opt->frames : 120;
 	int rc = 0;
-	for (int i = 0; i < frames && !rc; i++) {
+	const volatile sig_atomic_t *stop = opt->interrupted;
+	for (int i = 0; i < frames && !rc && !(stop && *stop); i++) {
 		Uint64 t0 = SDL_GetPerformanceCounter();
 		rc = ui_app_tick(a, 1.0 / UI_FPS, 0, e);
 		double sim_ms = ms_since(t0);
@@ -91,11 +100,17 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 		if (log && fclose(log))
 			rc = err_internal(e, "view: %s: write failed", opt->textlog);
 		log = NULL;
-		if (!rc && ui_offscreen_save(&o, opt->screenshot, eb, sizeof eb))
-			rc = err_set(e, NULL, 0, 0, "view: %s", eb);
+		if (!rc && ui_offscreen_save(&o, out, eb, sizeof eb))
+			rc = err_set(e, opt->screenshot, 0, 0, "%s", eb);
 	}
 	if (log)
 		fclose(log);
+	/* interrupted: the run stopped short of its frames, and its shot is
+	 * not the one asked for */
+	if (!rc && !(stop && *stop))
+		rc = opt->sink->commit(shot, e);
+	else
+		opt->sink->abort(shot);
 	stats_print(&st, a);
 	ui_offscreen_close(&o);
 	return rc;
@@ -386,6 +401,8 @@ int ui_view(const struct scenario *sc, const struct ui_options *opt, struct err 
 			       UI_MIN_WIDTH, UI_MIN_HEIGHT, UI_MAX_SIDE, UI_MAX_SIDE);
 	if (opt->screenshot && opt->frames < 0)
 		return err_set(e, NULL, 0, 0, "view: --frames must be positive");
+	if (opt->screenshot && !opt->sink)
+		return err_internal(e, "view: a screenshot needs a sink to write it through");
 
 	/* The machines first: a bad scenario or variant is reported before any
 	 * window opens, exactly as batch mode reports it. */

@@ -78,6 +78,12 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *o
 /* What every subcommand that runs a scenario starts with: load it (or the
  * built-in default), check --variant names one, and build the overrides. */
 int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e);
+/* Refuse (exit 2), before anything is simulated or written, an output
+ * outs[i] (given by option opts[i]) that would replace an input of the
+ * scenario's run (the scenario, its CPU models, its programs and, p not
+ * NULL, every file one variant's assembly read) or another output. */
+int cli_check_outputs(const struct cli_opts *o, const struct scenario *s, const struct program *p,
+		      const char *const *outs, const char *const *opts, size_t n, struct err *e);
 /* Whether variant v runs: every one, or only the one --variant names. */
 int cli_selected(const struct cli_opts *o, const struct scenario *s, size_t v);
 int cli_exit_status(const struct err *e);

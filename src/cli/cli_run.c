@@ -180,10 +180,7 @@ static void trace_warn(const cJSON *meta)
 	}
 }
 
-/* Outputs that would replace an input of the run, or one another, are
- * refused before anything is simulated or written: the scenario, its CPU
- * models and programs, and (p not NULL) every file one variant's assembly
- * read, its .include files among them. */
+/* run's outputs, checked against its inputs and one another (cli_check_outputs). */
 static int check_outputs(const struct cli_opts *o, const struct scenario *s,
 			 const struct program *p, struct err *e)
 {
@@ -193,46 +190,7 @@ static int check_outputs(const struct cli_opts *o, const struct scenario *s,
 	OUTPUT(json, "--json") OUTPUT(csv, "--csv") OUTPUT(junit, "--junit")
 	OUTPUT(markdown, "--markdown") OUTPUT(trace, "--trace")
 #undef OUTPUT
-	if (!n)
-		return 0;
-	size_t cap = 2 + s->n_cpu_files + s->base.n_program + o->n_sets + (p ? p->n_files : 0);
-	for (size_t v = 0; v < s->n_variants; v++)
-		cap += s->variants[v].setup.n_program;
-	const char **ins = malloc(cap * sizeof *ins), **kinds = malloc(cap * sizeof *kinds);
-	char **owned = calloc(o->n_sets + 1, sizeof *owned);
-	size_t k = 0, n_owned = 0;
-	int rc = -1;
-	if (!ins || !kinds || !owned) {
-		err_internal(e, "out of memory");
-		goto out;
-	}
-#define INPUT(path, kind) do { ins[k] = (path); kinds[k++] = (kind); } while (0)
-	if (o->scenario)
-		INPUT(o->scenario, "the scenario");
-	for (size_t i = 0; i < s->n_cpu_files; i++)
-		INPUT(s->cpu_files[i], "the CPU model");
-	for (size_t i = 0; i < s->base.n_program; i++)
-		INPUT(s->base.program[i], "the program");
-	for (size_t v = 0; v < s->n_variants; v++)
-		for (size_t i = 0; i < s->variants[v].setup.n_program; i++)
-			INPUT(s->variants[v].setup.program[i], "the program");
-	for (size_t i = 0; p && i < p->n_files; i++)
-		INPUT(p->files[i], "the program file");
-	for (size_t i = 0; i <= o->n_sets; i++) {
-		const char *cpu = i == o->n_sets ? o->cpu :
-				  strcmp(o->sets[i].name, "cpu") == 0 ? o->sets[i].values[0] : NULL;
-		if (cpu && (owned[n_owned] = scen_cpu_file(cpu, ".")))
-			INPUT(owned[n_owned++], "the CPU model");
-	}
-#undef INPUT
-	rc = outfile_check_clash(outs, opts, n, ins, kinds, k, e);
-out:
-	for (size_t i = 0; i < n_owned; i++)
-		free(owned[i]);
-	free(owned);
-	free(ins);
-	free(kinds);
-	return rc;
+	return cli_check_outputs(o, s, p, outs, opts, n, e);
 }
 
 /* One selected variant of a run: prepared, simulated (by a worker thread
@@ -625,8 +583,12 @@ int cli_view(const struct cli_opts *o, cli_viewer_fn viewer)
 	int rc = EXIT_OK;
 	if (cli_setup(o, &s, &ov, &e) || viewer(&s, o, &ov, &e))
 		goto fail;
-	if (cli_interrupted)
+	if (cli_interrupted) {
+		/* closing the window is the user's way out; a screenshot dropped is news */
+		if (o->screenshot)
+			fputs("bounce: view: interrupted; no screenshot written\n", stderr);
 		rc = EXIT_INTERRUPTED;
+	}
 	goto out;
 fail:
 	rc = cli_fail(&e);
