@@ -36,6 +36,20 @@ if command -v parallel >/dev/null 2>&1; then
 else
 	bad "GNU parallel is not installed (setup.sh installs it)"
 fi
+# The CSV may replace no input: not the scenario, its program, nor a part;
+# one that cannot be created is refused before any point runs.
+cp "$T/inc.json" "$T/keep.json"
+expect_status "sweep --csv the scenario" 2 "$BOUNCE" sweep "$T/keep.json" $sets --csv "$T/keep.json"
+expect_grep "sweep --csv the scenario: message" "keep.json: --csv names the scenario" "$T/err"
+cmp -s "$T/inc.json" "$T/keep.json" && ok "the scenario is unchanged" || bad "sweep replaced its scenario"
+expect_status "sweep --csv the program" 2 "$BOUNCE" sweep "$T/inc.json" $sets --csv "$T/inc.s"
+expect_grep "sweep --csv the program: message" "inc.s: --csv names the program" "$T/err"
+expect_status "sweep --csv in a missing directory" 2 "$BOUNCE" sweep "$T/inc.json" --set ROUNDS=100000000 --csv "$T/nodir/x.csv"
+expect_grep "sweep --csv in a missing directory: refused before running" "x.csv: cannot create output file" "$T/err"
+cp "$T/plain.csv" "$T/part.csv"
+expect_status "merge --csv a part" 2 "$BOUNCE" merge "$T/part.csv" --csv "$T/part.csv"
+expect_grep "merge --csv a part: message" "part.csv: --csv names a part" "$T/err"
+cmp -s "$T/plain.csv" "$T/part.csv" && ok "the part is unchanged" || bad "merge replaced a part"
 printf 'point,other\n0,1\n' >"$T/alien.csv"
 expect_status "merge refuses another sweep's part" 2 "$BOUNCE" merge "$T/plain.csv" "$T/alien.csv" --csv "$T/x.csv"
 expect_status "sweep --jobs 1" 0 "$BOUNCE" sweep "$T/inc.json" $sets --jobs 1 --csv "$T/one.csv"

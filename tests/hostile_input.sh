@@ -159,6 +159,14 @@ refuse "--json and --csv the same file" '--json and --csv name the same file' ru
 [ -e "$T/same.out" ] && bad "same.out written" || ok "nothing written when two outputs clash"
 ln -s same.out "$T/same.lnk"
 refuse "--json and --trace the same file through a symlink" '--json and --trace name the same file' run "$T/out.json" --json "$T/same.out" --trace "$T/same.lnk"
+# An output that fails (one that cannot be created, a full disk) leaves
+# none of the others: they are committed together or not at all.
+refuse "--json in a missing directory, with --trace" "nodir/o.json: cannot create output file" run "$T/out.json" --trace "$T/t1.trace" --json "$T/nodir/o.json"
+[ -e "$T/t1.trace" ] && bad "the trace was written although --json failed" || ok "no trace when --json cannot be created"
+if [ -c /dev/full ]; then
+	refuse "--csv on a full disk" "/dev/full: cannot write output: No space left on device" run "$T/out.json" --json "$T/t1.json" --trace "$T/t1.trace" --csv /dev/full
+	[ -e "$T/t1.json" ] || [ -e "$T/t1.trace" ] && bad "--json or --trace written although --csv failed" || ok "no --json or --trace when --csv fails"
+fi
 
 # ---- inputs that would block, signals at every stage ----
 mkfifo "$T/fifo.json" "$T/fifo.s" "$T/fifocpu.json"

@@ -73,6 +73,16 @@ expect_status "missing trace" 2 "$BOUNCE" replay "$T/none.data"
 expect_grep "missing trace: message" "none.data: cannot open the trace" "$T/err"
 expect_status "no trace" 2 "$BOUNCE" replay
 expect_status "unknown model" 2 "$BOUNCE" replay --cpu no-such-model "$F/pair_0.data"
+# The outputs may replace no trace nor each other, and are written
+# together or not at all.
+cp "$F/pair_0.data" "$T/in.data"
+expect_status "--json the trace" 2 "$BOUNCE" replay "$T/in.data" --json "$T/in.data"
+expect_grep "--json the trace: message" "in.data: --json names the trace" "$T/err"
+cmp -s "$F/pair_0.data" "$T/in.data" && ok "the trace is unchanged" || bad "replay replaced its trace"
+expect_status "--json and --csv one file" 2 "$BOUNCE" replay "$T/in.data" --json "$T/r.out" --csv "$T/r.out"
+expect_grep "--json and --csv one file: message" "name the same file" "$T/err"
+expect_status "--csv in a missing directory" 2 "$BOUNCE" replay "$T/in.data" --json "$T/r.json" --csv "$T/nodir/r.csv"
+[ -e "$T/r.json" ] && bad "--json written although --csv failed" || ok "no --json when --csv cannot be created"
 printf 'PK\003\004junk' >"$T/broken.zip"
 expect_status "broken zip" 2 "$BOUNCE" replay "$T/broken.zip"
 expect_grep "broken zip: message" "broken.zip: cannot open the zip archive" "$T/err"

@@ -74,8 +74,6 @@ static int tick(void *ctx, const struct replay *r)
 	return 0;
 }
 
-typedef int (*write_fn)(const struct replay *r, FILE *f, struct err *e);
-
 static int write_csv(const struct replay *r, FILE *f, struct err *e)
 {
 	if (replay_write_csv(r, f))
@@ -83,16 +81,39 @@ static int write_csv(const struct replay *r, FILE *f, struct err *e)
 	return 0;
 }
 
-static int write_out(const char *path, write_fn fn, const struct replay *r, struct err *e)
+/* The outputs may replace no trace, nor the CPU model file, nor each
+ * other; they are opened before the replay (a path that cannot be written
+ * is refused at once) and committed together after it. */
+static int open_outputs(const char *json, const char *csv, const char *cpu, char **traces, int n,
+			struct outfile **outs, struct err *e)
 {
-	struct outfile *o = outfile_open(path, e);
-	if (!o)
-		return -1;
-	if (fn(r, outfile_stream(o), e)) {
-		outfile_abort(o);
-		return -1;
+	const char *paths[2], *opts[2];
+	size_t k = 0;
+	if (json)
+		paths[k] = json, opts[k++] = "--json";
+	if (csv)
+		paths[k] = csv, opts[k++] = "--csv";
+	const char **ins = malloc(((size_t)n + 1) * sizeof *ins), **kinds = malloc(((size_t)n + 1) * sizeof *kinds);
+	char *cpu_file = scen_cpu_file(cpu, ".");
+	int rc = -1;
+	if (!ins || !kinds) {
+		err_internal(e, "out of memory");
+		goto out;
 	}
-	return outfile_commit(o, e);
+	for (int i = 0; i < n; i++)
+		ins[i] = traces[i], kinds[i] = "the trace";
+	if (cpu_file)
+		ins[n] = cpu_file, kinds[n] = "the CPU model";
+	if (outfile_check_clash(paths, opts, k, ins, kinds, (size_t)n + (cpu_file != NULL), e))
+		goto out;
+	if ((json && !(outs[0] = outfile_open(json, e))) || (csv && !(outs[1] = outfile_open(csv, e))))
+		goto out;
+	rc = 0;
+out:
+	free(ins);
+	free(kinds);
+	free(cpu_file);
+	return rc;
 }
 
 int cli_replay(int argc, char **argv)
@@ -145,13 +166,19 @@ int cli_replay(int argc, char **argv)
 	struct cpu_model m;
 	if (scen_load_cpu(cpu, &m, &e))
 		return cli_fail(&e);
+	struct outfile *outs[2] = {NULL, NULL};
+	if (open_outputs(json, csv, cpu, argv + optind, argc - optind, outs, &e)) {
+		outfile_abort(outs[0]);
+		return cli_fail(&e);
+	}
 	struct rt_stream *streams[CPU_MAX_CORES];
 	int n = rt_open(argv + optind, (size_t)(argc - optind), streams, CPU_MAX_CORES, &e);
-	if (n < 0)
-		return cli_fail(&e);
 	struct replay r;
-	if (replay_create(&r, &m, streams, n, &e))
+	if (n < 0 || replay_create(&r, &m, streams, n, &e)) {
+		outfile_abort(outs[0]);
+		outfile_abort(outs[1]);
 		return cli_fail(&e);
+	}
 	struct ticker t = {.progress = progress_wanted(progress, quiet)};
 	t.t0 = t.shown = progress_now();
 	r.tick = tick;
@@ -165,15 +192,25 @@ int cli_replay(int argc, char **argv)
 			show_progress(&r, progress_now() - t.t0);
 		fputs("\r\033[K", stderr);
 	}
+	if (!rc && outs[0])
+		rc = replay_write_json(&r, outfile_stream(outs[0]), &e);
+	if (!rc && outs[1])
+		rc = write_csv(&r, outfile_stream(outs[1]), &e);
+	if (!rc && cli_interrupted)
+		rc = 1;
 	if (rc > 0) {
+		outfile_abort(outs[0]);
+		outfile_abort(outs[1]);
 		replay_free(&r);
 		fprintf(stderr, "bounce: replay interrupted; no report written\n");
 		return EXIT_INTERRUPTED;
 	}
-	if (!rc && json)
-		rc = write_out(json, replay_write_json, &r, &e);
-	if (!rc && csv)
-		rc = write_out(csv, write_csv, &r, &e);
+	if (!rc)
+		rc = outfile_commit_all(outs, 2, &e);
+	else {
+		outfile_abort(outs[0]);
+		outfile_abort(outs[1]);
+	}
 	if (!rc && !quiet && !(json && !strcmp(json, "-")))
 		replay_write_summary(&r, stdout);
 	replay_free(&r);

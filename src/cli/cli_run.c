@@ -113,30 +113,36 @@ static int check_metrics(const struct scenario *s, const struct runner *r, struc
 	return rc;
 }
 
-static int write_output(const char *path, const cJSON *rep, int kind, struct err *e)
+/* run's report outputs, in the order they are written: opened before
+ * anything is simulated (a path that cannot be written is refused at
+ * once) and committed together at the end (outfile_commit_all), with the
+ * trace, so a failed or interrupted run leaves none of them. */
+enum { OUT_JSON, OUT_CSV, OUT_JUNIT, OUT_MARKDOWN, OUT_TRACE, N_OUTS };
+
+static const char *out_path(const struct cli_opts *o, int k)
 {
-	struct outfile *of = outfile_open(path, e);
-	if (!of)
-		return -1;
-	FILE *f = outfile_stream(of);
-	if (kind == 'j') {
+	const char *const paths[N_OUTS] = {o->json, o->csv, o->junit, o->markdown, o->trace};
+	return paths[k];
+}
+
+static int write_output(FILE *f, const cJSON *rep, int kind, struct err *e)
+{
+	if (kind == OUT_JSON) {
 		char *text = cJSON_Print(rep);
-		if (!text) {
-			outfile_abort(of);
+		if (!text)
 			return err_internal(e, "out of memory");
-		}
 		fputs(text, f);
 		fputc('\n', f);
 		free(text);
-	} else if (kind == 'm') {
+	} else if (kind == OUT_MARKDOWN) {
 		rep_write_markdown(rep, f);
-	} else if (kind == 'c') {
+	} else if (kind == OUT_CSV) {
 		rep_write_csv_header(f, NULL, 0);
 		rep_write_csv_rows(rep, NULL, 0, f);
 	} else {
 		rep_write_junit(rep, f);
 	}
-	return outfile_commit(of, e);
+	return 0;
 }
 
 /* One variant's line in the trace's metadata (trace_warn warns from it
@@ -311,7 +317,7 @@ int cli_run(const struct cli_opts *o)
 	struct err e = {0};
 	struct cli_ov ov;
 	cJSON *rep = NULL, *trace_meta = NULL;
-	struct outfile *trace_out = NULL;
+	struct outfile *outs[N_OUTS] = {0}, *trace_out = NULL;  /* trace_out: outs[OUT_TRACE] */
 	struct pool p = {.o = o, .s = &s, .ov = &ov};
 	pthread_t threads[256];
 	int rc = EXIT_OK, started = 0, printed = 0;
@@ -338,8 +344,10 @@ int cli_run(const struct cli_opts *o)
 			goto fail;
 		p.slots[p.n++].v = v;
 	}
-	if (o->trace && !(trace_out = outfile_open(o->trace, &e)))
-		goto fail;
+	for (int k = 0; k < N_OUTS; k++)
+		if (out_path(o, k) && !(outs[k] = outfile_open(out_path(o, k), &e)))
+			goto fail;
+	trace_out = outs[OUT_TRACE];
 	if (trace_out && !(trace_meta = cJSON_CreateObject())) {
 		err_internal(&e, "out of memory for the trace");
 		goto fail;
@@ -495,18 +503,23 @@ stop:
 		}
 		fprintf(outfile_stream(trace_out), "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", meta);
 		free(meta);
-		int bad = outfile_commit(trace_out, &e);
+	}
+	/* A signal while reports are written stops before the next one, and
+	 * before any is put in place. */
+	for (int k = 0; k < OUT_TRACE; k++)
+		if (outs[k] && (err_poll(&e) || write_output(outfile_stream(outs[k]), rep, k, &e)))
+			goto fail;
+	if (err_poll(&e))
+		goto fail;
+	{
+		int bad = outfile_commit_all(outs, N_OUTS, &e);
+		memset(outs, 0, sizeof outs);
 		trace_out = NULL;
 		if (bad)
 			goto fail;
-		trace_warn(trace_meta);
 	}
-	/* A signal while reports are written stops before the next one. */
-	if ((o->json && (err_poll(&e) || write_output(o->json, rep, 'j', &e))) ||
-	    (o->csv && (err_poll(&e) || write_output(o->csv, rep, 'c', &e))) ||
-	    (o->junit && (err_poll(&e) || write_output(o->junit, rep, 'u', &e))) ||
-	    (o->markdown && (err_poll(&e) || write_output(o->markdown, rep, 'm', &e))))
-		goto fail;
+	if (trace_meta)
+		trace_warn(trace_meta);
 	if (!o->quiet)
 		rep_print_summary(rep, stdout);
 	else
@@ -529,7 +542,8 @@ out:
 		pthread_cond_destroy(&p.cv);
 	}
 	free(p.slots);
-	outfile_abort(trace_out);
+	for (int k = 0; k < N_OUTS; k++)
+		outfile_abort(outs[k]);
 	cJSON_Delete(trace_meta);
 	cJSON_Delete(rep);
 	scen_free(&s);

@@ -322,6 +322,18 @@ static int read_chunks(const char *path, struct chunk **cs, size_t *n)
 	return 0;
 }
 
+/* A --csv that cannot be written is refused before the first point runs
+ * (or the first part is read): opened and dropped here, written at the
+ * end. Not kept open: the workers forked meanwhile would inherit it. */
+static int probe_output(const char *path, struct err *e)
+{
+	if (!path)
+		return 0;
+	struct outfile *out = outfile_open(path, e);
+	outfile_abort(out);
+	return out ? 0 : -1;
+}
+
 /* Write header then the chunks in (point, arrival) order, whole or not at all. */
 static int write_chunks(const char *path, const char *header, struct chunk *cs, size_t n,
 			struct err *e)
@@ -351,7 +363,9 @@ int cli_sweep(const struct cli_opts *o)
 	size_t ncs = 0;
 
 	struct cli_ov ov0;
-	if (cli_setup(o, &s, &ov0, &e))
+	const char *csv_opt = "--csv";
+	if (cli_setup(o, &s, &ov0, &e) || (o->csv && cli_check_outputs(o, &s, NULL, &o->csv, &csv_opt, 1, &e)) ||
+	    probe_output(o->csv, &e))
 		goto fail;
 	size_t np = n_points(o);
 	if (np == SIZE_MAX) {
@@ -758,6 +772,19 @@ int cli_merge(const struct cli_opts *o)
 	if (!o->n_rest) {
 		err_set(&e, NULL, 0, 0, "merge needs the CSV parts to join");
 		goto fail;
+	}
+	if (o->csv) {
+		const char *opt = "--csv", **kinds = malloc(o->n_rest * sizeof *kinds);
+		if (!kinds) {
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
+		for (size_t i = 0; i < o->n_rest; i++)
+			kinds[i] = "a part";
+		int bad = outfile_check_clash(&o->csv, &opt, 1, (const char *const *)o->rest, kinds, o->n_rest, &e);
+		free(kinds);
+		if (bad || probe_output(o->csv, &e))
+			goto fail;
 	}
 	for (size_t i = 0; i < o->n_rest; i++) {
 		FILE *f = fopen(o->rest[i], "r");

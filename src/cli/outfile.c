@@ -208,7 +208,9 @@ FILE *outfile_stream(struct outfile *o)
 	return o->f;
 }
 
-int outfile_commit(struct outfile *o, struct err *e)
+/* Everything but the rename: the data flushed, synced and closed, every
+ * error of writing it found. On failure o is left for outfile_abort. */
+static int finish(struct outfile *o, struct err *e)
 {
 	int bad = fflush(o->f) != 0 || ferror(o->f);
 	int saved = errno;
@@ -217,7 +219,6 @@ int outfile_commit(struct outfile *o, struct err *e)
 		o->f = NULL;
 		if (bad)
 			err_sys(e, o->path, saved ? saved : EIO, "cannot write output");
-		release(o);
 		return bad ? -1 : 0;
 	}
 	bad = bad || fsync(fileno(o->f)) != 0;
@@ -228,18 +229,51 @@ int outfile_commit(struct outfile *o, struct err *e)
 		saved = errno;
 	}
 	o->f = NULL;
-	if (!bad && rename(o->tmp, o->target) != 0) {
-		bad = 1;
-		saved = errno;
-	}
 	if (bad) {
-		unlink(o->tmp);
 		err_sys(e, o->path, saved ? saved : EIO, "cannot write output file");
-		release(o);
 		return -1;
 	}
-	release(o);
 	return 0;
+}
+
+/* The rename into place of a finished output; frees o. */
+static int place(struct outfile *o, struct err *e)
+{
+	int bad = !o->direct && rename(o->tmp, o->target) != 0;
+	if (bad) {
+		err_sys(e, o->path, errno, "cannot write output file");
+		unlink(o->tmp);
+	}
+	release(o);
+	return bad ? -1 : 0;
+}
+
+int outfile_commit(struct outfile *o, struct err *e)
+{
+	if (finish(o, e)) {
+		outfile_abort(o);
+		return -1;
+	}
+	return place(o, e);
+}
+
+int outfile_commit_all(struct outfile **os, size_t n, struct err *e)
+{
+	for (size_t i = 0; i < n; i++)
+		if (os[i] && finish(os[i], e)) {
+			for (size_t k = 0; k < n; k++)
+				outfile_abort(os[k]);
+			return -1;
+		}
+	/* Only renames are left, which fail only when the directory changed
+	 * under the run: the rest still go in place, and the first failure
+	 * is the message. */
+	int rc = 0;
+	struct err late = {0};
+	for (size_t i = 0; i < n; i++)
+		if (os[i] && place(os[i], rc ? &late : e))
+			rc = -1;
+	return rc;
 }
 
 void outfile_abort(struct outfile *o)

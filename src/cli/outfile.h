@@ -17,7 +17,11 @@ struct outfile *outfile_open(const char *path, struct err *e);
 FILE *outfile_stream(struct outfile *o);
 /* Flush, sync and rename into place; frees o. Returns -1 on error (e set). */
 int outfile_commit(struct outfile *o, struct err *e);
-/* Remove the temporary; frees o. */
+/* Commit several outputs as one: each is written out (flushed, synced)
+ * first, and only when all were are they renamed into place, so a failure
+ * of any (a full disk) leaves none; NULL entries are skipped. Frees all. */
+int outfile_commit_all(struct outfile **os, size_t n, struct err *e);
+/* Remove the temporary; frees o. NULL does nothing. */
 void outfile_abort(struct outfile *o);
 /* Async-signal-safe: unlink every pending temporary. */
 void outfile_cleanup_all(void);
