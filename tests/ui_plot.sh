@@ -56,6 +56,10 @@ refused() { # expected-message-fragment, then the arguments
 }
 printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,fast\n' >"$tmp/nan.csv"
 refused "nan.csv:3:5: ops_per_sec 'fast' is not a number" "$tmp/nan.csv"
+printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,-1e308\n' >"$tmp/huge.csv"
+refused "huge.csv:3:5: ops_per_sec '-1e308' is too large to draw" "$tmp/huge.csv"
+printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,4.9e-324\n' >"$tmp/tiny.csv"
+"$BOUNCE" plot "$tmp/tiny.csv" -o "$tmp/tiny.png" || fail "plot of a subnormal value exited $?"
 printf 'cores,variant,ops_per_sec\n1,a,5\n1,a,6\n' >"$tmp/dup.csv"
 refused "dup.csv:3:1: a second row for series 'a' at cores = 1" "$tmp/dup.csv"
 printf 'cores,variant,ops_per_sec\n1,a\n' >"$tmp/short.csv"

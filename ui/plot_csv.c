@@ -180,8 +180,14 @@ static int number(const char *file, const struct csv_row *r, int j, const char *
 	char *end;
 	errno = 0;
 	*v = strtod(s, &end);
-	if (!*s || *end || errno == ERANGE || !isfinite(*v))
+	/* An underflow (4.9e-324) is still a number, one a chart draws as 0. */
+	if (!*s || *end || !isfinite(*v) || (errno == ERANGE && fabs(*v) >= 1))
 		return err_set(e, file, r->line, r->col[j], "%s '%s' is not a number", what, s);
+	/* Past this the axes' arithmetic (a span, a margin above the top)
+	 * overflows, and a chart of such values says nothing anyway. */
+	if (fabs(*v) > 1e300)
+		return err_set(e, file, r->line, r->col[j], "%s '%s' is too large to draw (at most 1e300 either way)",
+			       what, s);
 	return 0;
 }
 
