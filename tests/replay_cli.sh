@@ -83,6 +83,9 @@ expect_status "--json and --csv one file" 2 "$BOUNCE" replay "$T/in.data" --json
 expect_grep "--json and --csv one file: message" "name the same file" "$T/err"
 expect_status "--csv in a missing directory" 2 "$BOUNCE" replay "$T/in.data" --json "$T/r.json" --csv "$T/nodir/r.csv"
 [ -e "$T/r.json" ] && bad "--json written although --csv failed" || ok "no --json when --csv cannot be created"
+for i in 0 1 2 3 4 5 6 7 8; do cp "$F/pair_0.data" "$T/t$i.data"; done
+expect_status "more traces than the model's CPUs" 2 "$BOUNCE" replay --cpu x460-8way "$T"/t?.data
+expect_grep "more traces than CPUs: message" "9 traces on the CPU model 'x460-8way', a core each: cores: 9 is more than the 8 logical CPUs" "$T/err"
 printf 'PK\003\004junk' >"$T/broken.zip"
 expect_status "broken zip" 2 "$BOUNCE" replay "$T/broken.zip"
 expect_grep "broken zip: message" "broken.zip: cannot open the zip archive" "$T/err"

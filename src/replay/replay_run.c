@@ -85,6 +85,15 @@ int replay_create(struct replay *r, const struct cpu_model *m, struct rt_stream 
 	r->m = *m;
 	r->m.cores = n;
 	r->ncores = n;
+	/* One trace drives one core: a model with fewer says so in terms of
+	 * the traces, not of a `cores` the user never wrote. */
+	struct err why = {0};
+	if (cpu_model_validate(&r->m, &why)) {
+		for (int i = 0; i < n; i++)
+			rt_close(streams[i]);
+		return err_set(e, NULL, 0, 0, "%d traces on the CPU model '%s', a core each: %s", n, m->name,
+			       why.msg);
+	}
 	for (int i = 0; i < n; i++)
 		r->streams[i] = streams[i];
 	r->stats = calloc((size_t)n, sizeof *r->stats);
