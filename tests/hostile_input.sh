@@ -81,6 +81,9 @@ refuse "an 8 MB name string" 'longname.json:1:10: \$.name: string of 8000000 byt
 awk 'BEGIN { printf ".text\nworker:\n    mov rax, "; for (i = 0; i < 100000; i++) printf "xxxxxxxxxx"; print "\n    hlt" }' >"$T/longsym.s"
 scen "$T/longsym.json" 8 longsym.s
 refuse "a 1 MB name in assembly" 'longsym.s:3:14: name of 1000000 characters is longer than the limit' check "$T/longsym.json"
+awk 'BEGIN { printf ".data\nx: .quad 1"; for (i = 0; i < 600000; i++) printf ",1"; printf "\n.text\nworker:\n    hlt\n" }' >"$T/longline.s"
+scen "$T/longline.json" 1 longline.s
+refuse "2^20 tokens on one assembly line" 'longline.s:2:1048583: more than 1048576 tokens on one line' check "$T/longline.json"
 
 # ---- files that are not readable text: the scenario, a program, a CPU model ----
 mkdir "$T/dir.s"

@@ -16,6 +16,10 @@
 #define ASM_MAX_CPUS 65536
 #define ASM_MAX_ALIGN 4096u
 #define ASM_MAX_IDENT 255u       /* bytes in a name: keeps messages and the symbol table sane */
+/* Tokens on one line: a line is lexed whole before it is parsed, 40 bytes
+ * a token, and a 16 MiB line of commas took 550 MB before its first
+ * error; a million (40 MB) is more than any table written on one line. */
+#define ASM_MAX_LINE_TOKENS (1u << 20)
 
 enum asm_tok_kind { T_END, T_IDENT, T_NUM, T_STR, T_PUNCT };
 

@@ -104,6 +104,9 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len)
 		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\f' ||
 				   s[i] == '\v'))
 			i++;
+		if (st->n_toks == ASM_MAX_LINE_TOKENS)
+			return asm_error(st, (uint32_t)(i + 1), "more than %u tokens on one line (the limit): split the line",
+					 ASM_MAX_LINE_TOKENS);
 		if (asm_grow(st, (void **)&st->toks, &st->cap_toks, st->n_toks + 1,
 			     sizeof *st->toks))
 			return -1;
