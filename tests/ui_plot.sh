@@ -60,6 +60,17 @@ printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,-1e308\n' >"$tmp/huge.csv"
 refused "huge.csv:3:5: ops_per_sec '-1e308' is too large to draw" "$tmp/huge.csv"
 printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,4.9e-324\n' >"$tmp/tiny.csv"
 "$BOUNCE" plot "$tmp/tiny.csv" -o "$tmp/tiny.png" || fail "plot of a subnormal value exited $?"
+# Rows in any x order draw the same chart (each series is sorted by x;
+# series keep the order they first appear in).
+{ head -n 1 "$tmp/sw.csv"; tail -n +2 "$tmp/sw.csv" | sort -t, -k2,2nr -k5,5; } >"$tmp/rev.csv"
+"$BOUNCE" plot "$tmp/rev.csv" -o "$tmp/rev.png" --size 800x500 --subtitle "$tmp/sw.csv" || fail "plot of reversed rows exited $?"
+cmp -s "$tmp/a.png" "$tmp/rev.png" || fail "reversed rows draw another chart"
+awk 'BEGIN { print "cores,ops_per_sec"; for (i = 1; i <= 300; i++) print i "," i }' >"$tmp/distinct.csv"
+refused "distinct.csv:258:1: series '257' is one more than the limit of 256" "$tmp/distinct.csv" --series cores
+printf 'cores,variant,ops_per_sec\n1,a,5\n3,a,x\n1,a,7\n' >"$tmp/nanfirst.csv"
+refused "nanfirst.csv:3:5: ops_per_sec 'x' is not a number" "$tmp/nanfirst.csv"
+printf 'cores,variant,ops_per_sec\n1,a,5\n1,a,7\n3,a,x\n' >"$tmp/dupfirst.csv"
+refused "dupfirst.csv:3:1: a second row for series 'a' at cores = 1" "$tmp/dupfirst.csv"
 printf 'cores,variant,ops_per_sec\n1,a,5\n1,a,6\n' >"$tmp/dup.csv"
 refused "dup.csv:3:1: a second row for series 'a' at cores = 1" "$tmp/dup.csv"
 printf 'cores,variant,ops_per_sec\n1,a\n' >"$tmp/short.csv"
@@ -96,7 +107,7 @@ cat "$tmp/fifo" >"$tmp/from-fifo" &
 "$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/fifo" || fail "plot -o a FIFO exited $?"
 wait
 [ -p "$tmp/fifo" ] && "$PNGCHECK" size "$tmp/from-fifo" 960 600 || fail "plot -o a FIFO: not written through"
-awk 'BEGIN { print "cores,ops_per_sec,variant"; for (s = 0; s < 300; s++) for (c = 1; c <= 64; c++) print c "," c * s + 1 ",v" s }' >"$tmp/many.csv"
+awk 'BEGIN { print "cores,ops_per_sec,variant"; for (s = 0; s < 250; s++) for (c = 1; c <= 64; c++) print c "," c * s + 1 ",v" s }' >"$tmp/many.csv"
 "$BOUNCE" plot "$tmp/many.csv" -o "$tmp/int.png" --size 4096x4096 2>"$tmp/err" &
 sleep 0.2
 kill -INT $!

@@ -191,11 +191,23 @@ static int number(const char *file, const struct csv_row *r, int j, const char *
 	return 0;
 }
 
-static struct plot_series *series_named(struct plot_data *d, const char *name)
+/* Series in a chart: a palette's colours repeat after a few, and a legend
+ * of thousands says nothing; --series over a column of distinct values
+ * (every row its own series) took minutes before this was refused. */
+#define PLOT_MAX_SERIES 256
+
+/* The series called name, new if need be; NULL with *full set past the
+ * limit, NULL alone when out of memory. Found by a linear search: the
+ * limit keeps it short. */
+static struct plot_series *series_named(struct plot_data *d, const char *name, int *full)
 {
 	for (size_t i = 0; i < d->ns; i++)
 		if (!strcmp(d->s[i].name, name))
 			return &d->s[i];
+	if (d->ns == PLOT_MAX_SERIES) {
+		*full = 1;
+		return NULL;
+	}
 	struct plot_series *s = realloc(d->s, (d->ns + 1) * sizeof *s);
 	if (!s)
 		return NULL;
@@ -208,14 +220,9 @@ static struct plot_series *series_named(struct plot_data *d, const char *name)
 	return s;
 }
 
-/* Insert keeping x sorted; 1 when the series already has a point at x. */
-static int series_add(struct plot_series *s, double x, double y)
+/* Appended in row order; sorted by x once all are read (sort_series). */
+static int series_add(struct plot_series *s, double x, double y, size_t row)
 {
-	size_t i = s->n;
-	while (i > 0 && s->x[i - 1] > x)
-		i--;
-	if (i > 0 && s->x[i - 1] == x)
-		return 1;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
 		double *nx = realloc(s->x, cap * sizeof *nx);
@@ -226,14 +233,58 @@ static int series_add(struct plot_series *s, double x, double y)
 		if (!ny)
 			return -1;
 		s->y = ny;
+		size_t *nr = realloc(s->row, cap * sizeof *nr);
+		if (!nr)
+			return -1;
+		s->row = nr;
 		s->cap = cap;
 	}
-	memmove(s->x + i + 1, s->x + i, (s->n - i) * sizeof *s->x);
-	memmove(s->y + i + 1, s->y + i, (s->n - i) * sizeof *s->y);
-	s->x[i] = x;
-	s->y[i] = y;
+	s->x[s->n] = x;
+	s->y[s->n] = y;
+	s->row[s->n] = row;
 	s->n++;
 	return 0;
+}
+
+struct point {
+	double x, y;
+	size_t row;
+};
+
+static int by_x_then_row(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* Sort every series by x (O(n log n): inserting each point in place was
+ * quadratic for descending x) and find the first row, in file order, that
+ * repeats an x of its series: 0 when none. */
+static size_t sort_series(struct plot_data *d, int *oom)
+{
+	size_t first_dup = 0;
+	for (size_t i = 0; i < d->ns; i++) {
+		struct plot_series *s = &d->s[i];
+		struct point *p = malloc((s->n ? s->n : 1) * sizeof *p);
+		if (!p) {
+			*oom = 1;
+			return 0;
+		}
+		for (size_t k = 0; k < s->n; k++)
+			p[k] = (struct point){s->x[k], s->y[k], s->row[k]};
+		qsort(p, s->n, sizeof *p, by_x_then_row);
+		for (size_t k = 0; k < s->n; k++) {
+			s->x[k] = p[k].x;
+			s->y[k] = p[k].y;
+			s->row[k] = p[k].row;
+			if (k && p[k].x == p[k - 1].x && (!first_dup || p[k].row < first_dup))
+				first_dup = p[k].row;
+		}
+		free(p);
+	}
+	return first_dup;
 }
 
 /* The sweep parameters (columns between "point" and "scenario") other than
@@ -277,27 +328,56 @@ static int group(const char *file, const struct csv *c, const struct plot_spec *
 		varying_params(c, xc, params, &np);
 	if (!(d->xname = strdup(xn)) || !(d->yname = strdup(yn)))
 		return err_internal(e, "out of memory");
+	/* The first fault of a row (a value that is no number, a series past
+	 * the limit) stops the reading; duplicates are found after it. */
+	struct err at = {0};
+	int bad = 0;
+	size_t bad_row = 0;
 	for (size_t i = 1; i < c->n; i++) {
 		const struct csv_row *r = &c->row[i];
 		double x, y;
-		if (number(file, r, xc, xn, &x, e) || number(file, r, yc, yn, &y, e))
-			return -1;
+		if (number(file, r, xc, xn, &x, &at) || number(file, r, yc, yn, &y, &at)) {
+			bad = 1;
+			bad_row = i;
+			break;
+		}
 		char name[256];
 		size_t k = (size_t)snprintf(name, sizeof name, "%s", sc >= 0 ? r->f[sc] : yn);
 		for (size_t q = 0; q < np && k < sizeof name; q++)
 			k += (size_t)snprintf(name + k, sizeof name - k, " %s=%s", h->f[params[q]],
 					      r->f[params[q]]);
-		struct plot_series *s = series_named(d, name);
-		if (!s)
+		int full = 0;
+		struct plot_series *s = series_named(d, name, &full);
+		if (full)
+			bad_row = i, bad = err_set(&at, file, r->line, sc >= 0 ? r->col[sc] : 1,
+				      "series '%s' is one more than the limit of %d in a chart (choose a --series "
+				      "with fewer values)", name, PLOT_MAX_SERIES);
+		else if (!s || series_add(s, x, y, i))
 			return err_internal(e, "out of memory");
-		int dup = series_add(s, x, y);
-		if (dup < 0)
-			return err_internal(e, "out of memory");
-		if (dup)
-			return err_set(e, file, r->line, r->col[xc],
-				       "a second row for series '%s' at %s = %s (plot each point once: "
-				       "use --series, or merge the shards first)",
-				       name, xn, r->f[xc]);
+		if (bad)
+			break;
+	}
+	/* A row that repeats a point, if one comes before the fault found
+	 * above, is the first fault in file order. */
+	int oom = 0;
+	size_t dup = sort_series(d, &oom);
+	if (oom)
+		return err_internal(e, "out of memory");
+	if (dup && (!bad || dup < bad_row)) {
+		const struct csv_row *r = &c->row[dup];
+		char name[256];
+		for (size_t k = 0; k < d->ns; k++)
+			for (size_t q = 0; q < d->s[k].n; q++)
+				if (d->s[k].row[q] == dup)
+					snprintf(name, sizeof name, "%s", d->s[k].name);
+		return err_set(e, file, r->line, r->col[xc],
+			       "a second row for series '%s' at %s = %s (plot each point once: "
+			       "use --series, or merge the shards first)",
+			       name, xn, r->f[xc]);
+	}
+	if (bad) {
+		*e = at;
+		return -1;
 	}
 	return 0;
 }
@@ -332,6 +412,7 @@ void plot_data_free(struct plot_data *d)
 		free(d->s[i].name);
 		free(d->s[i].x);
 		free(d->s[i].y);
+		free(d->s[i].row);
 	}
 	free(d->s);
 	free(d->xname);

@@ -13,6 +13,7 @@ struct err;
 struct plot_series {
 	char *name;
 	double *x, *y;          /* sorted by x; no two points share an x */
+	size_t *row;            /* while reading: each point's CSV row, for messages */
 	size_t n, cap;
 };
 

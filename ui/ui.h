@@ -35,7 +35,7 @@ struct ui_sink {
 struct ui_options {
 	double speed;           /* simulated cycles per displayed second; 0 = default */
 	const char *screenshot; /* non-NULL: off-screen mode, write this PNG */
-	const struct ui_sink *sink; /* how the screenshot is written (required with it) */
+	const struct ui_sink *sink; /* how the screenshot is written; NULL: a plain file */
 	int frames;             /* off-screen: frames to advance before the shot */
 	int steps;              /* off-screen: then pause and step this many transactions */
 	const char *textlog;    /* off-screen: every string the shot draws, one a line */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -89,6 +90,54 @@ void ui_offscreen_close(struct ui_offscreen *o)
 		SDL_FreeSurface(o->surf);
 	memset(o, 0, sizeof *o);
 }
+
+/* ui_plain_sink: a plain file, removed when aborted. */
+struct plain {
+	FILE *f;
+	char path[4096];
+};
+
+static void *plain_open(const char *path, const char *opt, const char *input, const char *input_kind,
+			FILE **f, struct err *e)
+{
+	(void)opt, (void)input, (void)input_kind;
+	struct plain *p = calloc(1, sizeof *p);
+	if (!p || strlen(path) >= sizeof p->path) {
+		free(p);
+		err_set(e, path, 0, 0, "cannot create output file: %s", p ? "path too long" : "out of memory");
+		return NULL;
+	}
+	if (!(p->f = fopen(path, "wb"))) {
+		err_set(e, path, 0, 0, "cannot create output file: %s", strerror(errno));
+		free(p);
+		return NULL;
+	}
+	strcpy(p->path, path);
+	*f = p->f;
+	return p;
+}
+
+static int plain_commit(void *h, struct err *e)
+{
+	struct plain *p = h;
+	int bad = fclose(p->f) != 0;
+	if (bad) {
+		err_set(e, p->path, 0, 0, "cannot write output file: %s", strerror(errno));
+		remove(p->path);
+	}
+	free(p);
+	return bad ? -1 : 0;
+}
+
+static void plain_abort(void *h)
+{
+	struct plain *p = h;
+	fclose(p->f);
+	remove(p->path);
+	free(p);
+}
+
+const struct ui_sink ui_plain_sink = {plain_open, plain_commit, plain_abort};
 
 int ui_render_png(struct ui_app *a, struct ui_fonts *f, int w, int h, const char *path,
 		  char *errbuf, size_t n)

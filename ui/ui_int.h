@@ -363,6 +363,9 @@ struct ui_offscreen {
 	struct ui_gfx g;
 };
 int ui_offscreen_open(struct ui_offscreen *o, struct ui_fonts *f, int w, int h, char *errbuf, size_t n);
+/* A sink (ui.h) for callers that give none (test drivers): the file is
+ * written in place and removed on failure, not replaced whole. */
+extern const struct ui_sink ui_plain_sink;
 /* Write the surface as PNG to f, which the caller opened and closes (for a
  * path of the command line, an output file of the CLI: ui_sink). */
 int ui_offscreen_save(struct ui_offscreen *o, FILE *f, char *errbuf, size_t n);

@@ -64,11 +64,12 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 	/* Opened first: a path that cannot be written is refused before any
 	 * frame is simulated, and a signal's cleanup removes its temporary. */
 	FILE *out = NULL;
-	void *shot = opt->sink->open(opt->screenshot, "--screenshot", NULL, NULL, &out, e);
+	const struct ui_sink *sink = opt->sink ? opt->sink : &ui_plain_sink;
+	void *shot = sink->open(opt->screenshot, "--screenshot", NULL, NULL, &out, e);
 	if (!shot)
 		return -1;
 	if (ui_offscreen_open(&o, f, w, h, eb, sizeof eb)) {
-		opt->sink->abort(shot);
+		sink->abort(shot);
 		return err_internal(e, "view: %s", eb);
 	}
 	ui_app_layout(a, o.g.txt, w, h);
@@ -108,9 +109,9 @@ static int offscreen(struct ui_app *a, struct ui_fonts *f, const struct ui_optio
 	/* interrupted: the run stopped short of its frames, and its shot is
 	 * not the one asked for */
 	if (!rc && !(stop && *stop))
-		rc = opt->sink->commit(shot, e);
+		rc = sink->commit(shot, e);
 	else
-		opt->sink->abort(shot);
+		sink->abort(shot);
 	stats_print(&st, a);
 	ui_offscreen_close(&o);
 	return rc;
@@ -401,8 +402,6 @@ int ui_view(const struct scenario *sc, const struct ui_options *opt, struct err 
 			       UI_MIN_WIDTH, UI_MIN_HEIGHT, UI_MAX_SIDE, UI_MAX_SIDE);
 	if (opt->screenshot && opt->frames < 0)
 		return err_set(e, NULL, 0, 0, "view: --frames must be positive");
-	if (opt->screenshot && !opt->sink)
-		return err_internal(e, "view: a screenshot needs a sink to write it through");
 
 	/* The machines first: a bad scenario or variant is reported before any
 	 * window opens, exactly as batch mode reports it. */
