@@ -112,7 +112,7 @@ static void *plain_open(const char *path, const char *opt, const char *input, co
 		free(p);
 		return NULL;
 	}
-	strcpy(p->path, path);
+	snprintf(p->path, sizeof p->path, "%s", path);  /* fits: checked above */
 	*f = p->f;
 	return p;
 }
