@@ -1220,7 +1220,8 @@ START_TEST(bad_cpu_models_rejected)
 
 	/* 64 MiB L1s of 16-byte lines on 1024 cores: 2^32 lines, more than the
 	 * L1 pool's int way index holds; 32 MiB ones, 2^31 lines (the last
-	 * index 2^31 - 1), are refused only by the host's memory, if at all */
+	 * index 2^31 - 1), are refused only by the host budget
+	 * (host_budget_refused_at_the_key) */
 	cpu_model_default(&m);
 	m.cores = 1024;
 	m.cores_per_socket = 64;
@@ -1237,6 +1238,62 @@ START_TEST(bad_cpu_models_rejected)
 	cpu_model_default(&m);
 	memset(&e, 0, sizeof e);
 	ck_assert_ptr_null(ms_create(&m, 0, &e));
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+}
+END_TEST
+
+/* The host budget: the sizes are what ms_create allocates, and a model one
+ * core past the budget is refused at the key of its larger part, saying how
+ * many cores fit, while one core fewer is built. */
+START_TEST(host_budget_refused_at_the_key)
+{
+	struct cpu_model m;
+	struct ms_size sz;
+	struct err e;
+	cpu_model_default(&m);
+	m.cores = 1024;
+	m.cores_per_socket = 16;
+	m.fabric = FABRIC_DIRECTORY;
+	m.line_size = 16;
+	m.l1_assoc = 1;
+	m.l1_size = 2u << 20;
+	ms_size_of(&m, &sz);
+	/* an L1 line: tag and LRU stamp 8 bytes each, 16 of data, its state
+	 * and its way's entry pointer */
+	ck_assert_uint_eq(sz.l1, (size_t)1024 * (2u << 20) / 16 * (8 + 8 + 16 + 1));
+	ck_assert_uint_eq(sz.way_le, (size_t)1024 * (2u << 20) / 16 * 8);
+	ck_assert_uint_eq(sz.n_llc, 64);
+	ck_assert_uint_eq(sz.llc_each, 0);
+	ck_assert_uint_eq(sz.total, sz.per_core + sz.l1 + sz.way_le);
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(ms_model_check(&m, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_msg(strstr(e.msg, "l1_size: the caches of 1024 cores") &&
+		      strstr(e.msg, "5249 MiB of host memory, over the limit of 4096 MiB (799 of these cores fit)"),
+		      "%s", e.msg);
+	m.cores = 800;
+	ck_assert_int_eq(ms_model_check(&m, &e), -1);
+	m.cores = 799;
+	ms_size_of(&m, &sz);
+	ck_assert_uint_le(sz.total, MS_HOST_BUDGET);
+	ck_assert_int_eq(ms_model_check(&m, &e), 0);
+
+	/* LLCs the larger part: 1 GiB ones of 16-byte lines, one per socket */
+	cpu_model_default(&m);
+	m.cores = 8;
+	m.cores_per_socket = 1;
+	m.line_size = 16;
+	m.llc_size = 1u << 30;
+	m.llc_assoc = 16;
+	m.lat_llc_hit = 40;
+	ms_size_of(&m, &sz);
+	ck_assert_uint_eq(sz.n_llc, 8);
+	ck_assert_uint_eq(sz.llc_each, (size_t)(1u << 30) / 16 * 17);
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(ms_model_check(&m, &e), -1);
+	ck_assert_msg(strstr(e.msg, "llc_size: ") == e.msg && strstr(e.msg, "8 LLCs of 1073741824 bytes") &&
+		      strstr(e.msg, "(3 of these cores fit)"), "%s", e.msg);
+	ck_assert_ptr_null(ms_create(&m, MEM, &e));
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 }
 END_TEST
@@ -1567,6 +1624,7 @@ int main(void)
 
 	t = tcase_create("errors");
 	tcase_add_test(t, bad_cpu_models_rejected);
+	tcase_add_test(t, host_budget_refused_at_the_key);
 	tcase_add_test(t, checker_catches_stale_memory);
 	tcase_add_test(t, observer_sees_every_transaction);
 	tcase_add_test(t, checker_catches_stale_lookaside);

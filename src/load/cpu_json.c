@@ -1,12 +1,13 @@
 /* CPU models from JSON, read by walking the field table of
  * base/cpu_model.h (key, type, load-time range); what the engine can
- * simulate is still decided by cpu_model_validate, whose message we point
- * at the field. */
+ * simulate is still decided by cpu_model_validate and the memory system's
+ * host budget (ms_model_check), whose message we point at the field. */
 #include "config.h"
 #include "load/cpu_json.h"
 
 #include <stddef.h>
 #include "load/topology_json.h"
+#include "mem/memsys.h"
 #include <string.h>
 
 static int read_enum(const struct jpos_doc *d, const cJSON *n, const char *const *names,
@@ -141,7 +142,8 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 		m->llc_assoc = 16; /* unused without an LLC, but keeps the model valid */
 	struct err verr;
 	err_clear(&verr);
-	if (cpu_model_validate(m, &verr))
+	/* the host-memory budget too: a model the engine cannot build is bad input */
+	if (ms_model_check(m, &verr))
 		return cpu_json_locate(d, obj, &verr, e);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/totals.h"
+#include "mem/memsys.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1165,7 +1166,7 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_mo
 	struct err verr;
 	err_clear(&verr);
 	m.cores = cores;
-	if (cpu_model_validate(&m, &verr))
+	if (ms_model_check(&m, &verr))
 		return loc_err(s, &pick(s, v, SCEN_SET_CPU)->cpu_loc, e, "CPU model \"%s\" with %d cores: %s",
 			       m.name, cores, verr.msg);
 	return 0;
@@ -1208,7 +1209,7 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	if (o && o->cpu) {
 		struct err verr;
 		err_clear(&verr);
-		if (cpu_model_validate(&r->cpu, &verr))
+		if (ms_model_check(&r->cpu, &verr))
 			return err_set(e, NULL, 0, 0, "CPU model \"%s\" with %d cores: %s", r->cpu.name, cores, verr.msg);
 	}
 	r->seed = o && o->has_seed ? o->seed : pick(s, v, SCEN_SET_SEED)->seed;

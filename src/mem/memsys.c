@@ -5,6 +5,7 @@
 #include "mem/memsys_int.h"
 #include "base/big_alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,9 +53,74 @@ struct ms_line *ms_line_get(struct memsys *ms, uint64_t line)
 	return le;
 }
 
-struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e)
+/* The LLCs of the simulated CPUs: one per socket, or per cluster where the
+ * model has clusters (an AMD CCX's L3), up to the last one a CPU sits in. */
+static int llc_count(const struct topology *t, int ncores, int sockets)
+{
+	int n = sockets;
+	for (int c = 0; t->cores_per_cluster < t->cores_per_socket && c < ncores; c++) {
+		struct topo_place p = topo_place_of(t, c);
+		if (p.cluster + 1 > n)
+			n = p.cluster + 1;
+	}
+	return n;
+}
+
+/* One function for the budget and the allocation: ms_create sizes its
+ * arrays from what this returns. t is cpu_model_topology of m. */
+static void size_of(const struct cpu_model *m, const struct topology *t, struct ms_size *sz)
+{
+	uint32_t n = (uint32_t)m->cores;
+	memset(sz, 0, sizeof *sz);
+	sz->per_core = (size_t)n * sizeof(struct ms_core);
+	/* The L1s as one pool (cache_pool_bytes says why) */
+	sz->l1 = cache_pool_bytes(m->l1_size, m->l1_assoc, m->line_size, 1, n);
+	size_t ways = (size_t)(m->l1_size / (m->line_size * m->l1_assoc)) * m->l1_assoc;
+	sz->way_le = (size_t)n * ways * sizeof(struct ms_line *);
+	sz->n_llc = llc_count(t, m->cores, cpu_model_sockets(m));
+	sz->llc_each = m->llc_size ? cache_pool_bytes(m->llc_size, m->llc_assoc, m->line_size, 0, 1) : 0;
+	sz->total = (uint64_t)sz->per_core + sz->l1 + sz->way_le + (uint64_t)sz->n_llc * sz->llc_each;
+}
+
+void ms_size_of(const struct cpu_model *m, struct ms_size *sz)
+{
+	struct topology t;
+	cpu_model_topology(m, &t);
+	size_of(m, &t, sz);
+}
+
+int ms_model_check(const struct cpu_model *m, struct err *e)
 {
 	if (cpu_model_validate(m, e))
+		return -1;
+	struct ms_size sz;
+	ms_size_of(m, &sz);
+	if (sz.total <= MS_HOST_BUDGET)
+		return 0;
+	/* How many of these cores fit: the sizes grow with the core count */
+	struct cpu_model k = *m;
+	int lo = 0, hi = m->cores;   /* lo cores fit (0: none tried), hi do not */
+	while (hi - lo > 1) {
+		struct ms_size s;
+		k.cores = lo + (hi - lo) / 2;
+		ms_size_of(&k, &s);
+		*(s.total <= MS_HOST_BUDGET ? &lo : &hi) = k.cores;
+	}
+	uint64_t llc = (uint64_t)sz.n_llc * sz.llc_each;
+	char llcs[96] = "";
+	if (llc)
+		snprintf(llcs, sizeof llcs, ", %d LLCs of %u bytes", sz.n_llc, m->llc_size);
+	return err_set(e, NULL, 0, 0,
+		       "%s: the caches of %d cores (L1s of %u bytes%s, in %u-byte lines) would take %llu MiB of host memory, "
+		       "over the limit of %llu MiB (%d of these cores fit)",
+		       llc > sz.l1 ? "llc_size" : "l1_size", m->cores, m->l1_size, llcs, m->line_size,
+		       (unsigned long long)((sz.total + (1u << 20) - 1) >> 20),
+		       (unsigned long long)(MS_HOST_BUDGET >> 20), lo);
+}
+
+struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e)
+{
+	if (ms_model_check(m, e))
 		return NULL;
 	if (!mem_size)
 		return err_set(e, NULL, 0, 0, "memory size 0 is out of range (at least 1 byte)"), NULL;
@@ -74,10 +140,10 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	for (int c = 0; c < ms->ncores; c++)
 		ms->place[c] = topo_place_of(&ms->topo, c);
 	ms->llc_per_cluster = ms->topo.cores_per_cluster < ms->topo.cores_per_socket;
-	ms->n_llc = ms->sockets;  /* or clusters: every one a simulated CPU sits in */
-	for (int c = 0; ms->llc_per_cluster && c < ms->ncores; c++)
-		if (ms->place[c].cluster + 1 > ms->n_llc)
-			ms->n_llc = ms->place[c].cluster + 1;
+	/* every array below sized as ms_model_check budgeted it */
+	struct ms_size sz;
+	size_of(m, &ms->topo, &sz);
+	ms->n_llc = sz.n_llc;
 	ms->ls = m->line_size;
 	while ((1u << ms->shift) < ms->ls)
 		ms->shift++;
@@ -93,7 +159,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
 	_Static_assert(_Alignof(struct ms_core) <= 4096, "big_zalloc aligns to a page");
-	ms->fast.pc = big_zalloc((size_t)ms->ncores, sizeof *ms->fast.pc);
+	ms->fast.pc = big_zalloc(1, sz.per_core);
 	if (ms->fast.pc) {
 		for (int c = 0; c < ms->ncores; c++)
 			ms->fast.pc[c].next_pc[0] = ms->fast.pc[c].next_pc[1] = MS_NO_PC;
@@ -111,8 +177,7 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	 * core fills a way; each way's directory entry likewise, laid out as
 	 * the pool's arrays are, so that a way index finds it in the same place */
 	uint32_t n = (uint32_t)ms->ncores;
-	size_t l1_bytes = cache_pool_bytes(m->l1_size, m->l1_assoc, ms->ls, 1, n);
-	if (l1_bytes && !(ms->l1_pool = big_zalloc(1, l1_bytes))) {
+	if (sz.l1 && !(ms->l1_pool = big_zalloc(1, sz.l1))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}
@@ -120,13 +185,13 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 		if (cache_init_pooled(l1_of(ms, (int)c), m->l1_size, m->l1_assoc, ms->ls, 1,
 				      ms->l1_pool, n, c, e))
 			goto fail;
-	size_t ways = (size_t)(l1_of(ms, 0)->set_mask + 1) * m->l1_assoc;
-	if (!(ms->way_le_pool = big_zalloc((size_t)n, ways * sizeof(struct ms_line *)))) {
+	if (!(ms->way_le_pool = big_zalloc(1, sz.way_le))) {
 		err_internal(e, "memsys: out of memory for %d L1 caches", ms->ncores);
 		goto fail;
 	}
 	for (uint32_t c = 0; c < n; c++)
 		ms->fast.pc[c].way_le = ms->way_le_pool + (size_t)c * m->l1_assoc;
+	/* each one sz.llc_each bytes: cache_init sizes it by cache_pool_bytes too */
 	for (int s = 0; ms->llc && s < ms->n_llc; s++)
 		if (cache_init(&ms->llc[s], m->llc_size, m->llc_assoc, ms->ls, 0, e))
 			goto fail;

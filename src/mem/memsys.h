@@ -116,9 +116,41 @@ struct ms_line_info {
 
 struct memsys;
 
+/* The host memory a machine's shape costs: ms_create's arrays sized by cores
+ * times cache lines, from the one function (ms_size_of) that ms_create
+ * allocates by, so that the budget and the allocation cannot drift apart.
+ * Pages of them become resident only as the run fills ways (the sanitizer
+ * build writes them all at once), but the kernel refuses a mapping much
+ * larger than the host, and --jobs builds a machine per job: a model over
+ * MS_HOST_BUDGET is refused as bad input by ms_model_check, where it once
+ * failed as an internal out-of-memory error. The catalogue's models at
+ * their most CPUs need at most 111 MiB (epyc-9654 at 192: its 12 LLCs;
+ * manycore-1024 45 MiB); 4 GiB still takes 2 MiB L1s of 64-byte lines on
+ * 1024 cores. An L1 line costs 25 + line_size bytes (tag 8, LRU stamp 8,
+ * state 1, way_le 8, the data), an LLC line 17. */
+#define MS_HOST_BUDGET ((uint64_t)4 << 30)
+
+struct ms_size {
+	size_t per_core;     /* fast.pc: each core's struct ms_core */
+	size_t l1;           /* the L1 pool: tags, LRU stamps, data and states */
+	size_t way_le;       /* each L1 way's directory-entry pointer */
+	size_t llc_each;     /* one LLC's tags, LRU stamps and states */
+	int n_llc;           /* LLCs: one per socket, or per cluster, a simulated CPU sits in */
+	uint64_t total;      /* all of it */
+};
+
+/* The sizes for m, which cpu_model_validate accepted. */
+void ms_size_of(const struct cpu_model *m, struct ms_size *sz);
+/* cpu_model_validate, then the host budget: -1 with e set (ERR_INPUT, the
+ * message starting "l1_size: " or "llc_size: ", whichever is the larger
+ * part, so that a loader can point at that key) when the machine's caches
+ * would take more than MS_HOST_BUDGET. */
+int ms_model_check(const struct cpu_model *m, struct err *e);
+
 /* Create the memory system for m->cores cores over simulated addresses
  * [0, mem_size), any size up to 2^64 - 1: memory is sparse and costs
- * host memory only where it is written. Lines default to home socket (line index % sockets). */
+ * host memory only where it is written. Lines default to home socket (line index % sockets).
+ * The model must pass ms_model_check (ms_create checks it, as bad input). */
 struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct err *e);
 void ms_destroy(struct memsys *ms);
 

@@ -7,12 +7,13 @@
 #include "base/topology.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
+#include "mem/memsys.h"
 
 static void at_cores(const struct jpos_doc *d, struct cpu_model m, int cores)
 {
 	struct err verr = {0}, e = {0};
 	m.cores = cores;
-	if (cpu_model_validate(&m, &verr)) {
+	if (ms_model_check(&m, &verr)) {
 		cpu_json_locate(d, jpos_root(d), &verr, &e);
 		return;
 	}
