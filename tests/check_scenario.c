@@ -776,9 +776,16 @@ START_TEST(scen_full)
 	ck_assert_uint_eq(r.seed, 9);
 	ck_assert(r.stop.halt);
 	ck_assert_uint_eq(r.max_cycles, 83333333); /* 8e9 core-cycles over 96 cores */
-	ck_assert_uint_eq(sim_default_limit(8), 1000000000);
-	ck_assert_uint_eq(sim_default_limit(1), 1000000000);
-	ck_assert_uint_eq(sim_default_limit(1024), 7812500);
+	ck_assert_uint_eq(sim_default_limit(8, 0), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1, 0), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1024, 0), 7812500);
+	/* interrupt sources: 256 (source, CPU) pairs count as a core, so a
+	 * source on each CPU changes nothing below 256 CPUs, and the most
+	 * pairs a scenario may have still end in about a minute */
+	ck_assert_uint_eq(sim_default_limit(8, 8), 1000000000);
+	ck_assert_uint_eq(sim_default_limit(1024, 1024), 8000000000ull / 1028);
+	ck_assert_uint_eq(sim_default_limit(1024, SCEN_MAX_IRQ_PAIRS), 6250000);
+	ck_assert_uint_eq(sim_default_limit(1, SCEN_MAX_IRQ_SOURCES), 31250000);
 	ck_assert_uint_eq(r.n_threads, 1);
 	ck_assert_int_eq(r.defines[1].value, 0);
 	scen_run_free(&r);

@@ -320,6 +320,31 @@ refuse "an interrupt every cycle" '\$.interrupts\[0\].every: an interrupt every 
 scen "$T/irqp.json" 8 good.s ',
  "interrupts": [{"cpus": "all", "kind": "soft", "handler": "worker", "every": 999, "poisson": true}]'
 refuse "a poisson mean below the floor" 'every 999 cycles is more often than the floor' check "$T/irqp.json"
+# Interrupt sources: 65,535 entries at most, refused at the one past it
+# (the driver refused them with no position); and 65,536 (source, CPU)
+# pairs over the CPUs that run threads, refused at the entry that goes past
+# (65,535 sources on 1024 CPUs took 776 MB, 5000 without "stop" 15 minutes).
+# irqs FILE CPU N [CORES]: N soft sources on every CPU, one per line from line 3
+irqs() {
+	awk -v cpu="$2" -v n="$3" -v cores="${4:-0}" 'BEGIN { printf "{\"name\": \"t\", \"cpu\": \"%s\", %s\"program\": [\"good.s\"], \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}],\n \"interrupts\": [\n", cpu, cores ? "\"cores\": " cores ", " : ""
+		for (i = 0; i < n; i++) printf "  {\"cpus\": \"all\", \"kind\": \"soft\", \"handler\": \"worker\", \"every\": 1000}%s\n", i < n - 1 ? "," : ""
+		print "]}" }' >"$1"
+}
+irqs "$T/irq65536.json" x460-8way 65536
+refuse "65,536 interrupt sources" 'irq65536.json:65538:3: \$.interrupts\[65535\]: interrupt source 65536 of 65536 is over the limit of 65535' check "$T/irq65536.json"
+irqs "$T/irq65535.json" x460-8way 65535 1
+expect_status "65,535 interrupt sources on 1 CPU are accepted" 0 timeout 60 "$BOUNCE" check "$T/irq65535.json" --quiet
+irqs "$T/irq65.json" manycore-1024 65
+refuse "65 interrupt sources on 1024 CPUs" 'irq65.json:67:12: \$.interrupts\[64\].cpus: interrupt sources 0..64 target 66560 (source, CPU) pairs of the 1024 CPUs that run threads, over the limit of 65536 (64 sources on each of 1024 CPUs)' \
+	run "$T/irq65.json" --json "$T/irq65.out.json"
+[ -e "$T/irq65.out.json" ] && bad "65 sources on 1024 CPUs: report written" || ok "65 sources on 1024 CPUs: no report written"
+irqs "$T/irq64.json" manycore-1024 64
+expect_status "64 interrupt sources on 1024 CPUs are accepted" 0 timeout 60 "$BOUNCE" check "$T/irq64.json" --quiet
+irqs "$T/irq65c.json" manycore-1024 65 1000
+expect_status "65 interrupt sources on 1000 CPUs are accepted" 0 timeout 60 "$BOUNCE" check "$T/irq65c.json" --quiet
+refuse "--cores 1024 makes the pairs too many" 'irq65c.json:67:12: \$.interrupts\[64\].cpus: interrupt sources 0..64 target 66560 (source, CPU) pairs of the 1024 CPUs' \
+	run "$T/irq65c.json" --cores 1024 --json "$T/irq65c.out.json"
+[ -e "$T/irq65c.out.json" ] && bad "--cores 1024: report written" || ok "--cores 1024: no report written"
 printf '{"name": "t", "cpu": "x460-8way", "cores": 8, "program": ["spin.s"], "threads": [{"cpus": "all", "entry": "worker"}],\n "variants": [{"name": "a", "cores": 8}, {"name": "b", "cores": 4}]}\n' >"$T/spin2.json"
 start=$(date +%s)
 # One job: the second variant starts only after the first, when the limit has passed.

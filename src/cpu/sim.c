@@ -126,7 +126,11 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	uint16_t *which = NULL;
 	s->m = cfg->cpu;
 	s->prog = cfg->prog;
-	s->limit = cfg->stop_cycles ? cfg->stop_cycles : sim_default_limit(cfg->cpu.cores);
+	uint64_t irq_pairs = 0;
+	for (size_t t = 0; !cfg->stop_cycles && t < cfg->n_threads; t++)
+		for (size_t i = 0; i < cfg->n_irqs; i++)
+			irq_pairs += cpuset_has(&cfg->irqs[i].cpus, cfg->threads[t].cpu);
+	s->limit = cfg->stop_cycles ? cfg->stop_cycles : sim_default_limit(cfg->cpu.cores, irq_pairs);
 	s->check = cfg->check;
 	s->status = SIM_RUNNING;
 	int n = s->m.cores;

@@ -48,7 +48,7 @@ struct sim_config {
 	size_t n_threads;
 	const struct sim_irq_source *irqs;
 	size_t n_irqs;
-	uint64_t stop_cycles;        /* 0: sim_default_limit(cores). The run also ends when all threads halted */
+	uint64_t stop_cycles;        /* 0: sim_default_limit(cores, irq_pairs). The run also ends when all threads halted */
 	uint64_t seed;
 	uint64_t start_skew;         /* each thread starts at a cycle drawn uniformly in [0, start_skew] */
 	int check;                   /* run the memsys invariant checker after every transaction */

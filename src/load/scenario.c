@@ -470,6 +470,13 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 	if (jpos_array(c->d, n, c->e))
 		return -1;
 	size_t cnt = (size_t)cJSON_GetArraySize(n);
+	if (cnt > SCEN_MAX_IRQ_SOURCES) {
+		const cJSON *o = n->child;
+		for (size_t i = 0; i < SCEN_MAX_IRQ_SOURCES; i++)
+			o = o->next;
+		return jpos_error(c->d, o, c->e, "interrupt source %zu of %zu is over the limit of %d",
+				  (size_t)SCEN_MAX_IRQ_SOURCES + 1, cnt, SCEN_MAX_IRQ_SOURCES);
+	}
 	if (!(su->interrupts = alloc_array(c, cnt, sizeof *su->interrupts)))
 		return -1;
 	for (const cJSON *o = n->child; o; o = o->next) {
@@ -1107,6 +1114,49 @@ static int effective_cores(const struct scenario *s, size_t v)
 	return pick(s, v, SCEN_SET_CPU)->cpu.cores;
 }
 
+/* (interrupt source, CPU) pairs of variant v at `cores`: for each CPU that
+ * runs a thread, the sources that target it (the state the driver
+ * allocates, sim.c). Counting stops past SCEN_MAX_IRQ_PAIRS, and *over is
+ * then the entry that went past it (else n_interrupts). -1: out of memory. */
+static int runs_thread(const struct scen_setup *th, int cpu)
+{
+	for (size_t t = 0; t < th->n_threads; t++)
+		if (scen_cpuset_has(&th->threads[t].cpus, cpu))
+			return 1;
+	return 0;
+}
+
+static int count_thread_cpus(const struct scen_setup *th, int cores)
+{
+	int n = 0;
+	for (int cpu = 0; cpu < cores; cpu++)
+		n += runs_thread(th, cpu);
+	return n;
+}
+
+static int64_t irq_pairs(const struct scen_setup *th, const struct scen_setup *iq, int cores,
+			 size_t *over)
+{
+	int *cpus = malloc((size_t)cores * sizeof *cpus), n = 0;
+	if (!cpus)
+		return -1;
+	for (int cpu = 0; cpu < cores; cpu++)
+		if (runs_thread(th, cpu))
+			cpus[n++] = cpu;
+	int64_t pairs = 0;
+	*over = iq->n_interrupts;
+	for (size_t q = 0; q < iq->n_interrupts; q++) {
+		for (int i = 0; i < n; i++)
+			pairs += scen_cpuset_has(&iq->interrupts[q].cpus, cpus[i]);
+		if (pairs > SCEN_MAX_IRQ_PAIRS) {
+			*over = q;
+			break;
+		}
+	}
+	free(cpus);
+	return pairs;
+}
+
 static int loc_err(const struct scenario *s, const struct scen_loc *l, struct err *e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static int loc_err(const struct scenario *s, const struct scen_loc *l, struct err *e, const char *fmt, ...)
@@ -1160,6 +1210,16 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_mo
 	}
 	if (r)
 		return r;
+	size_t over;
+	int64_t pairs = irq_pairs(th, iq, cores, &over);
+	if (pairs < 0)
+		return err_internal(e, "out of memory");
+	if (over < iq->n_interrupts)
+		return loc_err(s, &iq->interrupts[over].cpus.loc, e,
+			       "interrupt sources 0..%zu target %lld (source, CPU) pairs of the %d CPUs that run "
+			       "threads%s%s%s, over the limit of %d (64 sources on each of 1024 CPUs)",
+			       over, (long long)pairs, count_thread_cpus(th, cores), vn ? " in variant \"" : "",
+			       vn ? vn : "", vn ? "\"" : "", SCEN_MAX_IRQ_PAIRS);
 	if (!check_model)
 		return 0;
 	struct cpu_model m = pick(s, v, SCEN_SET_CPU)->cpu;
@@ -1224,7 +1284,12 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->interrupts;
 	r->n_interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->n_interrupts;
 	r->stop = pick(s, v, SCEN_SET_STOP)->stop;
-	r->max_cycles = r->stop.cycles ? r->stop.cycles : sim_default_limit(r->cores);
+	size_t over;
+	int64_t pairs = r->stop.cycles ? 0 : irq_pairs(pick(s, v, SCEN_SET_THREADS), pick(s, v, SCEN_SET_INTERRUPTS),
+						       cores, &over);
+	if (pairs < 0)
+		return err_internal(e, "out of memory");
+	r->max_cycles = r->stop.cycles ? r->stop.cycles : sim_default_limit(r->cores, (uint64_t)pairs);
 	r->report = s->report;
 	r->report_loc = s->report_loc;
 	r->n_report = s->n_report;

@@ -22,6 +22,13 @@
  * Below it the interrupt entry and exit alone would fill the CPU, and the
  * simulation slows tenfold ("every": 1 ran 12x slower than 1000). */
 #define SCEN_MIN_IRQ_PERIOD 1000
+/* Interrupt sources: at most 65535 entries (the driver indexes them in 16
+ * bits), and, summed over the CPUs that run a thread, at most 65536 (source,
+ * CPU) pairs, 64 sources on each of 1024 CPUs: every pair is state the
+ * driver allocates and polls (65535 sources on 1024 CPUs took 776 MB), and
+ * host time (cpu/sim_limit.h). */
+#define SCEN_MAX_IRQ_SOURCES 65535
+#define SCEN_MAX_IRQ_PAIRS 65536
 #define SCEN_DEFAULT_VARIANT "default"        /* the one variant of a scenario without "variants" */
 #define SCEN_PATH_MAX 160
 
@@ -63,8 +70,8 @@ struct scen_interrupt {
 
 /* Run until `cycles` (when non-zero), or until every thread executed hlt
  * (when halt), whichever first. Without "stop": halt, cycles 0, and the
- * driver applies sim_default_limit(cores) (cpu/sim_limit.h: a budget of
- * core-cycles) and reports that it did. */
+ * driver applies sim_default_limit(cores, irq_pairs) (cpu/sim_limit.h: a
+ * budget of core-cycles) and reports that it did. */
 struct scen_stop {
 	uint64_t cycles;
 	bool halt;
@@ -211,7 +218,7 @@ struct scen_run {
 	const struct scen_interrupt *interrupts;
 	size_t n_interrupts;
 	struct scen_stop stop;
-	uint64_t max_cycles;            /* stop.cycles, or sim_default_limit(cores) */
+	uint64_t max_cycles;            /* stop.cycles, or sim_default_limit(cores, irq_pairs) */
 	char **report;
 	const struct scen_loc *report_loc;
 	size_t n_report;
