@@ -93,5 +93,15 @@ expect_grep "names the model" '"x460-8way"' "$T/out"
 expect_status "validate --threads 0" 2 "$BOUNCE" validate --threads 0
 expect_status "validate --threads beyond the CPUs" 2 "$BOUNCE" validate --quick --cpu x460-8way --threads $((ncpu + 1))
 expect_grep "says why" "online CPUs" "$T/err"
+# Without --cpu validate calibrates first: it counted the CPUs only after
+# (6 s and 1.2 GB on a 2-CPU host), now before; well under a second.
+# (online CPUs, not nproc's CPUs this process may use: validate counts those)
+online=$(getconf _NPROCESSORS_ONLN)
+start=$(date +%s%N)
+expect_status "validate --threads beyond the CPUs, calibrating" 2 "$BOUNCE" validate --threads $((online + 1))
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_grep "calibrating: says why" "^bounce: validate: --threads: $((online + 1)) is more than this host's $online online CPUs\$" "$T/err"
+expect_eq "calibrating: one line of message" 1 "$(wc -l <"$T/err")"
+[ "$ms" -lt 1500 ] && ok "calibrating: refused in $ms ms, before calibrating" || bad "calibrating: refused after $ms ms"
 expect_status "validate --cpu unknown" 2 "$BOUNCE" validate --cpu no-such-model
 finish

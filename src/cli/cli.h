@@ -128,10 +128,13 @@ int cli_validate(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 struct host_topo;
 struct host_model;
-/* This host's topology and calibrated model, with progress on stderr
- * unless quiet (calibrate and validate share it). Returns 0, 1 when
- * interrupted, or -1 with e set; *topo is the caller's to free. */
-int cli_calibrate_model(struct host_topo **topo, struct host_model *m, int quick, int quiet,
+/* This host's topology, detected (into a block the caller frees), and its
+ * calibrated model on that topology, with progress on stderr unless quiet
+ * (calibrate and validate share them: validate checks its --threads
+ * against the topology before the seconds of calibrating). Each returns 0,
+ * or -1 with e set; cli_calibrate_model 1 when interrupted. */
+struct host_topo *cli_host_topo(struct err *e);
+int cli_calibrate_model(const struct host_topo *topo, struct host_model *m, int quick, int quiet,
 			struct err *e);
 
 #endif

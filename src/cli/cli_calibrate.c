@@ -28,15 +28,22 @@ static int progress_line(void *ctx, const char *line)
 	return cli_interrupted != 0;
 }
 
-int cli_calibrate_model(struct host_topo **topo, struct host_model *m, int quick, int quiet,
+struct host_topo *cli_host_topo(struct err *e)
+{
+	struct host_topo *topo = malloc(sizeof *topo);
+	if (!topo)
+		return err_internal(e, "out of memory"), NULL;
+	if (host_topo_detect(topo, e)) {
+		free(topo);
+		return NULL;
+	}
+	return topo;
+}
+
+int cli_calibrate_model(const struct host_topo *topo, struct host_model *m, int quick, int quiet,
 			struct err *e)
 {
-	*topo = malloc(sizeof **topo);
-	if (!*topo)
-		return err_internal(e, "out of memory");
-	if (host_topo_detect(*topo, e))
-		return -1;
-	return host_calibrate(m, *topo, quick, progress_line, &quiet, e);
+	return host_calibrate(m, topo, quick, progress_line, &quiet, e);
 }
 
 /* cJSON indents with tabs; the shipped models use two spaces. Strings
@@ -88,7 +95,9 @@ int cli_calibrate(int argc, char **argv)
 	struct outfile *of = outfile_open(out ? out : "-", &e);
 	if (!of)
 		goto fail;
-	int r = cli_calibrate_model(&topo, &m, quick, quiet, &e);
+	if (!(topo = cli_host_topo(&e)))
+		goto fail;
+	int r = cli_calibrate_model(topo, &m, quick, quiet, &e);
 	if (r < 0)
 		goto fail;
 	if (r > 0 || cli_interrupted) {

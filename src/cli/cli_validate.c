@@ -154,19 +154,24 @@ int cli_validate(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
+	/* --threads against the online CPUs first: calibrating takes seconds
+	 * and a GB of memory, and used to come before this refusal */
+	if (!(topo = cli_host_topo(&e)))
+		goto fail;
+	if (!nthreads)
+		nthreads = topo->ncpus;
+	if (nthreads > topo->ncpus) {
+		fprintf(stderr, "bounce: validate: --threads: %ld is more than this host's %d online CPUs\n",
+			nthreads, topo->ncpus);
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	if (cpu) {
 		if (scen_load_cpu(cpu, &model, &e))
 			goto fail;
-		topo = malloc(sizeof *topo);
-		if (!topo) {
-			err_internal(&e, "out of memory");
-			goto fail;
-		}
-		if (host_topo_detect(topo, &e))
-			goto fail;
 		model_from = cpu;
 	} else {
-		int r = cli_calibrate_model(&topo, &hm, quick, quiet, &e);
+		int r = cli_calibrate_model(topo, &hm, quick, quiet, &e);
 		if (r < 0)
 			goto fail;
 		if (r > 0 || cli_interrupted) {
@@ -176,14 +181,6 @@ int cli_validate(int argc, char **argv)
 		if (model_from_host(&hm, &model, &e))
 			goto fail;
 		model_from = "this host, calibrated now";
-	}
-	if (!nthreads)
-		nthreads = topo->ncpus;
-	if (nthreads > topo->ncpus) {
-		fprintf(stderr, "bounce: validate: --threads: %ld is more than this host's %d online CPUs\n",
-			nthreads, topo->ncpus);
-		rc = EXIT_INPUT;
-		goto out;
 	}
 	size_t plen = strlen(scen_datadir()) + 32;
 	path = malloc(plen);
