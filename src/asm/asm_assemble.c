@@ -112,6 +112,7 @@ static void state_free(struct asm_state *st)
 		free(st->fix[i].n);
 	free(st->fix);
 	free(st->define_used);
+	name_map_free(&st->defines);
 	free(st->toks);
 	free(st->include_path);
 	memset(st, 0, sizeof *st);
@@ -135,7 +136,15 @@ static int state_init(struct asm_state *st, const struct asm_input *in, struct e
 			       st->line_size, ASM_MAX_ALIGN);
 	if (st->in->n_defines) {
 		st->define_used = calloc(st->in->n_defines, 1);
-		if (!st->define_used)
+		if (!st->define_used || name_map_reserve(&st->defines, st->in->n_defines))
+			return asm_oom(st);
+	}
+	/* Backwards, so that a name given twice maps to its last define:
+	 * the later setting wins, as it does when a scenario merges them. */
+	for (size_t i = st->in->n_defines; i-- > 0;) {
+		const char *name = st->in->defines[i].name;
+		size_t at = i;
+		if (name && name_map_add(&st->defines, name, strlen(name), &at) < 0)
 			return asm_oom(st);
 	}
 	st->section = SEC_TEXT;

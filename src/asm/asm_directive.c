@@ -176,12 +176,10 @@ static int dir_equ(struct asm_state *st, uint32_t pos)
 	int64_t v;
 	if (const_expr(st, &pos, &v) || end_of_line(st, pos))
 		return -1;
-	for (size_t i = 0; i < st->in->n_defines; i++) {
-		const char *d = st->in->defines[i].name;
-		if (d && strlen(d) == name->len && memcmp(d, name->s, name->len) == 0) {
-			v = st->in->defines[i].value;
-			st->define_used[i] = 1;
-		}
+	size_t d;
+	if (name_map_find(&st->defines, name->s, name->len, &d)) {
+		v = st->in->defines[d].value;
+		st->define_used[d] = 1;
 	}
 	/* Two library files may both spell out a constant they share, as two C
 	 * files include one header; only a different value is a conflict. */

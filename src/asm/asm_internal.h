@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/name_map.h"
 #include "cpu/program.h"
 
 #define ASM_MAX_XNODES 128      /* nodes in one compiled expression */
@@ -120,6 +121,9 @@ struct asm_state {
 	struct asm_fixup *fix;
 	uint32_t n_fix, cap_fix;
 	uint8_t *define_used;
+	/* each define's name to the last define of that name, the one
+	 * whose value a .equ takes (and whose define_used entry it sets) */
+	struct name_map defines;
 
 	struct asm_tok *toks;
 	uint32_t n_toks, cap_toks;

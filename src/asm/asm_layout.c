@@ -16,9 +16,11 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 static int check_defines(struct asm_state *st)
 {
 	for (size_t i = 0; i < st->in->n_defines; i++) {
-		if (st->define_used[i])
-			continue;
 		const struct asm_define *d = &st->in->defines[i];
+		size_t last; /* a .equ marks the last define of its name (dir_equ) */
+		if (d->name && name_map_find(&st->defines, d->name, strlen(d->name), &last) &&
+		    st->define_used[last])
+			continue;
 		const char *name = d->name ? d->name : "";
 		char hint[160];
 		asm_did_you_mean(st, name, SEC_ABS, hint, sizeof hint);
@@ -110,20 +112,24 @@ static int by_name(const void *a, const void *b)
 static void size_symbols(struct program *p)
 {
 	qsort(p->syms, p->n_syms, sizeof *p->syms, by_section_value);
-	for (uint32_t i = 0; i < p->n_syms; i++) {
-		struct symbol *s = &p->syms[i];
+	/* A run of aliases [i, j) is one size, found once for the run: a
+	 * hundred thousand labels on one address stay linear. */
+	for (uint32_t i = 0, j; i < p->n_syms; i = j) {
+		const struct symbol *s = &p->syms[i];
+		for (j = i + 1; j < p->n_syms && p->syms[j].section == s->section &&
+		     p->syms[j].value == s->value; j++)
+			;
 		if (s->section != SEC_DATA && s->section != SEC_PERCPU)
 			continue;
-		uint32_t j = i + 1;
-		while (j < p->n_syms && p->syms[j].section == s->section &&
-		       p->syms[j].value == s->value)
-			j++;
 		uint64_t end = s->section == SEC_DATA ? p->data_base + p->data_size : p->percpu_size;
 		if (j < p->n_syms && p->syms[j].section == s->section)
 			end = (uint64_t)p->syms[j].value;
-		s->size = end - (uint64_t)s->value;
-		if (strcmp(s->name, "__per_cpu_offset") == 0)
-			s->size = (uint64_t)p->nr_cpus * 8;
+		for (uint32_t k = i; k < j; k++) {
+			struct symbol *a = &p->syms[k];
+			a->size = end - (uint64_t)a->value;
+			if (strcmp(a->name, "__per_cpu_offset") == 0)
+				a->size = (uint64_t)p->nr_cpus * 8;
+		}
 	}
 	qsort(p->syms, p->n_syms, sizeof *p->syms, by_name);
 }

@@ -6,6 +6,7 @@
 #include "load/scenario.h"
 
 #include "base/input_file.h"
+#include "base/name_map.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "load/totals.h"
@@ -26,6 +27,10 @@ struct ctx {
 	const struct jpos_doc *d;
 	struct scenario *s;
 	struct err *e;
+	/* Load-time indices of lists a scenario may make long: "report" names
+	 * to their place, the base's defines to theirs. */
+	struct name_map report_names;
+	struct name_map base_defines;
 };
 
 #define KEY_NAME(key, ID, hint) #key,
@@ -384,6 +389,8 @@ static int parse_defines(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	if (!(su->defines = alloc_array(c, cnt, sizeof *su->defines)))
 		return -1;
 	for (const cJSON *ch = n->child; ch; ch = ch->next) {
+		if (err_poll(c->e))
+			return -1;
 		if (!is_symbol(ch->string))
 			return jpos_key_error(c->d, ch, c->e, "\"%s\" is not a valid .equ name", ch->string);
 		int64_t v;
@@ -599,30 +606,48 @@ static int parse_report(struct ctx *c, const cJSON *n)
 	if (!(s->report = alloc_array(c, cnt, sizeof *s->report)) ||
 	    !(s->report_loc = alloc_array(c, cnt, sizeof *s->report_loc)))
 		return -1;
+	if (name_map_reserve(&c->report_names, cnt))
+		return err_internal(c->e, "out of memory");
 	for (const cJSON *ch = n->child; ch; ch = ch->next) {
 		const char *name;
-		if (ident_string(c, ch, "symbol name", &name))
+		if (err_poll(c->e) || ident_string(c, ch, "symbol name", &name))
 			return -1;
-		for (size_t k = 0; k < s->n_report; k++)
-			/* report[0..n_report) hold strdup'ed names, never NULL. */
-			// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
-			if (!strcmp(s->report[k], name))
-				return jpos_error(c->d, ch, c->e, "symbol \"%s\" is listed twice", name);
-		char *dup = dup_or_fail(c, name);
-		if (!dup)
-			return -1;
+		size_t at = s->n_report;
+		int added = name_map_add(&c->report_names, name, strlen(name), &at);
+		if (added < 0)
+			return err_internal(c->e, "out of memory");
+		if (!added)
+			return jpos_error(c->d, ch, c->e, "symbol \"%s\" is listed twice", name);
 		loc_of(c->d, ch, &s->report_loc[s->n_report]);
-		s->report[s->n_report++] = dup; /* only names: never a NULL entry */
+		/* The map keeps the pointer it was given: the node's string
+		 * lives as long as the document, which outlives the map. */
+		if (!(s->report[s->n_report++] = dup_or_fail(c, name))) /* only names: never a NULL entry */
+			return -1;
 	}
 	return 0;
 }
 
-static const struct asm_define *find_define(const struct scen_setup *su, const char *name)
+/* The base's define of that name, or NULL (base_defines indexes them). */
+static const struct asm_define *find_base_define(const struct ctx *c, const char *name)
 {
-	for (size_t i = 0; i < su->n_defines; i++)
-		if (!strcmp(su->defines[i].name, name))
-			return &su->defines[i];
-	return NULL;
+	size_t i;
+	if (!name_map_find(&c->base_defines, name, strlen(name), &i))
+		return NULL;
+	return &c->s->base.defines[i];
+}
+
+/* JSON refuses duplicate keys, so every base define is its own name. */
+static int index_base_defines(struct ctx *c)
+{
+	const struct scen_setup *b = &c->s->base;
+	if (name_map_reserve(&c->base_defines, b->n_defines))
+		return err_internal(c->e, "out of memory");
+	for (size_t i = 0; i < b->n_defines; i++) {
+		size_t at = i;
+		if (name_map_add(&c->base_defines, b->defines[i].name, strlen(b->defines[i].name), &at) < 0)
+			return err_internal(c->e, "out of memory");
+	}
+	return 0;
 }
 
 /* Variants by name: an open-addressing table of indices, so that loading
@@ -664,6 +689,8 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		return -1;
 	memset(s->variant_hash, 0xff, size * sizeof *s->variant_hash);
 	s->variant_hash_size = size;
+	if (index_base_defines(c))
+		return -1;
 	int i = 0;
 	for (const cJSON *o = n->child; o; o = o->next, i++) {
 		struct scen_variant *v = &s->variants[s->n_variants++];
@@ -698,7 +725,7 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		 * two names and make any ratio between them meaningless. */
 		int real = (v->setup.set & ~(unsigned)SCEN_SET_DEFINES) != 0;
 		for (size_t j = 0; j < v->setup.n_defines && !real; j++) {
-			const struct asm_define *b = find_define(&s->base, v->setup.defines[j].name);
+			const struct asm_define *b = find_base_define(c, v->setup.defines[j].name);
 			real = !b || b->value != v->setup.defines[j].value;
 		}
 		if (!real) {
@@ -772,9 +799,7 @@ static int check_metric(struct ctx *c, const cJSON *n, const char **out)
 		if (nseg < 5)
 			return jpos_error(c->d, n, c->e, "bad metric \"%s\" (expected variants.%s.symbols.SYMBOL.FIELD[.FIELD])", m,
 					  seg[1]);
-		for (k = 0; k < c->s->n_report && strcmp(c->s->report[k], seg[3]); k++)
-			;
-		if (k == c->s->n_report)
+		if (!name_map_find(&c->report_names, seg[3], strlen(seg[3]), &k))
 			return jpos_error(c->d, n, c->e, "metric \"%s\": symbol \"%s\" is not in \"report\" (expected a reported symbol)",
 					  m, seg[3]);
 	}
@@ -975,8 +1000,10 @@ static int load_doc(struct jpos_doc *d, const char *name, const char *dir, struc
 		scen_free(s);
 		return err_internal(e, "out of memory");
 	}
-	struct ctx c = { d, s, e };
+	struct ctx c = { .d = d, .s = s, .e = e };
 	int r = parse_top(&c, jpos_root(d));
+	name_map_free(&c.report_names);
+	name_map_free(&c.base_defines);
 	jpos_free(d);
 	if (r) {
 		scen_free(s);
@@ -1232,20 +1259,21 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_mo
 	return 0;
 }
 
-static int merge_define(struct scen_run *r, const struct asm_define *d, size_t cap)
+/* A name set again keeps its first place; the later setting wins, and is
+ * where a message points. `names` maps each name to its place in r. */
+static int merge_defines(struct scen_run *r, struct name_map *names, const struct asm_define *d,
+			 size_t n, struct err *e)
 {
-	for (size_t i = 0; i < r->n_defines; i++)
-		/* Entries below n_defines were copied from named defines; the
-		 * analyzer pairs a zero `cap` with a non-zero count. */
-		// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
-		if (!strcmp(r->defines[i].name, d->name)) {
-			/* the later setting wins, and is where a message points */
-			r->defines[i] = *d;
-			return 0;
-		}
-	if (r->n_defines == cap)
-		return -1;
-	r->defines[r->n_defines++] = *d;
+	for (size_t i = 0; i < n; i++) {
+		size_t at = r->n_defines;
+		int added = name_map_add(names, d[i].name, strlen(d[i].name), &at);
+		if (added < 0)
+			return err_internal(e, "out of memory");
+		if (err_poll(e))
+			return -1;
+		r->defines[at] = d[i];
+		r->n_defines += (size_t)added;
+	}
 	return 0;
 }
 
@@ -1296,13 +1324,15 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	size_t cap = s->base.n_defines + var->setup.n_defines + (o ? o->n_defines : 0);
 	if (!(r->defines = calloc(cap ? cap : 1, sizeof *r->defines)))
 		return err_internal(e, "out of memory");
-	for (size_t i = 0; i < s->base.n_defines; i++)
-		merge_define(r, &s->base.defines[i], cap);
-	for (size_t i = 0; i < var->setup.n_defines; i++)
-		merge_define(r, &var->setup.defines[i], cap);
-	for (size_t i = 0; o && i < o->n_defines; i++)
-		merge_define(r, &o->defines[i], cap);
-	return 0;
+	struct name_map names = {0};
+	int bad = name_map_reserve(&names, cap) ? err_internal(e, "out of memory") :
+		merge_defines(r, &names, s->base.defines, s->base.n_defines, e) ||
+		merge_defines(r, &names, var->setup.defines, var->setup.n_defines, e) ||
+		(o && merge_defines(r, &names, o->defines, o->n_defines, e));
+	name_map_free(&names);
+	if (bad)
+		scen_run_free(r);
+	return bad ? -1 : 0;
 }
 
 void scen_run_free(struct scen_run *r)
