@@ -84,10 +84,73 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m
 	return st;
 }
 
+/* Each variant's expectation paths in the scenario's order, so that a
+ * variant's check visits only its own: many variants with many
+ * expectations stay linear. A path is a ref, 2 * expectation + 0 for its
+ * metric, + 1 for a ratio's "to"; variant v's are refs[first[v] ..
+ * first[v + 1]). */
+struct metric_refs {
+	size_t *first;
+	size_t *refs;
+};
+
+static const char *ref_path(const struct scenario *s, size_t ref)
+{
+	const struct scen_expect *x = &s->expect[ref / 2];
+	return ref % 2 ? x->to : x->metric;
+}
+
+/* The variant "variants.NAME.…" names, or -1. */
+static int path_variant(const struct scenario *s, const char *m)
+{
+	char name[256];
+	if (!m || strncmp(m, "variants.", 9) != 0)
+		return -1;
+	size_t len = strcspn(m + 9, ".");
+	if (len >= sizeof name)
+		return -1;
+	memcpy(name, m + 9, len);
+	name[len] = 0;
+	return scen_find_variant(s, name);
+}
+
+static void metric_refs_free(struct metric_refs *mr)
+{
+	free(mr->first);
+	free(mr->refs);
+	mr->first = mr->refs = NULL;
+}
+
+static int metric_refs_build(const struct scenario *s, struct metric_refs *mr, struct err *e)
+{
+	/* Counted into first[v + 2], summed, then first[v + 1] is v's cursor
+	 * while filling and ends as the start of v + 1. */
+	mr->first = calloc(s->n_variants + 2, sizeof *mr->first);
+	mr->refs = malloc((2 * s->n_expect + 1) * sizeof *mr->refs);
+	if (!mr->first || !mr->refs) {
+		metric_refs_free(mr);
+		return err_internal(e, "out of memory");
+	}
+	for (size_t ref = 0; ref < 2 * s->n_expect; ref++) {
+		int v = path_variant(s, ref_path(s, ref));
+		if (v >= 0)
+			mr->first[v + 2]++;
+	}
+	for (size_t v = 2; v < s->n_variants + 2; v++)
+		mr->first[v] += mr->first[v - 1];
+	for (size_t ref = 0; ref < 2 * s->n_expect; ref++) {
+		int v = path_variant(s, ref_path(s, ref));
+		if (v >= 0)
+			mr->refs[mr->first[v + 1]++] = ref;
+	}
+	return 0;
+}
+
 /* Every expectation path into variant r's report must exist there: checked
  * on the report of r before it ran, so a misspelled metric is refused
  * before any simulation (and by `check`, which simulates nothing). */
-static int check_metrics(const struct scenario *s, const struct runner *r, struct err *e)
+static int check_metrics(const struct scenario *s, const struct metric_refs *mr, const struct runner *r,
+			 struct err *e)
 {
 	cJSON *rep = rep_new(s, r);
 	if (rep_add_variant(rep, r, e)) {
@@ -95,20 +158,16 @@ static int check_metrics(const struct scenario *s, const struct runner *r, struc
 		return -1;
 	}
 	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"), 0);
-	size_t nl = strlen(r->run.variant);
+	struct rep_index *ix = rep_index_new();
 	int rc = 0;
-	for (size_t i = 0; i < s->n_expect && !rc; i++) {
-		const struct scen_expect *x = &s->expect[i];
-		const char *paths[2] = {x->metric, x->to};
-		for (int k = 0; k < 2 && !rc; k++) {
-			const char *m = paths[k];
-			char why[400];
-			if (!m || strncmp(m + 9, r->run.variant, nl) != 0 || (m[9 + nl] && m[9 + nl] != '.'))
-				continue;
-			if (rep_metric_known(v, m, why, sizeof why))
-				rc = err_set(e, s->file, x->loc.line, x->loc.col, "metric \"%s\": %s", m, why);
-		}
+	for (size_t j = mr->first[r->variant]; j < mr->first[r->variant + 1] && !rc; j++) {
+		const struct scen_expect *x = &s->expect[mr->refs[j] / 2];
+		const char *m = ref_path(s, mr->refs[j]);
+		char why[400];
+		if (rep_metric_known(ix, v, m, why, sizeof why))
+			rc = err_set(e, s->file, x->loc.line, x->loc.col, "metric \"%s\": %s", m, why);
 	}
+	rep_index_free(ix);
 	cJSON_Delete(rep);
 	return rc;
 }
@@ -319,12 +378,13 @@ int cli_run(const struct cli_opts *o)
 	cJSON *rep = NULL, *trace_meta = NULL;
 	struct outfile *outs[N_OUTS] = {0}, *trace_out = NULL;  /* trace_out: outs[OUT_TRACE] */
 	struct pool p = {.o = o, .s = &s, .ov = &ov};
+	struct metric_refs mr = {0};
 	pthread_t threads[256];
 	int rc = EXIT_OK, started = 0, printed = 0;
 	double t0 = 0, shown = 0;
 	int progress = progress_wanted(o->progress, o->quiet);
 
-	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e))
+	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e) || metric_refs_build(&s, &mr, &e))
 		goto fail;
 	if (!(p.slots = calloc(s.n_variants, sizeof *p.slots))) {
 		err_internal(&e, "out of memory");
@@ -338,7 +398,7 @@ int cli_run(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
-		int bad = check_metrics(&s, &r, &e) || check_outputs(o, &s, &r.prog, &e);
+		int bad = check_metrics(&s, &mr, &r, &e) || check_outputs(o, &s, &r.prog, &e);
 		runner_free(&r);
 		if (bad)
 			goto fail;
@@ -546,6 +606,7 @@ out:
 		outfile_abort(outs[k]);
 	cJSON_Delete(trace_meta);
 	cJSON_Delete(rep);
+	metric_refs_free(&mr);
 	scen_free(&s);
 	return rc;
 }
@@ -555,8 +616,9 @@ int cli_check(const struct cli_opts *o)
 	struct scenario s = {0};
 	struct err e = {0};
 	struct cli_ov ov;
+	struct metric_refs mr = {0};
 	int rc = EXIT_OK;
-	if (cli_setup(o, &s, &ov, &e))
+	if (cli_setup(o, &s, &ov, &e) || metric_refs_build(&s, &mr, &e))
 		goto fail;
 	size_t n = 0;
 	for (size_t v = 0; v < s.n_variants; v++) {
@@ -565,7 +627,7 @@ int cli_check(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, 0, &e))
 			goto fail;
-		if (check_metrics(&s, &r, &e)) {
+		if (check_metrics(&s, &mr, &r, &e)) {
 			runner_free(&r);
 			goto fail;
 		}
@@ -581,6 +643,7 @@ int cli_check(const struct cli_opts *o)
 fail:
 	rc = cli_fail(&e);
 out:
+	metric_refs_free(&mr);
 	scen_free(&s);
 	return rc;
 }

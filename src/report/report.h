@@ -34,6 +34,23 @@ void rep_format_number(const cJSON *n, char *buf, size_t size);
 /* A metric path "variants.NAME.symbols.fbc.bounces" looked up in rep. */
 const cJSON *rep_lookup(const cJSON *rep, const char *path);
 
+/* Lookups into a report that stay quick however many variants, symbols or
+ * lines it has (report_index.c): each large object or array is indexed
+ * the first time a lookup passes through it. The report may grow between
+ * lookups (appended children are seen) but must not otherwise change
+ * while the index lives. NULL from rep_index_new (out of memory) and a
+ * NULL index are valid: lookups then search, with the same answers. */
+struct rep_index;
+struct rep_index *rep_index_new(void);
+void rep_index_free(struct rep_index *x);
+/* cJSON_GetObjectItemCaseSensitive(obj, key), indexed. */
+const cJSON *rep_index_item(struct rep_index *x, const cJSON *obj, const char *key);
+/* The first element of array `arr` whose "name" is `name`, else the one
+ * at position `pos` (-1: none). */
+const cJSON *rep_index_element(struct rep_index *x, const cJSON *arr, const char *name, long pos);
+/* rep_lookup through an index. */
+const cJSON *rep_index_lookup(struct rep_index *x, const cJSON *rep, const char *path);
+
 void rep_print_summary(const cJSON *rep, FILE *f);
 /* The shared lines of each variant by HITM, with per-offset readers and
  * writers and the instructions behind the HITMs (perf c2c report). */
@@ -43,8 +60,9 @@ void rep_print_c2c(const cJSON *rep, FILE *f);
 void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f);
 /* Whether `metric` ("variants.NAME.…") can name a number in a report of
  * its variant, given that variant's report before it ran (`variant`): 0,
- * or -1 with why. Parts that only a run creates are checked by name. */
-int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t n);
+ * or -1 with why. Parts that only a run creates are checked by name.
+ * Lookups go through x (may be NULL), an index of that report. */
+int rep_metric_known(struct rep_index *x, const cJSON *variant, const char *metric, char *why, size_t n);
 void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params);
 /* One row per variant; param values are prepended (sweeps). */
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);

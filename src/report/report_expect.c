@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cJSON *child(const cJSON *node, const char *key, size_t len)
+static const cJSON *child(struct rep_index *x, const cJSON *node, const char *key, size_t len)
 {
 	char buf[256];
 	if (len >= sizeof buf)
@@ -19,42 +19,41 @@ static const cJSON *child(const cJSON *node, const char *key, size_t len)
 	buf[len] = 0;
 	if (cJSON_IsArray(node)) {
 		/* variants are found by name; other arrays by index */
-		const cJSON *it;
-		cJSON_ArrayForEach(it, node) {
-			const cJSON *nm = cJSON_GetObjectItemCaseSensitive(it, "name");
-			if (cJSON_IsString(nm) && strcmp(nm->valuestring, buf) == 0)
-				return it;
-		}
 		char *end;
 		long idx = strtol(buf, &end, 10);
 		if (*end || end == buf || idx < 0)
-			return NULL;
-		return cJSON_GetArrayItem(node, (int)idx);
+			idx = -1;
+		return rep_index_element(x, node, buf, idx);
 	}
-	return cJSON_GetObjectItemCaseSensitive(node, buf);
+	return rep_index_item(x, node, buf);
 }
 
-const cJSON *rep_lookup(const cJSON *rep, const char *path)
+const cJSON *rep_index_lookup(struct rep_index *x, const cJSON *rep, const char *path)
 {
 	const cJSON *node = rep;
 	const char *p = path;
 	while (node && *p) {
 		const char *dot = strchr(p, '.');
 		size_t len = dot ? (size_t)(dot - p) : strlen(p);
-		node = child(node, p, len);
+		node = child(x, node, p, len);
 		p += len + (dot ? 1 : 0);
 	}
 	return node;
 }
 
+const cJSON *rep_lookup(const cJSON *rep, const char *path)
+{
+	return rep_index_lookup(NULL, rep, path);
+}
+
 /* The variant a metric names, to file its result under that variant too. */
-static cJSON *metric_variant(cJSON *rep, const char *metric)
+static cJSON *metric_variant(struct rep_index *x, cJSON *rep, const char *metric)
 {
 	if (strncmp(metric, "variants.", 9) != 0)
 		return NULL;
 	const char *name = metric + 9;
 	const char *dot = strchr(name, '.');
-	return (cJSON *)child(cJSON_GetObjectItem(rep, "variants"), name,
+	return (cJSON *)child(x, cJSON_GetObjectItem(rep, "variants"), name,
 			      dot ? (size_t)(dot - name) : strlen(name));
 }
 
@@ -67,19 +66,20 @@ static size_t metric_variant_name(const char *metric, const char **name)
 }
 
 /* Whether the variant a metric names ran (is in the report). */
-static int metric_ran(const cJSON *rep, const char *metric)
+static int metric_ran(struct rep_index *x, const cJSON *rep, const char *metric)
 {
-	return !metric || strncmp(metric, "variants.", 9) != 0 || metric_variant((cJSON *)rep, metric);
+	return !metric || strncmp(metric, "variants.", 9) != 0 || metric_variant(x, (cJSON *)rep, metric);
 }
 
 /* The core count of the variant a metric names when it lies outside the
  * expectation's "cores" range, else 0: the expectation is no claim about
  * that machine size. */
-static int cores_outside(const cJSON *rep, const char *metric, const struct scen_expect *x)
+static int cores_outside(struct rep_index *ix, const cJSON *rep, const char *metric,
+			 const struct scen_expect *x)
 {
 	if (!metric || (x->cores_min <= 1 && x->cores_max >= CPU_MAX_CORES))
 		return 0;
-	const cJSON *var = metric_variant((cJSON *)rep, metric);
+	const cJSON *var = metric_variant(ix, (cJSON *)rep, metric);
 	const cJSON *n = var ? cJSON_GetObjectItemCaseSensitive(var, "core_count") : NULL;
 	if (!n || !cJSON_IsNumber(n))
 		return 0;
@@ -101,7 +101,7 @@ static void key_list(const cJSON *obj, const char **names, size_t cap)
 	names[k] = NULL;
 }
 
-int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t n)
+int rep_metric_known(struct rep_index *x, const cJSON *variant, const char *metric, char *why, size_t n)
 {
 	const char *name;
 	size_t len = metric_variant_name(metric, &name);
@@ -115,9 +115,9 @@ int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t
 		snprintf(seg, sizeof seg, "%.*s", (int)l, p);
 		if (cJSON_IsArray(node)) {
 			/* An empty array (the line table) fills only as the run goes. */
-			if (!cJSON_GetArraySize(node))
+			if (!node->child)
 				return 0;
-			const cJSON *c = child(node, p, l);
+			const cJSON *c = child(x, node, p, l);
 			if (!c) {
 				snprintf(why, n, "no element \"%s\" in \"%s\" (it has %d)", seg,
 					 node->string ? node->string : "", cJSON_GetArraySize(node));
@@ -126,7 +126,7 @@ int rep_metric_known(const cJSON *variant, const char *metric, char *why, size_t
 			parent = node;
 			node = c;
 		} else if (cJSON_IsObject(node)) {
-			const cJSON *c = cJSON_GetObjectItemCaseSensitive(node, seg);
+			const cJSON *c = rep_index_item(x, node, seg);
 			if (!c && parent && parent->string && strcmp(parent->string, "symbols") == 0 &&
 			    strcmp(seg, "accuracy") == 0) {
 				/* Known only after the run: check the field name alone. */
@@ -199,20 +199,21 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 	const cJSON *v;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItem(rep, "variants"))
 		cJSON_AddArrayToObject((cJSON *)v, "expectations");
+	struct rep_index *ix = rep_index_new();
 	for (size_t i = 0; i < s->n_expect; i++) {
 		const struct scen_expect *x = &s->expect[i];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "metric", x->metric);
 		if (x->to)
 			cJSON_AddStringToObject(o, "to", x->to);
-		const cJSON *a = rep_lookup(rep, x->metric);
-		const cJSON *b = x->to ? rep_lookup(rep, x->to) : NULL;
+		const cJSON *a = rep_index_lookup(ix, rep, x->metric);
+		const cJSON *b = x->to ? rep_index_lookup(ix, rep, x->to) : NULL;
 		char why[512] = "";
 		double value = NAN;
-		if (!metric_ran(rep, x->metric) || !metric_ran(rep, x->to)) {
+		if (!metric_ran(ix, rep, x->metric) || !metric_ran(ix, rep, x->to)) {
 			/* --variant left out a variant it names: nothing to judge. */
 			const char *name;
-			const char *m = !metric_ran(rep, x->metric) || !x->to ? x->metric : x->to;
+			const char *m = !metric_ran(ix, rep, x->metric) || !x->to ? x->metric : x->to;
 			size_t len = metric_variant_name(m, &name);
 			snprintf(why, sizeof why, "variant %.*s did not run", (int)len, name);
 			cJSON_AddBoolToObject(o, "skipped", 1);
@@ -222,9 +223,9 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 		}
 		/* the side that ran outside the range: the value's, else the ratio's denominator's */
 		const char *om = x->metric;
-		int out = cores_outside(rep, om, x);
+		int out = cores_outside(ix, rep, om, x);
 		if (!out && x->to)
-			out = cores_outside(rep, om = x->to, x);
+			out = cores_outside(ix, rep, om = x->to, x);
 		if (out && om) {
 			const char *name;
 			size_t len = metric_variant_name(om, &name);
@@ -232,7 +233,7 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 				 x->cores_max, (int)len, name, out);
 			cJSON_AddBoolToObject(o, "skipped", 1);
 			cJSON_AddStringToObject(o, "message", why);
-			cJSON *var = metric_variant(rep, x->metric);
+			cJSON *var = metric_variant(ix, rep, x->metric);
 			if (var)
 				cJSON_AddItemToArray(cJSON_GetObjectItem(var, "expectations"), cJSON_Duplicate(o, 1));
 			cJSON_AddItemToArray(all, o);
@@ -286,10 +287,11 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 		if (!ok)
 			cJSON_AddStringToObject(o, "message", why);
 		failed += !ok;
-		cJSON *var = metric_variant(rep, x->metric);
+		cJSON *var = metric_variant(ix, rep, x->metric);
 		if (var)
 			cJSON_AddItemToArray(cJSON_GetObjectItem(var, "expectations"), cJSON_Duplicate(o, 1));
 		cJSON_AddItemToArray(all, o);
 	}
+	rep_index_free(ix);
 	return failed;
 }
