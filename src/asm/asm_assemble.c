@@ -105,7 +105,7 @@ static void state_free(struct asm_state *st)
 	for (uint32_t i = 0; i < st->n_syms; i++)
 		free(st->syms[i].name);
 	free(st->syms);
-	free(st->hash);
+	name_map_free(&st->sym_names);
 	sp_mem_free(&st->data);
 	free(st->percpu);
 	for (uint32_t i = 0; i < st->n_fix; i++)

@@ -102,8 +102,7 @@ struct asm_state {
 
 	struct asm_sym *syms;
 	uint32_t n_syms, cap_syms;
-	uint32_t *hash;        /* open addressing: symbol index + 1, 0 = empty */
-	uint32_t hash_cap;
+	struct name_map sym_names; /* each symbol's name to its index in syms */
 
 	/* .data image by offset from data_base, __per_cpu_offset first; sparse,
 	 * so its zeros are never host memory (percpu, copied per CPU and

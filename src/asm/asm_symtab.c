@@ -1,6 +1,6 @@
-/* The assembler's names: symbols in an open-addressing hash table (a
- * reference before the definition creates an undefined entry that the
- * definition fills in), register names, and the words no symbol may take. */
+/* The assembler's names: symbols by name in a name_map (a reference before
+ * the definition creates an undefined entry that the definition fills in),
+ * register names, and the words no symbol may take. */
 #include "config.h"
 #include "asm/asm_internal.h"
 #include "base/suggest.h"
@@ -10,53 +10,25 @@
 #include <string.h>
 #include <strings.h>
 
-static uint32_t hash_name(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static int rehash(struct asm_state *st)
-{
-	uint32_t cap = st->hash_cap ? st->hash_cap * 2 : 256;
-	uint32_t *h = calloc(cap, sizeof *h);
-	if (!h)
-		return asm_oom(st);
-	for (uint32_t i = 0; i < st->n_syms; i++) {
-		const char *name = st->syms[i].name;
-		uint32_t j = hash_name(name, strlen(name)) & (cap - 1);
-		while (h[j])
-			j = (j + 1) & (cap - 1);
-		h[j] = i + 1;
-	}
-	free(st->hash);
-	st->hash = h;
-	st->hash_cap = cap;
-	return 0;
-}
-
 int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx)
 {
-	if (st->n_syms * 2 >= st->hash_cap && rehash(st))
-		return -1;
-	uint32_t j = hash_name(name, len) & (st->hash_cap - 1);
-	while (st->hash[j]) {
-		const struct asm_sym *s = &st->syms[st->hash[j] - 1];
-		if (strlen(s->name) == len && memcmp(s->name, name, len) == 0) {
-			*idx = st->hash[j] - 1;
-			return 0;
-		}
-		j = (j + 1) & (st->hash_cap - 1);
+	size_t found;
+	if (name_map_find(&st->sym_names, name, len, &found)) {
+		*idx = (uint32_t)found;
+		return 0;
 	}
 	if (asm_grow(st, (void **)&st->syms, &st->cap_syms, st->n_syms + 1, sizeof *st->syms))
 		return -1;
 	struct asm_sym *s = &st->syms[st->n_syms];
 	memset(s, 0, sizeof *s);
+	/* the map keys on this copy, which lives as long as the state */
+	size_t at = st->n_syms;
 	if (!(s->name = strndup(name, len)))
 		return asm_oom(st);
-	st->hash[j] = st->n_syms + 1;
+	if (name_map_add(&st->sym_names, s->name, len, &at) < 0) {
+		free(s->name);
+		return asm_oom(st);
+	}
 	*idx = st->n_syms++;
 	return 0;
 }

@@ -650,28 +650,6 @@ static int index_base_defines(struct ctx *c)
 	return 0;
 }
 
-/* Variants by name: an open-addressing table of indices, so that loading
- * and every metric's lookup stay linear in a scenario of many variants. */
-static size_t name_hash(const char *s, size_t mask)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (size_t)h & mask;
-}
-
-static int variant_slot(const struct scenario *s, const char *name, size_t *slot)
-{
-	size_t mask = s->variant_hash_size - 1;
-	for (size_t h = name_hash(name, mask);; h = (h + 1) & mask) {
-		int k = s->variant_hash[h];
-		if (k < 0 || !strcmp(s->variants[k].name, name)) {
-			*slot = h;
-			return k;
-		}
-	}
-}
-
 static int parse_variants(struct ctx *c, const cJSON *n)
 {
 	struct scenario *s = c->s;
@@ -682,13 +660,10 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		return jpos_error(c->d, n, c->e, "no variants (expected at least one, or leave the key out)");
 	if (!(s->variants = alloc_array(c, cnt, sizeof *s->variants)))
 		return -1;
-	size_t size = 16;
-	while (size < 2 * cnt)
-		size *= 2;
-	if (!(s->variant_hash = alloc_array(c, size, sizeof *s->variant_hash)))
-		return -1;
-	memset(s->variant_hash, 0xff, size * sizeof *s->variant_hash);
-	s->variant_hash_size = size;
+	/* Variants by name (name_map), so that loading and every metric's
+	 * lookup stay linear in a scenario of many variants. */
+	if (name_map_reserve(&s->variant_names, cnt))
+		return err_internal(c->e, "out of memory");
 	if (index_base_defines(c))
 		return -1;
 	int i = 0;
@@ -704,14 +679,15 @@ static int parse_variants(struct ctx *c, const cJSON *n)
 		if (!is_variant_name(name))
 			return jpos_error(c->d, k, c->e, "\"%s\" is not a valid variant name (expected letters, digits, '_', '-')",
 					  name);
-		size_t slot;
-		int first = variant_slot(s, name, &slot);
-		if (first >= 0)
+		size_t first;
+		if (name_map_find(&s->variant_names, name, strlen(name), &first))
 			return jpos_error(c->d, k, c->e, "duplicate variant name \"%s\" (first at %s)", name,
 					  s->variants[first].loc.path);
 		if (!(v->name = dup_or_fail(c, name)))
 			return -1;
-		s->variant_hash[slot] = (int)(v - s->variants);
+		size_t at = (size_t)(v - s->variants);
+		if (name_map_add(&s->variant_names, v->name, strlen(v->name), &at) < 0)
+			return err_internal(c->e, "out of memory");
 		if (err_poll(c->e))
 			return -1;
 		const char *desc = "";
@@ -1101,7 +1077,7 @@ void scen_free(struct scenario *s)
 		setup_free(&s->variants[i].setup);
 	}
 	free(s->variants);
-	free(s->variant_hash);
+	name_map_free(&s->variant_names);
 	for (size_t i = 0; i < s->n_expect; i++) {
 		free(s->expect[i].metric);
 		free(s->expect[i].to);
@@ -1115,14 +1091,14 @@ void scen_free(struct scenario *s)
 
 int scen_find_variant(const struct scenario *s, const char *name)
 {
-	size_t slot;
-	if (!s->variant_hash) {
+	size_t v;
+	if (!s->variant_names.n) {
 		for (size_t i = 0; i < s->n_variants; i++)
 			if (!strcmp(s->variants[i].name, name))
 				return (int)i;
 		return -1;
 	}
-	return variant_slot(s, name, &slot);
+	return name_map_find(&s->variant_names, name, strlen(name), &v) ? (int)v : -1;
 }
 
 /* ---- resolution ---- */

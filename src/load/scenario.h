@@ -5,6 +5,7 @@
 #ifndef BOUNCE_SCENARIO_H
 #define BOUNCE_SCENARIO_H
 
+#include "base/name_map.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,8 +159,7 @@ struct scenario {
 	size_t n_report;
 	struct scen_variant *variants; /* n_variants >= 1: without "variants" one named "default" */
 	size_t n_variants;
-	int *variant_hash;         /* names to indices (scen_find_variant); NULL: search */
-	size_t variant_hash_size;
+	struct name_map variant_names; /* names to indices (scen_find_variant); empty: search */
 	struct scen_expect *expect;
 	size_t n_expect;
 	char **cpu_files;          /* every CPU model file read (inputs of the run) */
