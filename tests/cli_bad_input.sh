@@ -46,6 +46,12 @@ scen "$T/ok.json" 8 good.s
 run_bad "--cores 100000" "cores" run "$T/ok.json" --cores 100000
 run_bad "unknown CPU model" "no-such-cpu" run "$T/ok.json" --cpu no-such-cpu
 
+# An unknown key lists every key the object takes, to the last (a CPU
+# model's list was once cut short before sb_entries, fabric and protocol).
+printf '{"name": "x", "bogus_key": 1}\n' >"$T/badkey.json"
+run_bad "unknown key in a CPU model" 'badkey.json:1:15: \$.bogus_key: unknown key "bogus_key" (expected one of name, .*, c2c_clean, sb_entries, fabric, protocol)$' \
+	run "$T/ok.json" --cpu "$T/badkey.json"
+
 scen "$T/missing_prog.json" 8 missing.s
 run_bad "missing program file" 'missing_prog.json:2:[0-9]*: \$.program\[0\]' run "$T/missing_prog.json"
 

@@ -84,6 +84,13 @@ refuse "--cores 800 past the budget" 'l1mid799.json:1:22: \$.cpu: CPU model "big
 refuse "a sweep's cores past the budget" 'l1mid799.json:1:22: \$.cpu: CPU model "big" with 1024 cores: l1_size: .*(799 of these cores fit)' \
 	sweep "$T/l1mid799.json" --set cores=1,1024 --csv "$T/l1mid.csv"
 [ -e "$T/l1mid.csv" ] && bad "sweep past the budget: CSV written" || ok "sweep past the budget: no CSV written"
+# A --cpu file past the budget with --cores (or a swept cores): at its key
+# in that file, not the scenario's "cpu", which the override replaced
+refuse "--cpu FILE --cores 800 past the budget" 'l1mid.json:2:13: \$.l1_size: the caches of 800 cores .*(799 of these cores fit)' \
+	run "$T/l1mid799.json" --cpu "$T/l1mid.json" --cores 800 --json "$T/l1mid.out.json"
+[ -e "$T/l1mid.out.json" ] && bad "--cpu FILE --cores 800: report written" || ok "--cpu FILE --cores 800: no report written"
+refuse "--cpu FILE in a sweep past the budget" 'l1mid.json:2:13: \$.l1_size: the caches of 1024 cores .*(799 of these cores fit)' \
+	sweep "$T/l1mid799.json" --cpu "$T/l1mid.json" --set cores=1,1024 --csv "$T/l1mid.csv"
 # Just under it, the machine is built (check builds it). The sanitizer
 # build writes all 4 GiB of it (27 s, 4.7 GB resident): there the unit test
 # (check_coherence.c, host_budget_refused_at_the_key) holds the edge.

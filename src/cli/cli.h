@@ -68,6 +68,7 @@ void cli_opts_free(struct cli_opts *o);
 struct cli_ov {
 	struct scen_overrides ov;
 	struct cpu_model cpu;
+	char cpu_file[4096];   /* where cpu came from, for messages ("": unknown) */
 	struct asm_define defs[CLI_MAX_SETS];
 };
 

@@ -406,6 +406,12 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 		if (scen_load_cpu(cpu, &c->cpu, e))
 			return -1;
 		ov->cpu = &c->cpu;
+		char *path = scen_cpu_file(cpu, ".");
+		if (path && strlen(path) < sizeof c->cpu_file) {
+			strcpy(c->cpu_file, path);
+			ov->cpu_file = c->cpu_file;
+		}
+		free(path);
 	}
 	return 0;
 }

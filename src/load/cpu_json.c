@@ -148,6 +148,24 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 	return 0;
 }
 
+int cpu_json_check_cores(const char *path, int cores, struct err *e)
+{
+	struct jpos_doc *d = jpos_load(path, e);
+	if (!d)
+		return -1;
+	struct cpu_model m;
+	int r = cpu_json_from_node(d, jpos_root(d), "", &m, e);
+	if (r == 0) {
+		struct err verr;
+		err_clear(&verr);
+		m.cores = cores;
+		if (ms_model_check(&m, &verr))
+			r = cpu_json_locate(d, jpos_root(d), &verr, e);
+	}
+	jpos_free(d);
+	return r;
+}
+
 int cpu_json_load(const char *path, struct cpu_model *m, struct err *e)
 {
 	struct jpos_doc *d = jpos_load(path, e);

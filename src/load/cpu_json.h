@@ -13,6 +13,10 @@ int cpu_json_load(const char *path, struct cpu_model *m, struct err *e);
  * `default_name` is used when the object has no "name". */
 int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *default_name,
 		       struct cpu_model *m, struct err *e);
+/* Whether the model in file `path` fits the host-memory budget with `cores`
+ * cores (a --cores or swept core count replacing the file's): -1 with the
+ * budget's message at its field in the file when it does not. */
+int cpu_json_check_cores(const char *path, int cores, struct err *e);
 /* Point a cpu_model_validate() message ("field: ...") at that field of
  * `obj` (or at the object when the field is absent). Returns -1. */
 int cpu_json_locate(const struct jpos_doc *d, const cJSON *obj, const struct err *verr,

@@ -997,11 +997,20 @@ int jpos_check_keys(const struct jpos_doc *d, const cJSON *obj, const char *cons
 		if (*a)
 			continue;
 		const char *hint = jpos_suggest(ch->string, allowed);
-		char list[400];
+		/* Every key, or as many as fit and an ellipsis: a CPU model's
+		 * 35 keys take 430 bytes, and a list cut short without one (as
+		 * at 400 bytes once) hides required keys from the reader. */
+		char list[600];
 		size_t len = 0;
 		list[0] = 0;
-		for (a = allowed; *a && len < sizeof list; a++)
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", a == allowed ? "" : ", ", *a);
+		for (a = allowed; *a; a++) {
+			const char *sep = a == allowed ? "" : ", ";
+			if (len + strlen(sep) + strlen(*a) + sizeof ", ..." > sizeof list) {
+				snprintf(list + len, sizeof list - len, ", ...");
+				break;
+			}
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", sep, *a);
+		}
 		if (hint)
 			return jpos_key_error(d, ch, e, "unknown key \"%s\" (did you mean \"%s\"?)", ch->string, hint);
 		return jpos_key_error(d, ch, e, "unknown key \"%s\" (expected one of %s)", ch->string, list);

@@ -1273,8 +1273,13 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	if (o && o->cpu) {
 		struct err verr;
 		err_clear(&verr);
-		if (ms_model_check(&r->cpu, &verr))
+		if (ms_model_check(&r->cpu, &verr)) {
+			/* at its field in the model's file, which the budget's
+			 * message names (the file itself passed alone) */
+			if (o->cpu_file && cpu_json_check_cores(o->cpu_file, cores, e))
+				return -1;
 			return err_set(e, NULL, 0, 0, "CPU model \"%s\" with %d cores: %s", r->cpu.name, cores, verr.msg);
+		}
 	}
 	r->seed = o && o->has_seed ? o->seed : pick(s, v, SCEN_SET_SEED)->seed;
 	const struct scen_setup *p = pick(s, v, SCEN_SET_PROGRAM);

@@ -192,6 +192,7 @@ char *scen_cpu_file(const char *name, const char *dir);
 /* Command-line overrides, applied after the variant's. */
 struct scen_overrides {
 	const struct cpu_model *cpu;  /* --cpu, NULL: keep */
+	const char *cpu_file;         /* the file --cpu was read from, NULL: none */
 	int cores;                    /* --cores, 0: keep */
 	bool has_seed;
 	uint64_t seed;
