@@ -753,7 +753,6 @@ static int merge_check(char **files, const struct mrow *rows, size_t n, size_t n
 			       r->point, n % nvar, n % nvar == 1 ? "" : "s", nvar);
 	}
 	return merge_check_grid(files, rows, n / nvar, nvar, np, names + 1, e);
-	return 0;
 }
 
 /* `bounce merge A.csv B.csv ... [--csv OUT]`: shards of one sweep back into
