@@ -437,8 +437,10 @@ int core_drain_event(struct core_env *env, struct core *c)
 /* ---- memory accesses ---- */
 
 /* A miss: the instruction waits, unretired, for its line and is made
- * again when core_mem_wake says it came; the retry hits. Stores that
- * become ready meanwhile drain by themselves. */
+ * again when core_mem_wake says it came; the retry hits. It is still the
+ * one instruction in progress, so no interrupt comes between the fill and
+ * the retry (irq_hold). Stores that become ready meanwhile drain by
+ * themselves. */
 static enum step wait_mem(struct core_env *env, struct core *c)
 {
 	c->state = CORE_WAIT_MEM;
@@ -458,6 +460,11 @@ int core_mem_wake(struct core_env *env, struct core *c, int what, uint64_t t)
 			return err_internal(&env->err, "out of memory in the event queue");
 	}
 	if ((what & MS_WAKE_EXEC) && c->state == CORE_WAIT_MEM) {
+		/* The fabric holds a forwarded snoop off until the cycle after
+		 * t, so that this access is made before the line can leave
+		 * again; a handler run first would let it leave, and the
+		 * access would miss again, as often as interrupts come. */
+		c->irq_hold = c->st.instructions;
 		acct(env, c, CORE_ACT_MISS, t - c->wait_from);
 		c->state = CORE_RUN;
 		c->ev_at = t;
@@ -765,7 +772,14 @@ static void irq_exit(struct core_env *env, struct core *c)
 
 /* The slow part of an instruction boundary: store-buffer hits whose time
  * has come, interrupt arrivals and delivery, the lookahead horizon.
- * Returns 1 when the core must yield to the event queue. */
+ * Returns 1 when the core must yield to the event queue.
+ *
+ * The run-ahead loop also comes here before the retry of an instruction
+ * whose miss was filled (its event starts there). That is not a boundary
+ * between instructions: the instruction is in progress, and an interrupt
+ * that has arrived waits until it retires. irq_next is then set to now,
+ * so that every stop lies at or before it (set_stop_below) and the loop
+ * comes back here right after the retry, in this event or the next. */
 ALWAYS_INLINE int boundary(struct core_env *env, struct core *c, const int plain)
 {
 	if (c->sb.n && c->drain_at == NONE && drain_hits_inline(env, c, c->clock) && ensure_drain(env, c))
@@ -773,9 +787,13 @@ ALWAYS_INLINE int boundary(struct core_env *env, struct core *c, const int plain
 	if (!plain && c->irq_any) {
 		irq_poll(&c->irq, env->irq_src, c->clock);
 		c->irq_next = c->irq.next_min;
-		int src = irq_take(&c->irq, env->irq_src, c->intr, c->bh_count, c->in_handler);
-		if (src >= 0)
-			irq_enter(env, c, src);
+		if (c->irq_hold != c->st.instructions) {
+			int src = irq_take(&c->irq, env->irq_src, c->intr, c->bh_count, c->in_handler);
+			if (src >= 0)
+				irq_enter(env, c, src);
+		} else if (irq_ready(&c->irq, env->irq_src, c->intr, c->bh_count, c->in_handler)) {
+			c->irq_next = c->clock;
+		}
 	}
 	uint64_t bound = stop_bound(env, c);
 	if (c->clock >= bound)
@@ -1423,6 +1441,7 @@ void core_init(struct core_env *env, struct core *c, int id)
 	c->stack_hi = c->stack_lo + PROG_STACK_SIZE;
 	c->irq.next_min = NONE;
 	c->irq_next = NONE;
+	c->irq_hold = NONE;
 }
 
 void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint64_t *regs,

@@ -76,6 +76,11 @@ struct core {
 	struct core_stats st;    /* its first 32 bytes end line 1 */
 	/* irq.next_min, copied whenever it may change (core_start, irq_poll) */
 	uint64_t irq_next;
+	/* An interrupt is taken only between instructions: while
+	 * st.instructions equals irq_hold, the instruction that missed has
+	 * its line (core_mem_wake) but has not retired, and nothing is
+	 * delivered. NONE, or a count already passed, when no hold is on. */
+	uint64_t irq_hold;
 	int in_handler;          /* running an interrupt handler (context in `saved`) */
 	uint32_t call_depth;     /* calls without their ret, in the current context */
 	int bh_count, preempt_count;

@@ -80,7 +80,10 @@ void irq_poll(struct irq_cpu *ic, const struct irq_source *src, uint64_t now)
 	update_min(ic);
 }
 
-int irq_take(struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count, int in_handler)
+/* Which of ic's sources irq_take would deliver now (hard first, then
+ * soft, lowest index first), as an index into ic->src, or -1. */
+static int choose(const struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count,
+		  int in_handler)
 {
 	if (in_handler || !intr)
 		return -1;
@@ -88,17 +91,27 @@ int irq_take(struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_
 	for (unsigned i = 0; i < ic->n; i++) {
 		if (!ic->pending[i])
 			continue;
-		if (src[ic->src[i]].kind == IRQ_HARD) {
-			ic->pending[i] = 0;
-			return ic->src[i];
-		}
+		if (src[ic->src[i]].kind == IRQ_HARD)
+			return (int)i;
 		if (soft < 0 && bh_count == 0)
 			soft = (int)i;
 	}
-	if (soft < 0)
+	return soft;
+}
+
+int irq_take(struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count, int in_handler)
+{
+	int i = choose(ic, src, intr, bh_count, in_handler);
+	if (i < 0)
 		return -1;
-	ic->pending[soft] = 0;
-	return ic->src[soft];
+	ic->pending[i] = 0;
+	return ic->src[i];
+}
+
+int irq_ready(const struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count,
+	      int in_handler)
+{
+	return choose(ic, src, intr, bh_count, in_handler) >= 0;
 }
 
 int irq_any_pending(const struct irq_cpu *ic)

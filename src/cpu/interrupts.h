@@ -48,6 +48,11 @@ void irq_poll(struct irq_cpu *ic, const struct irq_source *src, uint64_t now);
  * first), or -1. Soft ones are held off by bh_count > 0 and by cli, hard
  * ones by cli; nothing is delivered inside a handler. Clears its bit. */
 int irq_take(struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count, int in_handler);
+/* Whether irq_take would deliver something now; clears nothing. For a
+ * boundary that may not deliver yet (core.c: a missed instruction that has
+ * its line retires first) but must come back as soon as it may. */
+int irq_ready(const struct irq_cpu *ic, const struct irq_source *src, int intr, int bh_count,
+	      int in_handler);
 int irq_any_pending(const struct irq_cpu *ic);
 
 #endif
