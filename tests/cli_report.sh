@@ -72,6 +72,53 @@ expect_eq "no fourth instruction" 3 "$(jget "$T/pi.json" $l.instructions)"
 expect_grep "c2c says false sharing" '4262 HITM (1089 remote), 4154 bounces, 7280 invalidations, FALSE SHARING' "$T/out"
 expect_grep "c2c shows the busiest instruction" '4256  *1088  *4091  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
 
+# A line read dirty from its writer's cache and never written by another
+# core has HITMs but no bounce or invalidation (CPU 0 summing the other
+# CPUs' per-CPU copies): it is in the shared-line table, so that the lines'
+# HITMs add up to the variant's, as the report's definition of the table
+# says. CPUs 1-3 each write their copy once; CPU 0 then reads the three.
+cat >"$T/sum.s" <<'S'
+.data
+.align 64
+done: .quad 0
+.percpu
+.align 64
+mine: .quad 0
+.text
+worker:
+    mov rax, CPU
+    test rax, rax
+    jz reader
+    mov qword ptr gs:[mine], 1      ; this CPU's copy, in M in its cache
+    lock inc qword ptr [done]
+    hlt
+reader:
+    cmp qword ptr [done], NR_CPUS - 1
+    jne reader
+    mov rcx, 1
+sum:
+    mov rdx, qword ptr [__per_cpu_offset + rcx*8]
+    add rax, qword ptr [rdx + mine]  ; read dirty from its writer: a HITM
+    inc rcx
+    cmp rcx, NR_CPUS
+    jl sum
+    hlt
+S
+cat >"$T/sum.json" <<'S'
+{"name": "per-CPU sum", "cpu": "x460-8way", "cores": 4, "program": ["sum.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["mine", "done"]}
+S
+expect_status "per-CPU sum --c2c" 0 "$BOUNCE" run "$T/sum.json" --json "$T/sum.out" --c2c
+v=variants.default
+expect_eq "variant HITM: 3 on done, 1 on each of 3 copies" 6 "$(jget "$T/sum.out" $v.totals.hitm)"
+expect_eq "the copies' HITMs" 3 "$(jget "$T/sum.out" $v.symbols.mine.hitm)"
+expect_eq "lines: done's and the three copies'" 4 "$(jget "$T/sum.out" $v.lines)"
+for i in 1 2 3; do
+	expect_eq "line $i: CPU $i's copy, 1 HITM, no bounce" "percpu mine+0@cpu$i 1 0 sum.s:21" \
+		"$(jget "$T/sum.out" $v.lines.$i.region) $(jget "$T/sum.out" $v.lines.$i.offsets.0.at) $(jget "$T/sum.out" $v.lines.$i.hitm) $(jget "$T/sum.out" $v.lines.$i.bounces) $(jget "$T/sum.out" $v.lines.$i.instructions.0.at)"
+done
+expect_grep "c2c counts them" '^c2c: variant default (x460-8way, 4 cores): 4 shared lines, by HITM$' "$T/out"
+
 # A run stopped at its limit says where each unfinished core is.
 cat >"$T/spin.s" <<'S'
 .data

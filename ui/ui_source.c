@@ -339,7 +339,8 @@ static void pick_busiest(struct ui_machine *m, int want)
 	while (nchosen < room) {
 		const struct ms_line_info *best = NULL;
 		for (size_t i = 0; i < n; i++) {
-			if (best && score_of(&hot[i]) <= score_of(best))
+			/* a line with HITMs only ranks nowhere by this score */
+			if (!score_of(&hot[i]) || (best && score_of(&hot[i]) <= score_of(best)))
 				continue;
 			int taken = 0;
 			for (int j = 0; j < m->nrows && !taken; j++)
@@ -356,6 +357,8 @@ static void pick_busiest(struct ui_machine *m, int want)
 	/* Count what is left out, for the table's "n more". */
 	m->more = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (!score_of(&hot[i]))
+			continue;
 		int shown = 0;
 		for (int j = 0; j < m->nrows && !shown; j++)
 			shown = m->rows[j].reported && m->rows[j].addr == hot[i].line;

@@ -746,7 +746,11 @@ size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 	size_t n = 0;
 	for (size_t i = 0; i < ms->nentries; i++) {
 		const struct ms_line *le = entry(ms, i);
-		if (!le->stats.bounces && !le->stats.invalidations)
+		/* the lines that keep per-offset detail (fabric.c marks a line
+		 * contended on its first bounce, invalidation or HITM): a line
+		 * read dirty from its owner's cache without being invalidated,
+		 * as a sum over per-CPU copies reads them, has HITMs only */
+		if (!le->stats.bounces && !le->stats.invalidations && !le->stats.hitm)
 			continue;
 		if (n == sc->hot_cap) {
 			size_t cap = sc->hot_cap ? 2 * sc->hot_cap : 64;
