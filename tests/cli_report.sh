@@ -119,6 +119,16 @@ for i in 1 2 3; do
 done
 expect_grep "c2c counts them" '^c2c: variant default (x460-8way, 4 cores): 4 shared lines, by HITM$' "$T/out"
 
+# A thread starts at a cycle the seed draws in 0..100 (docs/report-format.md):
+# a lone hlt on one core halts there, and its core accounts no cycle.
+printf '.text\nworker:\n    hlt\n' >"$T/hlt.s"
+cat >"$T/hlt.json" <<'S'
+{"cpu": "x460-8way", "cores": 1, "seed": 0, "program": "hlt.s", "threads": [{"cpus": "all", "entry": "worker"}]}
+S
+expect_status "a lone hlt" 0 "$BOUNCE" run "$T/hlt.json" --json "$T/hlt.out"
+expect_eq "variant cycles: the start of seed 0's thread" 85 "$(jget "$T/hlt.out" variants.default.cycles)"
+expect_eq "the core's cycles: none" "0 0 0" "$(jget "$T/hlt.out" variants.default.cores.0.cycles.busy) $(jget "$T/hlt.out" variants.default.cores.0.cycles.l1_hit) $(jget "$T/hlt.out" variants.default.cores.0.cycles.sb_stall)"
+
 # A run stopped at its limit says where each unfinished core is.
 cat >"$T/spin.s" <<'S'
 .data
