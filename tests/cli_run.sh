@@ -149,4 +149,28 @@ sed -n '/^## Complete example/,/^## Keys/p' "$top_srcdir/docs/scenario-format.md
 expect_status "scenario-format.md's complete example" 0 "$BOUNCE" run "$T/example.json" --json "$T/example.out"
 expect_eq "the example: three variants" 3 "$(jget "$T/example.out" variants)"
 expect_eq "the example: its third variant's own machine" 96 "$(jget "$T/example.out" variants.bh_disable-epyc.core_count)"
+# A `work N` is charged whole, so it can take the core's clock past the fill
+# its buffered store waits for; the hlt that drains the buffer then must not
+# take the clock back to the fill. One core on x460-8way starts at cycle 85
+# (seed 0); the store's line comes from memory at 789, long before the work
+# ends: the core halts at 85 + 2000, every cycle of it in one category.
+cat >"$T/ahead.s" <<'S'
+.data
+.align 64
+x: .quad 0
+.text
+worker:
+    mov qword ptr [x], 1
+    work 2000
+    hlt
+S
+cat >"$T/ahead.json" <<'S'
+{"cpu": "x460-8way", "cores": 1, "program": "ahead.s", "threads": [{"cpus": "all", "entry": "worker"}]}
+S
+expect_status "store, long work, hlt" 0 "$BOUNCE" run "$T/ahead.json" --json "$T/ahead.out"
+v=variants.default
+expect_eq "halted after the work" 2085 "$(jget "$T/ahead.out" $v.cycles)"
+expect_eq "no store-buffer stall: the line came during the work" 0 "$(jget "$T/ahead.out" $v.cores.0.cycles.sb_stall)"
+expect_eq "busy: the work" 2000 "$(jget "$T/ahead.out" $v.cores.0.cycles.busy)"
+
 finish

@@ -415,7 +415,11 @@ int core_drain_event(struct core_env *env, struct core *c)
 	}
 	if (c->state == CORE_WAIT_SB) {
 		if (c->sb.n <= c->sb_wait_max) {
-			uint64_t wake = now;
+			/* A `work N` or a locked RMW is charged whole and can take
+			 * the core's clock past the fill its buffered store waits
+			 * for: the drain is then due at now < wait_from, and the
+			 * core must not go back in time. */
+			uint64_t wake = max64(now, c->wait_from);
 			c->clock = c->wait_from;
 			acct(env, c, CORE_ACT_SB_STALL, wake - c->wait_from);
 			c->state = CORE_RUN;
