@@ -15,8 +15,14 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static int check_defines(struct asm_state *st)
 {
+	int any_c = 0;
+	for (size_t i = 0; st->in->compiled && i < st->in->n_files; i++)
+		any_c |= st->in->compiled[i];
+	const char *nor = any_c ? " and no C file mentions it" : "";
 	for (size_t i = 0; i < st->in->n_defines; i++) {
 		const struct asm_define *d = &st->in->defines[i];
+		if (d->used_by_c)
+			continue;
 		size_t last; /* a .equ marks the last define of its name (dir_equ) */
 		if (d->name && name_map_find(&st->defines, d->name, strlen(d->name), &last) &&
 		    st->define_used[last])
@@ -26,11 +32,11 @@ static int check_defines(struct asm_state *st)
 		asm_did_you_mean(st, name, SEC_ABS, hint, sizeof hint);
 		if (d->file && d->line > 0)
 			return err_set(st->e, d->file, d->line, d->col,
-				       "define '%s' names no .equ in the program%s", name, hint);
+				       "define '%s' names no .equ in the program%s%s", name, nor, hint);
 		if (d->file)
-			return err_set(st->e, NULL, 0, 0, "%s %s=%lld: names no .equ in the program%s",
-				       d->file, name, (long long)d->value, hint);
-		return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program%s", name, hint);
+			return err_set(st->e, NULL, 0, 0, "%s %s=%lld: names no .equ in the program%s%s",
+				       d->file, name, (long long)d->value, nor, hint);
+		return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program%s%s", name, nor, hint);
 	}
 	return 0;
 }

@@ -82,11 +82,17 @@ struct asm_define {
 	 * field names ("--set"). NULL: not said. */
 	const char *file;
 	int line, col;
+	/* A C program mentions it (a -D macro to its compile): then naming no
+	 * .equ is not an error. */
+	uint8_t used_by_c;
 };
 
 struct asm_input {
 	const char *const *files;     /* assembled in order as one unit */
 	size_t n_files;
+	/* Per file, 1 when it is a C compiler's output (load/c_compile.h);
+	 * NULL when none is. */
+	const uint8_t *compiled;
 	const char *const *include_dirs; /* searched after the including file's directory */
 	size_t n_include_dirs;
 	const struct asm_define *defines;

@@ -332,7 +332,7 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	} else if (cJSON_IsArray(n)) {
 		cnt = (size_t)cJSON_GetArraySize(n);
 		if (!cnt)
-			return jpos_error(c->d, n, c->e, "empty program list (expected at least one .s file)");
+			return jpos_error(c->d, n, c->e, "empty program list (expected at least one .s or .c file)");
 	} else {
 		return jpos_error(c->d, n, c->e, "expected a file name or an array of file names, found %s",
 				  jpos_type_name(n));
@@ -347,9 +347,9 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		const char *rel;
 		if ((r = jpos_string(c->d, ch, 4000, &rel, c->e)))
 			break;
-		if (!input_is_workload_name(rel)) {
+		if (!input_is_program_name(rel)) {
 			r = jpos_error(c->d, ch, c->e, "program \"%s\" is not a workload file (expected a name ending in %s)",
-				       rel, INPUT_WORKLOAD_NAMES);
+				       rel, INPUT_PROGRAM_NAMES);
 			break;
 		}
 		char *a = rel[0] == '/' ? strdup(rel) : path_join(c->s->dir, rel);
@@ -363,10 +363,10 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 			su->program[su->n_program++] = b;
 			b = NULL;
 		} else if (file_kind(a) == 2) {
-			r = jpos_error(c->d, ch, c->e, "program \"%s\" is a directory (expected a .s file)", rel);
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is a directory (expected a .s or .c file)", rel);
 		} else if (file_kind(a) == 3) {
 			struct stat st;
-			r = jpos_error(c->d, ch, c->e, "program \"%s\" is %s (expected a .s file)", rel,
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is %s (expected a .s or .c file)", rel,
 				       stat(a, &st) ? "not a regular file" : input_kind(st.st_mode));
 		} else if (b) {
 			r = jpos_error(c->d, ch, c->e, "program file \"%s\" not found (expected it next to the scenario or in %s)",
@@ -402,6 +402,35 @@ static int parse_defines(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		struct asm_define d = { .name = name, .value = v, .file = c->s->file };
 		jpos_key_where(c->d, ch, &d.line, &d.col);
 		su->defines[su->n_defines++] = d;
+	}
+	return 0;
+}
+
+/* Flags for the compiles of the .c programs. Those that would change what
+ * the compile produces or where (a mode, an output, dependency files) are
+ * refused here: the compile's own flags decide those (c_compile.c). */
+static int parse_cflags(struct ctx *c, const cJSON *n, struct scen_setup *su)
+{
+	static const char *const refused[] = { "-o", "-c", "-E", "-S", "-M", "-save-temps", "-x", "-pipe", NULL };
+	if (jpos_array(c->d, n, c->e))
+		return -1;
+	size_t cnt = (size_t)cJSON_GetArraySize(n);
+	if (!(su->cflags = alloc_array(c, cnt, sizeof *su->cflags)))
+		return -1;
+	for (const cJSON *ch = n->child; ch; ch = ch->next) {
+		const char *f;
+		if (jpos_string(c->d, ch, 4000, &f, c->e))
+			return -1;
+		if (f[0] != '-' || !f[1])
+			return jpos_error(c->d, ch, c->e, "\"%s\" is not a compiler flag (expected one starting with '-', "
+					  "such as \"-O3\"; C files go in \"program\")", f);
+		for (const char *const *r = refused; *r; r++)
+			if (strncmp(f, *r, strlen(*r)) == 0 && (strcmp(*r, "-M") == 0 || !f[strlen(*r)] ||
+								 strcmp(*r, "-x") == 0 || strcmp(*r, "-o") == 0))
+				return jpos_error(c->d, ch, c->e, "flag \"%s\" is bounce's to set: the compile's mode, "
+						  "output and language are fixed (docs/c-workloads.md)", f);
+		if (!(su->cflags[su->n_cflags++] = dup_or_fail(c, f)))
+			return -1;
 	}
 	return 0;
 }
@@ -919,7 +948,7 @@ static int parse_top(struct ctx *c, const cJSON *root)
 	if (!(s->description = dup_or_fail(c, str)))
 		return -1;
 	if (!require(c, root, "cpu", "a CPU model name such as \"x460-8way\" or an inline object") ||
-	    !require(c, root, "program", "the .s files to assemble") ||
+	    !require(c, root, "program", "the .s and .c files to run") ||
 	    !require(c, root, "threads", "[{\"cpus\": ..., \"entry\": ...}]"))
 		return -1;
 	if (parse_setup(c, root, &s->base))
@@ -1055,6 +1084,9 @@ static void setup_free(struct scen_setup *su)
 		free(su->interrupts[i].handler);
 	}
 	free(su->interrupts);
+	for (size_t i = 0; i < su->n_cflags; i++)
+		free(su->cflags[i]);
+	free(su->cflags);
 }
 
 void scen_free(struct scenario *s)
@@ -1288,6 +1320,8 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->include_dirs[r->n_include_dirs++] = s->dir;
 	if (strcmp(s->dir, s->libdir))
 		r->include_dirs[r->n_include_dirs++] = s->libdir;
+	r->cflags = (const char *const *)pick(s, v, SCEN_SET_CFLAGS)->cflags;
+	r->n_cflags = pick(s, v, SCEN_SET_CFLAGS)->n_cflags;
 	r->threads = pick(s, v, SCEN_SET_THREADS)->threads;
 	r->n_threads = pick(s, v, SCEN_SET_THREADS)->n_threads;
 	r->interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->interrupts;

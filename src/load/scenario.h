@@ -94,7 +94,8 @@ struct scen_stop {
 	X(defines,    DEFINES,    0) \
 	X(threads,    THREADS,    5) \
 	X(interrupts, INTERRUPTS, 6) \
-	X(stop,       STOP,       7)
+	X(stop,       STOP,       7) \
+	X(cflags,     CFLAGS,     8)
 
 #define SCEN_KEY_ENUM_(key, ID, hint) SCEN_KEY_##ID,
 #define SCEN_SET_ENUM_(key, ID, hint) SCEN_SET_##ID = 1u << SCEN_KEY_##ID,
@@ -123,6 +124,8 @@ struct scen_setup {
 	struct scen_interrupt *interrupts;
 	size_t n_interrupts;
 	struct scen_stop stop;
+	char **cflags;             /* more flags for the .c programs' compiles */
+	size_t n_cflags;
 };
 
 struct scen_variant {
@@ -212,6 +215,8 @@ struct scen_run {
 	size_t n_program;
 	const char *include_dirs[2];    /* the scenario's dir, <datadir>/scenarios */
 	size_t n_include_dirs;
+	const char *const *cflags;      /* for the .c programs (load/c_compile.h) */
+	size_t n_cflags;
 	struct asm_define *defines;     /* merged base < variant < overrides; owned */
 	size_t n_defines;
 	const struct scen_thread *threads;
