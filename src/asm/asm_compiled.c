@@ -25,9 +25,8 @@ void asm_unit_begin(struct asm_state *st, uint32_t unit, int compiled)
 	st->cloc_valid = 0;
 	st->discard = 0;
 	st->n_sec_stack = 0;
-	/* a compiler's file begins in .text, as it assumes */
-	if (st->compiled)
-		st->section = st->prev_section = SEC_TEXT;
+	/* every file begins in .text, as GAS's do and compilers assume */
+	st->section = st->prev_section = SEC_TEXT;
 }
 
 int asm_unit_end(struct asm_state *st)
