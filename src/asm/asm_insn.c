@@ -96,6 +96,21 @@ static const struct mnem *find_mnem(const struct asm_tok *t)
 	return NULL;
 }
 
+/* `rep nop` is pause (its encoding, and what GCC writes for
+ * __builtin_ia32_pause); no string instruction is modelled. *pos is at
+ * the `rep`; on success it is at the `nop`. */
+static int rep_prefix(struct asm_state *st, uint32_t *pos, const struct mnem **m)
+{
+	const struct asm_tok *n = &st->toks[*pos + 1];
+	if (!asm_tok_is_ci(n, "nop"))
+		return asm_error(st, st->toks[*pos].col, "'rep' is modelled only in 'rep nop' (pause)");
+	for (size_t i = 0; i < sizeof mnems / sizeof mnems[0]; i++)
+		if (mnems[i].op == OP_PAUSE)
+			*m = &mnems[i];
+	(*pos)++;
+	return 0;
+}
+
 static int is_rm(const struct asm_opnd *o)
 {
 	return o->o.kind == OPND_REG || o->o.kind == OPND_MEM;
@@ -112,7 +127,7 @@ static int need(struct asm_state *st, const struct mnem *m, const struct asm_opn
 	/* A bare name where a register or memory was wanted is most often a
 	 * misspelt register or a data label without its brackets: say which. */
 	if (o->o.kind == OPND_IMM && o->has_expr && o->x.len == 1 && o->x.n[0].op == X_SYM) {
-		const struct asm_sym *y = &st->syms[o->x.n[0].v];
+		const struct asm_sym *y = asm_sym_at(st, (uint64_t)o->x.n[0].v);
 		char hint[160];
 		if (!y->defined)
 			return asm_error(st, o->col, "'%s' needs %s: '%s' is not a register%s", m->name, what,
@@ -334,7 +349,7 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 	return asm_add_fixup(st, FIX_TARGET, 0, 0, 0, st->n_insns, &n, 1, loc);
 }
 
-int asm_parse_insn(struct asm_state *st, uint32_t pos)
+static int parse_insn(struct asm_state *st, uint32_t pos)
 {
 	const struct asm_tok *t = &st->toks[pos];
 	char what[96];
@@ -352,8 +367,21 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 					 what);
 		}
 	}
+	const struct mnem *m = NULL;
+	if (asm_tok_is_ci(t, "rep")) {
+		if (in.lock)
+			return asm_error(st, t->col, "'lock' cannot prefix 'rep'");
+		if (rep_prefix(st, &pos, &m))
+			return -1;
+		t = &st->toks[pos];
+	}
 	asm_tok_text(t, what, sizeof what);
-	const struct mnem *m = find_mnem(t);
+	if (!m)
+		m = find_mnem(t);
+	if (!m && st->compiled)
+		return asm_error(st, t->col, "unknown instruction %s (compiled from %s: bounce runs integer "
+				 "code; see docs/c-workloads.md for the instructions it models)", what,
+				 st->cloc_valid ? st->files[st->cloc_file] : st->cur_file);
 	if (!m)
 		return asm_error(st, t->col, "unknown instruction %s", what);
 	if (in.lock && !m->lockable)
@@ -363,10 +391,10 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 	pos++;
 	in.op = m->op;
 	in.cond = m->cond;
-	uint32_t loc;
+	uint32_t loc; /* of the assembly line, where fixups report */
 	if (asm_new_loc(st, col0, &loc))
 		return -1;
-	in.loc = loc;
+	in.loc = st->err_cloc != ASM_NO_LOC ? st->err_cloc : loc;
 
 	struct asm_opnd ops[2] = {0};
 	int n = 0;
@@ -377,12 +405,7 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		while (st->toks[pos].kind != T_END) {
 			if (n == n_operands(m->form)) {
 				const struct asm_tok *x = &st->toks[pos];
-				const struct asm_tok *prev = &st->toks[pos - 1];
 				asm_tok_text(x, what, sizeof what);
-				if (x->kind == T_PUNCT && x->ch == '[' && prev->kind == T_IDENT)
-					return asm_error(st, x->col, "unexpected '[' after the operands of '%s': "
-							 "write the symbol inside the brackets, as in [%.*s + rcx*8]",
-							 m->name, (int)prev->len, prev->s);
 				return asm_error(st, x->col, "unexpected %s after the operands of '%s'",
 						 what, m->name);
 			}
@@ -424,10 +447,23 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		if (!ops[i].has_expr)
 			continue;
 		int mem = ops[i].o.kind == OPND_MEM;
+		uint8_t flags = (uint8_t)(ops[i].flags | (in.op == OP_LEA ? PF_ADDR : 0));
 		if (asm_settle(st, i ? FIX_OPND_B : FIX_OPND_A, mem ? POL_MEM : POL_IMM,
-			       ops[i].flags, mem ? 8 : ops[i].o.size, idx, ops[i].x.n, ops[i].x.len,
+			       flags, mem ? 8 : ops[i].o.size, idx, ops[i].x.n, ops[i].x.len,
 			       loc, 1))
 			return -1;
 	}
 	return 0;
+}
+
+int asm_parse_insn(struct asm_state *st, uint32_t pos)
+{
+	/* Under a .loc the instruction is at its C line: where it runs, and
+	 * where its errors are reported (with the assembly line). */
+	if (st->cloc_valid &&
+	    asm_new_loc_at(st, st->cloc_file, st->cloc_line, st->cloc_col, &st->err_cloc))
+		return -1;
+	int rc = parse_insn(st, pos);
+	st->err_cloc = ASM_NO_LOC;
+	return rc;
 }
