@@ -91,9 +91,6 @@ struct asm_define {
 struct asm_input {
 	const char *const *files;     /* assembled in order as one unit */
 	size_t n_files;
-	/* Per file, 1 when it is a C compiler's output (load/c_compile.h);
-	 * NULL when none is. */
-	const uint8_t *compiled;
 	const char *const *include_dirs; /* searched after the including file's directory */
 	size_t n_include_dirs;
 	const struct asm_define *defines;

@@ -187,6 +187,7 @@ static int create_sim(struct runner *r, struct err *e)
 static int assemble(struct runner *r, struct err *e)
 {
 	struct cc_output cc = { 0 };
+	const char **dirs = NULL;
 	struct asm_input in = {
 		.files = r->run.program,
 		.n_files = r->run.n_program,
@@ -215,8 +216,19 @@ static int assemble(struct runner *r, struct err *e)
 			r->run.defines[i].used_by_c = cc.define_used[i];
 		in.files = (const char *const *)cc.files;
 		in.compiled = cc.compiled;
+		/* The compiler ran here and was given the paths as the
+		 * scenario resolved them: its .file names are relative to
+		 * this directory, whichever directory ran the cached compile. */
+		if (!(dirs = calloc(cc.n_files, sizeof *dirs))) {
+			cc_output_free(&cc);
+			return err_internal(e, "out of memory");
+		}
+		for (size_t i = 0; i < cc.n_files; i++)
+			dirs[i] = cc.compiled[i] ? "" : NULL;
+		in.compile_dirs = dirs;
 	}
 	int rc = asm_assemble(&in, &r->prog, e);
+	free(dirs);
 	cc_output_free(&cc);
 	return rc;
 }
