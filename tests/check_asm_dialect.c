@@ -287,6 +287,8 @@ START_TEST(test_errors_at_c_lines)
 	fails(".popsection\n", &cin, "t.s:1:1: .popsection without .pushsection");
 	fails(".p2align 13\n", &cin, "t.s:1:10: .p2align 13 is not in 0..12");
 	fails("rep movsb\n", &cin, "t.s:1:1: 'rep' is modelled only in 'rep nop' (pause)");
+	fails("pxor xmm0, xmm0\n", &cin, "t.s:1:1: unknown instruction 'pxor' (in compiler output: bounce runs "
+	      "integer code; see docs/c-workloads.md for the instructions it models)");
 	fails(".data\n.string 5\n", &cin, "t.s:2:9: expected a string in quotes");
 	fails(".comm c, 8, 3\n", &cin, "t.s:1:13: alignment 3 is not a power of two in 1..4096");
 	fails(".data\n.p2align 3, 256\n", &cin, "t.s:2:13: fill value 256 does not fit in a byte");

@@ -379,9 +379,10 @@ static int parse_insn(struct asm_state *st, uint32_t pos)
 	if (!m)
 		m = find_mnem(t);
 	if (!m && st->compiled)
-		return asm_error(st, t->col, "unknown instruction %s (compiled from %s: bounce runs integer "
-				 "code; see docs/c-workloads.md for the instructions it models)", what,
-				 st->cloc_valid ? st->files[st->cloc_file] : st->cur_file);
+		return asm_error(st, t->col, "unknown instruction %s (%s%s: bounce runs integer code; see "
+				 "docs/c-workloads.md for the instructions it models)", what,
+				 st->cloc_valid ? "compiled from " : "in compiler output",
+				 st->cloc_valid ? st->files[st->cloc_file] : "");
 	if (!m)
 		return asm_error(st, t->col, "unknown instruction %s", what);
 	if (in.lock && !m->lockable)
