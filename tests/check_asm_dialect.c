@@ -272,12 +272,14 @@ START_TEST(test_errors_at_c_lines)
 	char src[1024];
 	snprintf(src, sizeof src, "%s\tvmovdqu ymm0, YMMWORD PTR [rdi]\n", head);
 	fails(src, &cin, "t.c:12:5: unknown instruction 'vmovdqu' (compiled from t.c: bounce runs integer "
-	      "code; see docs/c-workloads.md for the instructions it models) (in the assembly at t.s:6:2)");
+	      "code; see docs/c-workloads.md for the instructions it models) (in the assembly at t.s:6:2: "
+	      "'vmovdqu ymm0, YMMWORD PTR [rdi]')");
 	snprintf(src, sizeof src, "%s\tnop\n.loc 1 13 3\n\tcall\tmemcpy\n", head);
+	/* found at the end, when the line's text is gone */
 	fails(src, &cin, "t.c:13:3: undefined label 'memcpy' (in the assembly at t.s:8:7)");
 	snprintf(src, sizeof src, "%s.loc 1 14 1\n\tmov rax, QWORD PTR [rip + 8]\n", head);
 	fails(src, &cin, "t.c:14:1: a rip-relative address needs a symbol (sym[rip] or [rip + sym]) "
-	      "(in the assembly at t.s:7:22)");
+	      "(in the assembly at t.s:7:22: 'mov rax, QWORD PTR [rip + 8]')");
 	/* outside an instruction, the assembly's position */
 	fails(".loc 7 1 1\n", &cin, "t.s:1:6: expected a file number that a .file line gave");
 	fails(".file 1 \"t.c\"\n.loc 1 2 3 bogus\n", &cin, "t.s:2:12: unexpected 'bogus' in .loc");
