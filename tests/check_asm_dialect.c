@@ -272,12 +272,14 @@ START_TEST(test_errors_at_c_lines)
 	char src[1024];
 	snprintf(src, sizeof src, "%s\tvmovdqu ymm0, YMMWORD PTR [rdi]\n", head);
 	fails(src, &cin, "t.c:12:5: unknown instruction 'vmovdqu' (compiled from t.c: bounce runs integer "
-	      "code; see docs/c-workloads.md for the instructions it models) (in the assembly at t.s:6:2)");
+	      "code; see docs/c-workloads.md for the instructions it models) (in the assembly at t.s:6:2: "
+	      "'vmovdqu ymm0, YMMWORD PTR [rdi]')");
 	snprintf(src, sizeof src, "%s\tnop\n.loc 1 13 3\n\tcall\tmemcpy\n", head);
+	/* found at the end, when the line's text is gone */
 	fails(src, &cin, "t.c:13:3: undefined label 'memcpy' (in the assembly at t.s:8:7)");
 	snprintf(src, sizeof src, "%s.loc 1 14 1\n\tmov rax, QWORD PTR [rip + 8]\n", head);
 	fails(src, &cin, "t.c:14:1: a rip-relative address needs a symbol (sym[rip] or [rip + sym]) "
-	      "(in the assembly at t.s:7:22)");
+	      "(in the assembly at t.s:7:22: 'mov rax, QWORD PTR [rip + 8]')");
 	/* outside an instruction, the assembly's position */
 	fails(".loc 7 1 1\n", &cin, "t.s:1:6: expected a file number that a .file line gave");
 	fails(".file 1 \"t.c\"\n.loc 1 2 3 bogus\n", &cin, "t.s:2:12: unexpected 'bogus' in .loc");
@@ -286,7 +288,16 @@ START_TEST(test_errors_at_c_lines)
 	      ".percpu, and skips sections that are not allocated, such as .debug_*)");
 	fails(".popsection\n", &cin, "t.s:1:1: .popsection without .pushsection");
 	fails(".p2align 13\n", &cin, "t.s:1:10: .p2align 13 is not in 0..12");
+	fails("\tjmp\t[QWORD PTR .L4[0+rdi*8]]\n", &cin, "t.s:1:6: 'jmp' needs a label but found '[': "
+	      "indirect jumps and calls are not modelled (a switch's jump table: compile with "
+	      "-fno-jump-tables; a function pointer: call the function by name)");
+	fails("call rax\n", &cin, "t.s:1:6: 'call' needs a label but found 'rax': indirect jumps and "
+	      "calls are not modelled (a switch's jump table: compile with -fno-jump-tables; a function "
+	      "pointer: call the function by name)");
+	fails("jmp 5\n", &cin, "t.s:1:5: 'jmp' needs a label but found number");
 	fails("rep movsb\n", &cin, "t.s:1:1: 'rep' is modelled only in 'rep nop' (pause)");
+	fails("pxor xmm0, xmm0\n", &cin, "t.s:1:1: unknown instruction 'pxor' (in compiler output: bounce runs "
+	      "integer code; see docs/c-workloads.md for the instructions it models)");
 	fails(".data\n.string 5\n", &cin, "t.s:2:9: expected a string in quotes");
 	fails(".comm c, 8, 3\n", &cin, "t.s:1:13: alignment 3 is not a power of two in 1..4096");
 	fails(".data\n.p2align 3, 256\n", &cin, "t.s:2:13: fill value 256 does not fit in a byte");

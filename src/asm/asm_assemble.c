@@ -9,7 +9,8 @@
 #include <string.h>
 
 /* An error in an instruction that has a .loc names the C position, and
- * the assembly line it is in. */
+ * where in the assembly it is and what the compiler wrote there (when the
+ * line is at hand: not for a reference resolved at the end). */
 int (asm_error)(struct asm_state *st, uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
@@ -23,9 +24,14 @@ int (asm_error)(struct asm_state *st, uint32_t col, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	const struct src_loc *l = &st->locs[st->err_cloc];
+	const char *text = st->line_text ? st->line_text : "";
+	size_t len = st->line_text ? st->line_len : 0;
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
 	return err_set(st->e, st->files[l->file], (int)l->line, (int)l->col,
-		       "%s (in the assembly at %s:%u:%u)", msg, st->cur_file, (unsigned)st->cur_line,
-		       (unsigned)col);
+		       "%s (in the assembly at %s:%u:%u%s%.*s%s)", msg, st->cur_file,
+		       (unsigned)st->cur_line, (unsigned)col, len ? ": '" : "",
+		       (int)(len > 80 ? 80 : len), text, len > 80 ? "...'" : len ? "'" : "");
 }
 
 int (asm_error_loc)(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)

@@ -338,7 +338,14 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 		(*pos)++;
 		return intern_mark(st, t, &in->target);
 	}
-	if (t->kind != T_IDENT || asm_reserved_name(t->s, t->len))
+	/* jmp rax, call [rip + fp], jmp [QWORD PTR .L4[0+rax*8]]: there are
+	 * no code addresses; say what makes a compiler write them */
+	if ((t->kind == T_PUNCT && t->ch == '[') ||
+	    (t->kind == T_IDENT && asm_reserved_name(t->s, t->len)))
+		return asm_error(st, t->col, "'%s' needs a label but found %s: indirect jumps and calls are "
+				 "not modelled (a switch's jump table: compile with -fno-jump-tables; a "
+				 "function pointer: call the function by name)", m->name, what);
+	if (t->kind != T_IDENT)
 		return asm_error(st, t->col, "'%s' needs a label but found %s", m->name, what);
 	struct asm_xnode n = { .op = X_SYM, .col = t->col };
 	uint32_t idx;
@@ -379,9 +386,10 @@ static int parse_insn(struct asm_state *st, uint32_t pos)
 	if (!m)
 		m = find_mnem(t);
 	if (!m && st->compiled)
-		return asm_error(st, t->col, "unknown instruction %s (compiled from %s: bounce runs integer "
-				 "code; see docs/c-workloads.md for the instructions it models)", what,
-				 st->cloc_valid ? st->files[st->cloc_file] : st->cur_file);
+		return asm_error(st, t->col, "unknown instruction %s (%s%s: bounce runs integer code; see "
+				 "docs/c-workloads.md for the instructions it models)", what,
+				 st->cloc_valid ? "compiled from " : "in compiler output",
+				 st->cloc_valid ? st->files[st->cloc_file] : "");
 	if (!m)
 		return asm_error(st, t->col, "unknown instruction %s", what);
 	if (in.lock && !m->lockable)

@@ -145,7 +145,8 @@ struct asm_state {
 	char *include_path;
 	uint32_t include_col;
 
-	/* the line being parsed, for directives that read it raw (.section) */
+	/* the line being parsed, for directives that read it raw (.section)
+	 * and for messages; NULL once the files are read */
 	const char *line_text;
 	size_t line_len;
 	/* the top-level input file being read and whether it is compiler

@@ -87,6 +87,7 @@ static int layout(struct asm_state *st, struct program *p)
 
 static int resolve_fixups(struct asm_state *st)
 {
+	st->line_text = NULL; /* the files' text is gone */
 	for (uint32_t i = 0; i < st->n_fix; i++) {
 		const struct asm_fixup *f = &st->fix[i];
 		const struct src_loc *l = &st->locs[f->loc];

@@ -78,6 +78,9 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 			sign = t;
 			t = &st->toks[++*pos];
 		}
+		/* Clang's inline-asm memory operands: [rip + offset sym] */
+		if (asm_tok_is_ci(t, "offset") && st->toks[*pos + 1].kind == T_IDENT)
+			t = &st->toks[++*pos];
 		uint8_t reg, size;
 		const struct asm_tok *t1 = &st->toks[*pos + (t->kind != T_END)];
 		if (asm_tok_is_ci(t, "rip")) {

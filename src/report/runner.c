@@ -11,15 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* " (did you mean 'x'?)" for a name that is not a label (data 0) or not a
- * .data/.percpu symbol (data 1) of p, x the closest that is; else "". */
+/* " (did you mean 'x'?)" for a name that is not a global label (data 0)
+ * or .data/.percpu symbol (data 1) of p, x the closest global that is;
+ * the reason when the name is one compiled file's own; else "". */
 static void symbol_hint(const struct program *p, const char *name, int data, char *hint, size_t n)
 {
 	struct suggest g;
 	suggest_init(&g, name);
 	for (uint32_t i = 0; i < p->n_syms; i++) {
 		int sec = p->syms[i].section;
-		if (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT)
+		if (p->syms[i].local && strcmp(p->syms[i].name, name) == 0) {
+			snprintf(hint, n, " (it is local to a compiled file: a static, or not .globl)");
+			return;
+		}
+		if (!p->syms[i].local && (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT))
 			suggest_offer(&g, p->syms[i].name);
 	}
 	if (suggest_best(&g))
