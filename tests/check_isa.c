@@ -370,39 +370,55 @@ static uint64_t symbol(const struct program *p, const char *name)
 	return (uint64_t)s->value;
 }
 
-/* Run the n states of `in` through case k in the interpreter, into out. */
-static void sim_states(const struct isa_case *k, int n, const uint64_t *in, uint64_t *out)
+/* Assemble src and build its one-core machine, a thread at main. The
+ * invariant checker is on when `check`. */
+static struct sim *build(const char *src, int check, struct program *p)
 {
-	char msg[2048];
-	char *src = program_text(k, n);
 	struct asm_input ai = { .nr_cpus = 1, .line_size = 64 };
-	struct program p;
 	struct err e;
+	char msg[2048];
 	err_clear(&e);
-	int rc = asm_assemble_string("t.s", src, &ai, &p, &e);
+	int rc = asm_assemble_string("t.s", src, &ai, p, &e);
 	err_format(&e, msg, sizeof msg);
-	ck_assert_msg(rc == 0, "%s: assembly failed: %s", k->text, msg);
-	free(src);
-
+	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
 	struct sim_config cfg;
 	memset(&cfg, 0, sizeof cfg);
 	cpu_model_default(&cfg.cpu);
 	cfg.cpu.cores = 1;
-	cfg.prog = &p;
+	cfg.prog = p;
 	struct sim_thread th;
 	memset(&th, 0, sizeof th);
-	th.entry = (uint32_t)symbol(&p, "main");
+	th.entry = (uint32_t)symbol(p, "main");
 	cfg.threads = &th;
 	cfg.n_threads = 1;
-	/* no invariant checker: the states are written into memory behind its back */
+	cfg.check = check;
 	struct sim *s = sim_create(&cfg, &e);
 	err_format(&e, msg, sizeof msg);
 	ck_assert_msg(s != NULL, "sim_create: %s", msg);
-	uint64_t at = symbol(&p, "in"), to = symbol(&p, "out");
-	ck_assert_int_eq(ms_write_memory(sim_memsys(s), at, in, (uint64_t)n * NQ * 8, &e), 0);
+	return s;
+}
+
+static void run_to_halt(struct sim *s)
+{
+	struct err e;
+	char msg[2048];
 	enum sim_status st = sim_run(s, &e);
 	err_format(&e, msg, sizeof msg);
-	ck_assert_msg(st == SIM_HALTED, "%s: %s: %s", k->text, sim_status_name(st), msg);
+	ck_assert_msg(st == SIM_HALTED, "%s: %s", sim_status_name(st), msg);
+}
+
+/* Run the n states of `in` through case k in the interpreter, into out.
+ * No invariant checker: the states are written into memory behind its back. */
+static void sim_states(const struct isa_case *k, int n, const uint64_t *in, uint64_t *out)
+{
+	struct program p;
+	struct err e;
+	char *src = program_text(k, n);
+	struct sim *s = build(src, 0, &p);
+	free(src);
+	uint64_t at = symbol(&p, "in"), to = symbol(&p, "out");
+	ck_assert_int_eq(ms_write_memory(sim_memsys(s), at, in, (uint64_t)n * NQ * 8, &e), 0);
+	run_to_halt(s);
 	for (int i = 0; i < n * NQ; i++)
 		out[i] = sim_peek(s, to + 8 * (uint64_t)i, 8);
 	sim_destroy(s);
@@ -452,40 +468,18 @@ END_TEST
 
 /* ---- the rest of the set ---- */
 
-static struct sim *run_src(const char *src, struct program *p, struct err *e, enum sim_status *st)
+static struct sim *run_src(const char *src, struct program *p)
 {
-	struct asm_input ai = { .nr_cpus = 1, .line_size = 64 };
-	char msg[2048];
-	err_clear(e);
-	int rc = asm_assemble_string("t.s", src, &ai, p, e);
-	err_format(e, msg, sizeof msg);
-	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
-	struct sim_config cfg;
-	memset(&cfg, 0, sizeof cfg);
-	cpu_model_default(&cfg.cpu);
-	cfg.cpu.cores = 1;
-	cfg.prog = p;
-	struct sim_thread th;
-	memset(&th, 0, sizeof th);
-	th.entry = (uint32_t)symbol(p, "main");
-	cfg.threads = &th;
-	cfg.n_threads = 1;
-	cfg.check = 1;
-	struct sim *s = sim_create(&cfg, e);
-	ck_assert_ptr_nonnull(s);
-	*st = sim_run(s, e);
-	err_format(e, msg, sizeof msg);
-	ck_assert_msg(*st == SIM_HALTED, "%s: %s", sim_status_name(*st), msg);
+	struct sim *s = build(src, 1, p);
+	run_to_halt(s);
 	return s;
 }
 
 START_TEST(test_ret_from_entry_ends_the_thread)
 {
 	struct program p;
-	struct err e;
-	enum sim_status st;
 	struct sim *s = run_src(".data\nx: .quad 0\n.text\nmain:\n  call f\n  mov qword ptr [x], rax\n  ret\n"
-				"f:\n  mov eax, 7\n  ret\n", &p, &e, &st);
+				"f:\n  mov eax, 7\n  ret\n", &p);
 	struct sim_core_view v;
 	sim_core_view(s, 0, &v);
 	ck_assert(v.halted);
@@ -501,14 +495,12 @@ END_TEST
 START_TEST(test_pushf_popf_carry_if)
 {
 	struct program p;
-	struct err e;
-	enum sim_status st;
 	struct sim *s = run_src(".data\nf1: .quad 0\nf2: .quad 0\n.text\nmain:\n"
 				"  mov eax, 1\n  cmp eax, 2\n"          /* CF SF PF set, ZF OF clear */
 				"  pushfq\n  pop rbx\n  cli\n  mov [f1], rbx\n"
 				"  pushf\n  pop rcx\n  mov [f2], rcx\n"
 				"  xor eax, eax\n"                      /* other flags, ZF set */
-				"  push rbx\n  popf\n  hlt\n", &p, &e, &st);
+				"  push rbx\n  popf\n  hlt\n", &p);
 	struct sim_core_view v;
 	sim_core_view(s, 0, &v);
 	ck_assert_uint_eq(sim_peek(s, symbol(&p, "f1"), 8), 0x2 | 0x1 | 0x4 | 0x80 | 0x200);
@@ -523,7 +515,7 @@ START_TEST(test_pushf_popf_carry_if)
 	program_free(&p);
 
 	/* popf of a word with IF clear disables interrupts, as cli */
-	s = run_src("main:\n  push rax\n  popfq\n  hlt\n", &p, &e, &st);
+	s = run_src("main:\n  push rax\n  popfq\n  hlt\n", &p);
 	sim_core_view(s, 0, &v);
 	ck_assert_int_eq(v.intr_enabled, 0);
 	sim_destroy(s);
@@ -536,11 +528,9 @@ END_TEST
 START_TEST(test_lock_or_rsp_fence)
 {
 	struct program p;
-	struct err e;
-	enum sim_status st;
 	struct sim *s = run_src(".data\n.align 64\nx: .quad 0\n.text\nmain:\n  mov qword ptr [x], 1\n"
 				"  mov rax, 5\n  push rax\n  lock or QWORD PTR [rsp], 0\n  pop rbx\n  hlt\n",
-				&p, &e, &st);
+				&p);
 	struct sim_core_view v;
 	sim_core_view(s, 0, &v);
 	ck_assert_uint_eq(v.regs[R_RBX], 5);
