@@ -82,6 +82,7 @@ struct isa_case {
 	X("imul dx, si", 2, K_CFOF, G_ANY, 0) \
 	X("imul rsi, qword ptr [rdi+80]", 8, K_CFOF, G_ANY, 0) \
 	X("imul rax, rbx, -7", 8, K_CFOF, G_ANY, 0) \
+	X("imul esi, 1000", 4, K_CFOF, G_ANY, 0) \
 	X("imul ecx, dword ptr [rdi+80], 100000", 4, K_CFOF, G_ANY, 0) \
 	X("imul si, bx, -300", 2, K_CFOF, G_ANY, 0) \
 	X("imul rbx", 8, K_CFOF, G_ANY, 0) \

@@ -531,6 +531,12 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		}
 		if (n == 1)
 			memset(&ops[1], 0, sizeof ops[1]);
+		if (m->form == F_IMUL && n == 2 && ops[1].o.kind == OPND_IMM) {
+			/* GAS's imul r, imm: r = r * imm */
+			ops[2] = ops[1];
+			ops[1] = ops[0];
+			n = 3;
+		}
 		if (m->form == F_IMUL) {
 			mn.form = n == 1 ? F_UNARY : n == 2 ? F_IMUL2 : F_IMUL3;
 			mn.op = n == 1 ? OP_IMUL1 : n == 2 ? OP_IMUL : OP_IMUL3;
