@@ -25,6 +25,17 @@ static int tok_reg(const struct asm_tok *t, uint8_t *reg, uint8_t *size)
 	return t->kind == T_IDENT && asm_reg_lookup(t->s, t->len, reg, size) == 0;
 }
 
+/* ah ch dh bh: bits 8-15 of rax rcx rdx rbx, operands only (never an
+ * address or a thread's register). */
+static int tok_reg_hi8(const struct asm_tok *t, uint8_t *reg)
+{
+	static const char *const names[] = { "ah", "ch", "dh", "bh" };
+	for (uint8_t i = 0; i < 4; i++)
+		if (asm_tok_is_ci(t, names[i]))
+			return *reg = i, 1;
+	return 0;
+}
+
 static int add_reg(struct asm_state *st, struct asm_opnd *op, const struct asm_tok *t,
 		   uint8_t reg, uint8_t size, uint64_t scale, int scaled)
 {
@@ -92,6 +103,8 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 			(*pos)++;
 			continue;
 		}
+		if (tok_reg_hi8(t, &reg))
+			return asm_error(st, t->col, "address register %.*s must be 64-bit", (int)t->len, t->s);
 		if (tok_reg(t, &reg, &size)) {
 			if (sign && sign->ch == '-')
 				return asm_error(st, t->col, "a register cannot be subtracted");
@@ -213,11 +226,13 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 				 "Intel syntax (write %.*s, as gcc -masm=intel does)",
 				 (int)st->toks[*pos + 1].len, st->toks[*pos + 1].s,
 				 (int)st->toks[*pos + 1].len, st->toks[*pos + 1].s);
-	if (tok_reg(t, &reg, &size)) {
+	int hi8 = tok_reg_hi8(t, &reg);
+	if (hi8 || tok_reg(t, &reg, &size)) {
 		(*pos)++;
 		op->o.kind = OPND_REG;
 		op->o.reg = reg;
-		op->o.size = size;
+		op->o.size = hi8 ? 1 : size;
+		op->o.hi8 = (uint8_t)hi8;
 		return 0;
 	}
 	if (asm_tok_is(t, "CPU")) {
