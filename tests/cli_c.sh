@@ -102,6 +102,47 @@ expect_grep "no compiler: names it and its package" "count.c: cannot compile: th
 CC=false expect_status "a compiler that does not run" 2 "$BOUNCE" run "$T/count.json" -q
 expect_grep "a compiler that does not run: message" "the C compiler 'false' did not run" "$T/err"
 
+# What the model refuses, at the C line: a call into a C library that does
+# not exist here, a local array larger than the stack, unbounded recursion,
+# a division by zero.
+c_bad() { # c_bad NAME PATTERN C-SOURCE
+	printf '%s\n' "$3" >"$T/bad.c"
+	printf '{"name": "bad", "cpu": "x460-8way", "cores": 2, "program": ["bad.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt"}\n' >"$T/bad.json"
+	rm -f "$T/bad.out"
+	expect_status "$1" 2 "$BOUNCE" run "$T/bad.json" --json "$T/bad.out" -q
+	expect_grep "$1: message" "$2" "$T/err"
+	if [ -e "$T/bad.out" ]; then bad "$1: a report was written"; else ok "$1: no report"; fi
+}
+c_bad "printf" "bad.c:4:2: call to 'printf', which no program defines (there is no C library" \
+	'#include <bounce.h>
+extern int printf(const char *, ...);
+void worker(void) {
+	printf("x");
+}'
+c_bad "a local array past the stack" "bad.c:5:[0-9]*: core 0: stack overflow: store of 8 bytes" \
+	'#include <bounce.h>
+long out;
+void worker(void) {
+	volatile long big[1000];
+	big[0] = 1;
+	out = big[0];
+}'
+c_bad "unbounded recursion" "bad.c:3:[0-9]*: core [0-9]: stack overflow" \
+	'#include <bounce.h>
+long out;
+long f(long n) { if (!n) return 0; long r = f(n - 1) + n; barrier(); return r; }
+void worker(void) { out = f(1000000); }'
+c_bad "a division by zero" "bad.c:4:[0-9]*: core [0-9]: divide error" \
+	'#include <bounce.h>
+volatile long d, out;
+void worker(void) {
+	out = 100 / d;
+}'
+c_bad "floating point" "bad.c:3:[0-9]*: error: " \
+	'#include <bounce.h>
+double x;
+void worker(void) { x = x * 1.5; }'
+
 # The other compiler gives the same counts (its code differs, its answer not).
 if command -v clang >/dev/null 2>&1; then
 	CC=clang expect_status "Clang" 0 "$BOUNCE" run "$T/count.json" --json "$T/cl.json" -q

@@ -40,8 +40,15 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 			char hint[160];
 			if (may_defer)
 				return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
-			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name,
-					 asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint));
+			asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint);
+			/* From C, an undefined label is a function no program
+			 * defines: most often the C library's, which does not
+			 * exist on the simulated machine. */
+			if (st->err_cloc != ASM_NO_LOC && (st->insns[at].op == OP_CALL || st->insns[at].op == OP_JMP) && !hint[0])
+				return asm_error(st, n[0].col, "call to '%s', which no program defines (there is "
+						 "no C library: define it in a .c file of \"program\", or leave it out)",
+						 s->name);
+			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name, hint);
 		}
 		if (s->section != SEC_TEXT)
 			return asm_error(st, n[0].col, "'%s' is not a code label", s->name);

@@ -151,6 +151,18 @@ static enum step check_access(struct core_env *env, struct core *c, uint64_t a, 
 	for (int i = 0; i < 3 && !range; i++)
 		if (a >= env->map[i][0] && end <= env->map[i][1])
 			range = env->map[i];
+	/* Each CPU's stack is its own: an access to another's is this one
+	 * running off its end (a large local array, deep recursion) and
+	 * would silently corrupt a neighbour; so is an unmapped access while
+	 * rsp is outside the stack. Checked here, on the slow path only: the
+	 * memo never covers a line this refuses. */
+	int rsp_out = c->r[R_RSP] < c->stack_lo || c->r[R_RSP] > c->stack_hi;
+	if (__builtin_expect((range == env->map[2] && (a < c->stack_lo || end > c->stack_hi)) ||
+			     ((!range || end <= a) && rsp_out), 0))
+		return fault(env, c, "stack overflow: %s of %u bytes at 0x%llx, outside this CPU's %u-byte stack "
+			     "0x%llx-0x%llx (rsp 0x%llx)", what, size, (unsigned long long)a, PROG_STACK_SIZE,
+			     (unsigned long long)c->stack_lo, (unsigned long long)c->stack_hi,
+			     (unsigned long long)c->r[R_RSP]);
 	if (__builtin_expect(!range || end <= a, 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped", what, size,
 			     (unsigned long long)a);
