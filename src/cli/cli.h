@@ -33,6 +33,7 @@ struct cli_opts {
 	const char *scenario;  /* NULL: the built-in default */
 	const char *cpu, *variant;
 	int cores;
+	enum placement placement;  /* --placement, PLACE_NONE: the scenario's */
 	bool has_seed;
 	uint64_t seed;
 	struct cli_set sets[CLI_MAX_SETS];
@@ -70,11 +71,14 @@ struct cli_ov {
 	struct cpu_model cpu;
 	char cpu_file[4096];   /* where cpu came from, for messages ("": unknown) */
 	struct asm_define defs[CLI_MAX_SETS];
+	struct scen_cpu_key cpu_keys[CLI_MAX_SETS];
+	char cpu_opts[CLI_MAX_SETS][160];  /* "--set cpu.KEY=VALUE" of each */
 };
 
-/* Turn --cpu/--cores/--seed and one value of each --set (pick[i], or the
- * first when pick is NULL) into overrides. Names `cores`, `seed` and `cpu`
- * set those; any other name is a define. */
+/* Turn --cpu/--cores/--seed/--placement and one value of each --set
+ * (pick[i], or the first when pick is NULL) into overrides. Names `cores`,
+ * `seed`, `cpu` and `placement` set those, `cpu.KEY` one key of the CPU
+ * model; any other name is a define. */
 int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *ov, struct err *e);
 /* What every subcommand that runs a scenario starts with: load it (or the
  * built-in default), check --variant names one, and build the overrides. */
