@@ -113,4 +113,81 @@ refused "placement on a flat model" \
 	'--placement: placement "scatter" needs a CPU model with a "topology" object; "teaching-4core" gives the flat shorthand' \
 	run "$T/inc.json" --cpu teaching-4core --placement scatter
 
+# --- Baselines: a ratio column is the ratio of the two columns it names.
+col() { # CSV COLUMN: the index of COLUMN in the header
+	head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1
+}
+cell() { # CSV ROW COLUMN
+	sed -n "$(($2 + 1))p" "$1" | cut -d, -f"$(col "$1" "$3")"
+}
+S2=$top_srcdir/scenarios/tcp_memory_allocated.json
+expect_status "sweep --baseline atomic" 0 "$BOUNCE" sweep "$S2" --set cores=1,2,4,8 --baseline atomic \
+	--csv "$T/base.csv"
+for m in ops_per_sec cycles bounces; do
+	[ -n "$(col "$T/base.csv" "${m}_vs_atomic")" ] && ok "column ${m}_vs_atomic" || bad "no ${m}_vs_atomic"
+done
+# rows: point 3 (8 cores) is rows 7 (atomic) and 8 (percpu_counter)
+want=$(awk -v a="$(cell "$T/base.csv" 8 ops_per_sec)" -v b="$(cell "$T/base.csv" 7 ops_per_sec)" \
+	'BEGIN { printf "%.17g", a / b }')
+expect_eq "percpu_counter's ops_per_sec_vs_atomic = its ops_per_sec / atomic's" "$want" \
+	"$(cell "$T/base.csv" 8 ops_per_sec_vs_atomic)"
+expect_eq "the baseline's own ratio" 1 "$(cell "$T/base.csv" 7 cycles_vs_atomic)"
+expect_status "run --baseline percpu_counter" 0 "$BOUNCE" run "$S2" --cores 8 --baseline percpu_counter \
+	--json "$T/base.json"
+expect_grep "the summary says vs percpu_counter" "vs percpu_counter$" "$T/out"
+expect_eq "JSON: atomic's vs_percpu_counter.ops_per_sec = the two ops_per_sec's ratio" \
+	"$(awk -v a="$(jget "$T/base.json" variants.atomic.ops_per_sec)" \
+		-v b="$(jget "$T/base.json" variants.percpu_counter.ops_per_sec)" 'BEGIN { printf "%.6g", a / b }')" \
+	"$(awk -v r="$(jget "$T/base.json" variants.atomic.vs_percpu_counter.ops_per_sec)" 'BEGIN { printf "%.6g", r }')"
+expect_eq "JSON: percpu_counter vs itself" 1 "$(jget "$T/base.json" variants.percpu_counter.vs_percpu_counter.cycles)"
+expect_eq "JSON names the baseline" percpu_counter "$(jget "$T/base.json" baseline)"
+expect_status "--baseline names no variant" 2 "$BOUNCE" run "$S2" --baseline percpu
+expect_eq "--baseline names no variant: the message" "$S2: --baseline: no variant named 'percpu'" "$(cat "$T/err")"
+refused "--baseline left out by --variant" "--baseline atomic: --variant percpu_counter leaves it out" \
+	run "$S2" --baseline atomic --variant percpu_counter
+
+# --find: the first point of each series where the condition holds.
+expect_status "sweep --find" 0 "$BOUNCE" sweep "$S2" --set cores=1,2,4,8 --baseline atomic \
+	--find 'ops_per_sec_vs_atomic>=1.5'
+first=$(awk -F, -v c="$(col "$T/base.csv" ops_per_sec_vs_atomic)" \
+	'NR > 1 && $4 == "\"percpu_counter\"" && $c >= 1.5 { print $2; exit }' "$T/base.csv")
+expect_grep "percpu_counter: the first cores where it holds, read from the CSV" \
+	"^ops_per_sec_vs_atomic>=1.5: percpu_counter first at cores=$first (point " "$T/out"
+expect_grep "atomic: never" "^ops_per_sec_vs_atomic>=1.5: atomic never, in its 4 points$" "$T/out"
+expect_eq "--find without --csv prints the answers only" 2 "$(wc -l <"$T/out")"
+refused "--find on a column the CSV lacks" \
+	"--find ops_per_sec_vs_atomc>=10: the sweep's CSV has no column 'ops_per_sec_vs_atomc' (did you mean 'ops_per_sec_vs_atomic'?)" \
+	sweep "$S2" --set cores=1,2 --baseline atomic --find 'ops_per_sec_vs_atomc>=10'
+refused "--find without a number" "--find bounces>=x: 'x' is not a number" \
+	sweep "$S2" --set cores=1,2 --find 'bounces>=x'
+
+# --- Replicates: --repeat 3 is the seeds S..S+2; the mean is their mean.
+expect_status "sweep --repeat 3" 0 "$BOUNCE" sweep "$T/inc.json" --set cores=2,4 --seed 1 --repeat 3 --csv "$T/rep.csv"
+for s in 1 2 3; do
+	expect_status "sweep --seed $s" 0 "$BOUNCE" sweep "$T/inc.json" --set cores=2,4 --seed "$s" --csv "$T/seed$s.csv"
+done
+for m in cycles ops_per_sec invalidations; do
+	for row in 1 2; do
+		a=$(cell "$T/seed1.csv" $row $m) b=$(cell "$T/seed2.csv" $row $m) c=$(cell "$T/seed3.csv" $row $m)
+		expect_eq "row $row $m: mean of seeds 1-3" "$(awk -v a="$a" -v b="$b" -v c="$c" \
+			'BEGIN { printf "%.17g", (a + b + c) / 3 }')" "$(awk -v x="$(cell "$T/rep.csv" $row $m)" \
+			'BEGIN { printf "%.17g", x }')"
+		lo=$(cell "$T/rep.csv" $row ${m}_min) mean=$(cell "$T/rep.csv" $row $m) hi=$(cell "$T/rep.csv" $row ${m}_max)
+		awk -v l="$lo" -v m="$mean" -v h="$hi" 'BEGIN { exit !(l <= m && m <= h) }' &&
+			ok "row $row $m: min $lo <= mean $mean <= max $hi" || bad "row $row $m: $lo, $mean, $hi out of order"
+		expect_eq "row $row ${m}_min is the smallest run" \
+			"$(printf '%s\n' "$a" "$b" "$c" | sort -g | head -1)" "$lo"
+	done
+done
+[ "$(cell "$T/rep.csv" 2 cycles_min)" != "$(cell "$T/rep.csv" 2 cycles_max)" ] &&
+	ok "the seeds differ (the spread is not empty)" || bad "three seeds gave one result"
+expect_status "run --repeat 3 --json" 0 "$BOUNCE" run "$T/inc.json" --cores 4 --seed 1 --repeat 3 --json "$T/rep.json"
+expect_eq "JSON: the seeds" 3 "$(jget "$T/rep.json" variants.default.replicates.seeds.2)"
+expect_eq "JSON: the mean is the CSV's" "$(cell "$T/rep.csv" 2 cycles)" \
+	"$(jget "$T/rep.json" variants.default.replicates.mean.cycles)"
+expect_status "sweep --repeat 3 --jobs 2" 0 "$BOUNCE" sweep "$T/inc.json" --set cores=2,4 --seed 1 --repeat 3 --jobs 2 \
+	--csv "$T/rep2.csv"
+cmp -s "$T/rep.csv" "$T/rep2.csv" && ok "--repeat: --jobs 2 = --jobs 1" || bad "--repeat: --jobs 2 differs"
+refused "--repeat 0" "--repeat: '0' is not an integer in 1..1000" run "$T/inc.json" --repeat 0
+
 finish

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "load/scenario.h"
+#include "report/report.h"
 #include "report/runner.h"
 #include "base/error.h"
 
@@ -43,7 +44,10 @@ struct cli_opts {
 	bool help;             /* --help was given: its text is printed, do nothing */
 	long long trace_limit;  /* --trace-limit, -1: the default */
 	double max_seconds;    /* run: wall-clock guard, 0 none */
+	const char *baseline;  /* --baseline VARIANT: ratios of every figure to its */
+	int repeat;            /* --repeat N: each run at seeds S..S+N-1 (1: once) */
 	/* sweep */
+	const char *find;      /* --find 'COLUMN>=X' */
 	int jobs, shard_k, shard_n;
 	bool jobs_given;
 	int progress;          /* 1 --progress, -1 --no-progress, 0 on a terminal */
@@ -115,6 +119,21 @@ struct cli_meter {
  * with cli_interrupted set) and, when progress, a progress line is kept on
  * stderr. How a run is sliced does not change its result. */
 enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
+
+/* --repeat: run variant v again at the seeds after seed0 (o->repeat - 1
+ * more runs, overrides ov) and add "replicates" to vobj, the variant's
+ * report from the run at seed0 (report_compare.c). */
+int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, const struct scen_overrides *ov,
+		  uint64_t seed0, cJSON *vobj, struct err *e);
+/* --baseline: add the ratios to the baseline variant to a finished report. */
+int cli_add_baseline(const struct cli_opts *o, cJSON *rep, struct err *e);
+/* The CSV columns beyond the plain ones that o asks for. */
+struct rep_csv_extra cli_csv_extra(const struct cli_opts *o);
+
+/* Split the CSV fields of line (no newline) into f (up to n); quoted
+ * fields lose their quotes and "" becomes ". Returns the count, -1 when
+ * malformed. Modifies line. */
+int csv_fields(char *line, char **f, int n);
 
 int cli_run(const struct cli_opts *o);
 int cli_check(const struct cli_opts *o);

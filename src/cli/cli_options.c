@@ -31,6 +31,7 @@ enum {
 	O_CPU = 256, O_CORES, O_SEED, O_VARIANT, O_SET, O_JSON, O_CSV, O_JUNIT, O_TRACE, O_MARKDOWN,
 	O_CHECK, O_SHARD, O_SPEED, O_SCREENSHOT, O_FRAMES, O_WIDTH, O_HEIGHT, O_PROGRESS,
 	O_NO_PROGRESS, O_TRACE_LIMIT, O_C2C, O_MAX_SECONDS, O_PLACEMENT,
+	O_BASELINE, O_REPEAT, O_FIND,
 };
 
 struct opt_def {
@@ -59,6 +60,9 @@ static const struct opt_def opt_defs[] = {
 	{"trace-limit", required_argument, O_TRACE_LIMIT, C_RUN, "EVENTS", "at most EVENTS trace events per variant (default 250000, 0: no limit)"},
 	{"c2c", no_argument, O_C2C, C_RUN, NULL, "after the summary, shared lines by HITM and the instructions behind them"},
 	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\""},
+	{"baseline", required_argument, O_BASELINE, C_RUN | C_SWEEP, "VARIANT", "add each figure's ratio to this variant's (CSV: M_vs_VARIANT; summary: vs VARIANT)"},
+	{"repeat", required_argument, O_REPEAT, C_RUN | C_SWEEP, "N", "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)"},
+	{"find", required_argument, O_FIND, C_SWEEP, "'COLUMN>=X'", "print where the condition first holds in each series (>=, <=, >, <, =)"},
 	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
 	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
 	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
@@ -226,6 +230,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 	o->jobs = online_cpus();
 	o->frames = 120;
 	o->trace_limit = -1;
+	o->repeat = 1;
 	const struct cmd_def *cd = find_cmd(cmd);
 	if (!cd)
 		return err_set(e, NULL, 0, 0, "unknown command '%s' (see bounce help)", cmd);
@@ -257,6 +262,13 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 		switch (c) {
 		case O_CPU: o->cpu = val; break;
 		case O_VARIANT: o->variant = val; break;
+		case O_BASELINE: o->baseline = val; break;
+		case O_FIND: o->find = val; break;
+		case O_REPEAT:
+			if (parse_int("--repeat", val, 1, 1000, &v, e))
+				return -1;
+			o->repeat = (int)v;
+			break;
 		case O_PLACEMENT:
 			if (parse_placement("--placement", val, &o->placement, e))
 				return -1;
@@ -458,6 +470,10 @@ int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, s
 		return err_set(e, s->file, 0, 0, "--variant: no variant named '%s' (have: %s)",
 			       o->variant, names);
 	}
+	if (o->baseline && scen_find_variant(s, o->baseline) < 0)
+		return err_set(e, s->file, 0, 0, "--baseline: no variant named '%s'", o->baseline);
+	if (o->baseline && o->variant && strcmp(o->baseline, o->variant))
+		return err_set(e, NULL, 0, 0, "--baseline %s: --variant %s leaves it out", o->baseline, o->variant);
 	return cli_overrides(o, NULL, ov, e);
 }
 
