@@ -4,24 +4,9 @@
 # and --find, and replicates with their spread.
 . "$top_srcdir/tests/lib.sh"
 
-cat >"$T/inc.s" <<'S'
-.equ ROUNDS, 20
-.data
-counter: .quad 0
-.text
-worker:
-    mov rcx, ROUNDS
-again:
-    lock inc qword ptr [counter]
-    mark op
-    dec rcx
-    jnz again
-    hlt
-S
-cat >"$T/inc.json" <<'S'
-{"name": "inc", "cpu": "x460-8way", "program": ["inc.s"],
- "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"]}
-S
+# One locked increment per op on every CPU (copied: some tests derive
+# scenarios beside it).
+cp "$top_srcdir/tests/fixtures/inc/inc.s" "$top_srcdir/tests/fixtures/inc/inc.json" "$T/"
 
 # --- CPU-model keys: --set cpu.KEY=VALUE is the model file with that key.
 sed 's/"protocol": "MESI"/"protocol": "MOESI"/' "$top_srcdir/cpus/x460-8way.json" >"$T/x460-8way.json"
