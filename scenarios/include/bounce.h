@@ -148,6 +148,7 @@ extern void __bounce_bad_percpu_size(void) __attribute__((error("a this_cpu oper
 #define __this_cpu_read(pcp) this_cpu_read(pcp)
 #define __this_cpu_write(pcp, val) this_cpu_write(pcp, val)
 #define __this_cpu_add(pcp, val) this_cpu_add(pcp, val)
+#define __this_cpu_sub(pcp, val) this_cpu_sub(pcp, val)
 #define __this_cpu_inc(pcp) this_cpu_inc(pcp)
 #define __this_cpu_dec(pcp) this_cpu_dec(pcp)
 #define raw_cpu_read(pcp) this_cpu_read(pcp)

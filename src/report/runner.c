@@ -11,15 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* " (did you mean 'x'?)" for a name that is not a label (data 0) or not a
- * .data/.percpu symbol (data 1) of p, x the closest that is; else "". */
+/* " (did you mean 'x'?)" for a name that is not a global label (data 0)
+ * or .data/.percpu symbol (data 1) of p, x the closest global that is;
+ * the reason when the name is one compiled file's own; else "". */
 static void symbol_hint(const struct program *p, const char *name, int data, char *hint, size_t n)
 {
 	struct suggest g;
 	suggest_init(&g, name);
 	for (uint32_t i = 0; i < p->n_syms; i++) {
 		int sec = p->syms[i].section;
-		if (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT)
+		if (p->syms[i].local && strcmp(p->syms[i].name, name) == 0) {
+			snprintf(hint, n, " (it is local to a compiled file: a static, or not .globl)");
+			return;
+		}
+		if (!p->syms[i].local && (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT))
 			suggest_offer(&g, p->syms[i].name);
 	}
 	if (suggest_best(&g))
@@ -187,6 +192,7 @@ static int create_sim(struct runner *r, struct err *e)
 static int assemble(struct runner *r, struct err *e)
 {
 	struct cc_output cc = { 0 };
+	const char **dirs = NULL;
 	struct asm_input in = {
 		.files = r->run.program,
 		.n_files = r->run.n_program,
@@ -215,8 +221,19 @@ static int assemble(struct runner *r, struct err *e)
 			r->run.defines[i].used_by_c = cc.define_used[i];
 		in.files = (const char *const *)cc.files;
 		in.compiled = cc.compiled;
+		/* The compiler ran here and was given the paths as the
+		 * scenario resolved them: its .file names are relative to
+		 * this directory, whichever directory ran the cached compile. */
+		if (!(dirs = calloc(cc.n_files, sizeof *dirs))) {
+			cc_output_free(&cc);
+			return err_internal(e, "out of memory");
+		}
+		for (size_t i = 0; i < cc.n_files; i++)
+			dirs[i] = cc.compiled[i] ? "" : NULL;
+		in.compile_dirs = dirs;
 	}
 	int rc = asm_assemble(&in, &r->prog, e);
+	free(dirs);
 	cc_output_free(&cc);
 	return rc;
 }
