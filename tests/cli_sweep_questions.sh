@@ -23,6 +23,10 @@ done
 expect_eq "the report records the key" MOESI "$(jget "$T/set.json" variants.atomic.cpu_set.protocol)"
 jget "$T/mesi.json" variants.atomic.cpu_set >/dev/null 2>&1 && bad "cpu_set without --set cpu." ||
 	ok "no cpu_set without --set cpu."
+expect_status "run --csv with a key and a placement" 0 "$BOUNCE" run --set cpu.protocol=MOESI --placement scatter \
+	--csv "$T/set.csv"
+expect_eq "the CSV's cpu column says what changed" '"x460-8way protocol=MOESI placement=scatter"' \
+	"$(sed -n 2p "$T/set.csv" | cut -d, -f22)"
 
 refused() { # WHAT MESSAGE ARGS...
 	what=$1 msg=$2

@@ -240,6 +240,29 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The cpu column: the model's name, and what the command line changed in
+ * it (cpu_set, placement), so that a row says which machine it is about. */
+static void csv_cpu(FILE *f, const cJSON *v)
+{
+	char *label = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&label, &len);
+	if (!m) {
+		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
+		return;
+	}
+	fputs(cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")), m);
+	const cJSON *k;
+	cJSON_ArrayForEach(k, cJSON_GetObjectItem(v, "cpu_set"))
+		fprintf(m, " %s=%s", k->string, k->valuestring);
+	const cJSON *pl = cJSON_GetObjectItem(v, "placement");
+	if (pl)
+		fprintf(m, " placement=%s", pl->valuestring);
+	fclose(m);
+	csv_string(f, label ? label : "");
+	free(label);
+}
+
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f)
 {
 	const cJSON *v;
@@ -268,7 +291,7 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 			fprintf(f, ",");
 		fprintf(f, ",%.17g,%s,", mean ? rep_number(cJSON_GetObjectItem(mean, "footprint")) : footprint(v),
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
-		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
+		csv_cpu(f, v);
 		char seed[32];
 		fprintf(f, ",%s", exact(v, "seed", seed, sizeof seed));
 		rep_write_csv_extra_cells(f, rep, v);
