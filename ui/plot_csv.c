@@ -285,12 +285,13 @@ static size_t sort_series(struct plot_data *d, int *oom)
 			return 0;
 		}
 		for (size_t k = 0; k < s->n; k++)
-			p[k] = (struct point){s->x[k], s->y[k], s->lo ? s->lo[k] : 0, s->hi ? s->hi[k] : 0, s->row[k]};
+			p[k] = (struct point){s->x[k], s->y[k], s->lo && s->hi ? s->lo[k] : 0, s->lo && s->hi ? s->hi[k] : 0,
+					      s->row[k]};
 		qsort(p, s->n, sizeof *p, by_x_then_row);
 		for (size_t k = 0; k < s->n; k++) {
 			s->x[k] = p[k].x;
 			s->y[k] = p[k].y;
-			if (s->lo) {
+			if (s->lo && s->hi) {
 				s->lo[k] = p[k].lo;
 				s->hi[k] = p[k].hi;
 			}

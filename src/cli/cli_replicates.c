@@ -15,8 +15,8 @@ int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, 
 		return 0;
 	if (seed0 > (uint64_t)INT64_MAX - (n - 1))
 		return err_set(e, NULL, 0, 0, "--repeat %zu: seeds from %llu pass 2^63-1", n, (unsigned long long)seed0);
-	const cJSON **runs = calloc(n, sizeof *runs);
-	cJSON **reps = calloc(n, sizeof *reps);
+	const cJSON **runs = calloc(n, sizeof(const cJSON *));
+	cJSON **reps = calloc(n, sizeof(cJSON *));
 	int rc = 0;
 	if (!runs || !reps)
 		rc = err_internal(e, "out of memory");

@@ -1324,11 +1324,11 @@ static int adjust_model(const struct scenario *s, size_t v, const struct scen_ov
 		r->n_cpu_keys = o->n_cpu_keys;
 	}
 	for (size_t i = 0; i < r->n_cpu_keys; i++)
-		if (cpu_json_set(&r->cpu, o->cpu_keys[i].key, o->cpu_keys[i].value, o->cpu_keys[i].opt, e))
+		if (cpu_json_set(&r->cpu, r->cpu_keys[i].key, r->cpu_keys[i].value, r->cpu_keys[i].opt, e))
 			return -1;
 	char opts[512] = "";
 	for (size_t i = 0; i < r->n_cpu_keys; i++)
-		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), "%s%s", i ? " " : "", o->cpu_keys[i].opt);
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), "%s%s", i ? " " : "", r->cpu_keys[i].opt);
 	if (r->placement != PLACE_NONE && r->placement != PLACE_NUMBERED) {
 		struct err x;
 		err_clear(&x);
