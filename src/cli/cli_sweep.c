@@ -488,6 +488,7 @@ int cli_sweep(const struct cli_opts *o)
 		}
 		if (kids[j] == 0) {
 			close(pipefd[0]);
+			free(header); /* the parent's to write */
 			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent));
 		}
 	}
