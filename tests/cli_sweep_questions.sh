@@ -177,6 +177,15 @@ expect_eq "JSON: the mean is the CSV's" "$(cell "$T/rep.csv" 2 cycles)" \
 expect_status "sweep --repeat 3 --jobs 2" 0 "$BOUNCE" sweep "$T/inc.json" --set cores=2,4 --seed 1 --repeat 3 --jobs 2 \
 	--csv "$T/rep2.csv"
 cmp -s "$T/rep.csv" "$T/rep2.csv" && ok "--repeat: --jobs 2 = --jobs 1" || bad "--repeat: --jobs 2 differs"
+# Shards of such a sweep merge back into it, the added columns included.
+for k in 1 2; do
+	expect_status "shard $k/2 with --repeat and --baseline" 0 "$BOUNCE" sweep "$T/inc.json" --set cores=2,4 --seed 1 \
+		--repeat 3 --baseline default --shard $k/2 --csv "$T/part$k.csv"
+done
+expect_status "sweep whole with --repeat and --baseline" 0 "$BOUNCE" sweep "$T/inc.json" --set cores=2,4 --seed 1 \
+	--repeat 3 --baseline default --csv "$T/whole.csv"
+expect_status "merge the shards" 0 "$BOUNCE" merge "$T/part1.csv" "$T/part2.csv" --csv "$T/merged.csv"
+cmp -s "$T/whole.csv" "$T/merged.csv" && ok "merged shards = the whole sweep" || bad "merged shards differ"
 refused "--repeat 0" "--repeat: '0' is not an integer in 1..1000" run "$T/inc.json" --repeat 0
 
 finish
