@@ -220,11 +220,19 @@ static struct plot_series *series_named(struct plot_data *d, const char *name, i
 	return s;
 }
 
-/* Appended in row order; sorted by x once all are read (sort_series). */
-static int series_add(struct plot_series *s, double x, double y, size_t row)
+/* Appended in row order; sorted by x once all are read (sort_series).
+ * bar: the point's error bar (lo, hi), NULL for none. */
+static int series_add(struct plot_series *s, double x, double y, const double *bar, size_t row)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
+		for (int b = 0; bar && b < 2; b++) {
+			double **arr = b ? &s->hi : &s->lo;
+			double *nb = realloc(*arr, cap * sizeof *nb);
+			if (!nb)
+				return -1;
+			*arr = nb;
+		}
 		double *nx = realloc(s->x, cap * sizeof *nx);
 		if (!nx)
 			return -1;
@@ -241,13 +249,17 @@ static int series_add(struct plot_series *s, double x, double y, size_t row)
 	}
 	s->x[s->n] = x;
 	s->y[s->n] = y;
+	if (bar) {
+		s->lo[s->n] = bar[0];
+		s->hi[s->n] = bar[1];
+	}
 	s->row[s->n] = row;
 	s->n++;
 	return 0;
 }
 
 struct point {
-	double x, y;
+	double x, y, lo, hi;
 	size_t row;
 };
 
@@ -273,11 +285,16 @@ static size_t sort_series(struct plot_data *d, int *oom)
 			return 0;
 		}
 		for (size_t k = 0; k < s->n; k++)
-			p[k] = (struct point){s->x[k], s->y[k], s->row[k]};
+			p[k] = (struct point){s->x[k], s->y[k], s->lo && s->hi ? s->lo[k] : 0, s->lo && s->hi ? s->hi[k] : 0,
+					      s->row[k]};
 		qsort(p, s->n, sizeof *p, by_x_then_row);
 		for (size_t k = 0; k < s->n; k++) {
 			s->x[k] = p[k].x;
 			s->y[k] = p[k].y;
+			if (s->lo && s->hi) {
+				s->lo[k] = p[k].lo;
+				s->hi[k] = p[k].hi;
+			}
 			s->row[k] = p[k].row;
 			if (k && p[k].x == p[k - 1].x && (!first_dup || p[k].row < first_dup))
 				first_dup = p[k].row;
@@ -313,11 +330,25 @@ static int group(const char *file, const struct csv *c, const struct plot_spec *
 {
 	const struct csv_row *h = &c->row[0];
 	const char *xn = spec->x ? spec->x : "cores", *yn = spec->metric ? spec->metric : "ops_per_sec";
+	char ratio[256], bar_name[300];
+	if (spec->baseline) {
+		/* the sweep's --baseline column: the ratio computed where the
+		 * figures were, not again from rounded text */
+		snprintf(ratio, sizeof ratio, "%s_vs_%s", yn, spec->baseline);
+		if (column(h, ratio) < 0)
+			return err_set(e, file, 1, 1, "no column '%s' (sweep with --baseline %s to have it)", ratio,
+				       spec->baseline);
+		yn = ratio;
+	}
 	int xc = column(h, xn), yc = column(h, yn), sc = -1;
 	if (xc < 0)
 		return no_column(file, h, "x", xn, e);
 	if (yc < 0)
 		return no_column(file, h, "metric", yn, e);
+	snprintf(bar_name, sizeof bar_name, "%s_min", yn);
+	int loc = column(h, bar_name);
+	snprintf(bar_name, sizeof bar_name, "%s_max", yn);
+	int hic = loc >= 0 ? column(h, bar_name) : -1;
 	if (spec->series && (sc = column(h, spec->series)) < 0)
 		return no_column(file, h, "series", spec->series, e);
 	if (sc < 0 && (sc = column(h, "series")) < 0)
@@ -335,8 +366,10 @@ static int group(const char *file, const struct csv *c, const struct plot_spec *
 	size_t bad_row = 0;
 	for (size_t i = 1; i < c->n; i++) {
 		const struct csv_row *r = &c->row[i];
-		double x, y;
-		if (number(file, r, xc, xn, &x, &at) || number(file, r, yc, yn, &y, &at)) {
+		double x, y, bar[2];
+		if (number(file, r, xc, xn, &x, &at) || number(file, r, yc, yn, &y, &at) ||
+		    (hic >= 0 && (number(file, r, loc, h->f[loc], &bar[0], &at) ||
+				  number(file, r, hic, h->f[hic], &bar[1], &at)))) {
 			bad = 1;
 			bad_row = i;
 			break;
@@ -352,7 +385,7 @@ static int group(const char *file, const struct csv *c, const struct plot_spec *
 			bad_row = i, bad = err_set(&at, file, r->line, sc >= 0 ? r->col[sc] : 1,
 				      "series '%s' is one more than the limit of %d in a chart (choose a --series "
 				      "with fewer values)", name, PLOT_MAX_SERIES);
-		else if (!s || series_add(s, x, y, i))
+		else if (!s || series_add(s, x, y, hic >= 0 ? bar : NULL, i))
 			return err_internal(e, "out of memory");
 		if (bad)
 			break;
@@ -412,6 +445,8 @@ void plot_data_free(struct plot_data *d)
 		free(d->s[i].name);
 		free(d->s[i].x);
 		free(d->s[i].y);
+		free(d->s[i].lo);
+		free(d->s[i].hi);
 		free(d->s[i].row);
 	}
 	free(d->s);

@@ -160,13 +160,22 @@ static int parse_range(const char *s, int *lo, int *hi)
 	return 0;
 }
 
-static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs)
+/* A thread's CPUs may also be a placement policy (placement.h): "all",
+ * placed by it. An interrupt's follow the threads' placement. */
+static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs, int thread)
 {
 	memset(cs, 0, sizeof *cs);
 	loc_of(c->d, n, &cs->loc);
-	const char *expect = "expected \"all\", a range string such as \"0-3\", or an array of CPU ids";
+	const char *expect = thread ? "expected \"all\", a placement (\"compact\", \"scatter\", \"cores-first\", "
+				      "\"numbered\"), a range string such as \"0-3\", or an array of CPU ids"
+				    : "expected \"all\", a range string such as \"0-3\", or an array of CPU ids";
 	if (cJSON_IsString(n) && !strcmp(n->valuestring, "all")) {
 		cs->all = true;
+		return 0;
+	}
+	if (thread && cJSON_IsString(n) && placement_find(n->valuestring) != PLACE_NONE) {
+		cs->all = true;
+		cs->placement = placement_find(n->valuestring);
 		return 0;
 	}
 	int lo, hi;
@@ -487,7 +496,7 @@ static int parse_threads(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		const char *entry;
 		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, keys, c->e))
 			return -1;
-		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &t->cpus))
+		if (!(k = require(c, o, "cpus", "\"all\", a placement, \"0-3\" or [ids]")) || parse_cpuset(c, k, &t->cpus, 1))
 			return -1;
 		if (!(k = require(c, o, "entry", "the label the thread starts at")) ||
 		    ident_string(c, k, "label", &entry) || !(t->entry = dup_or_fail(c, entry)))
@@ -522,7 +531,7 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 		int64_t v;
 		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, keys, c->e))
 			return -1;
-		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &q->cpus))
+		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &q->cpus, 0))
 			return -1;
 		if (!(k = require(c, o, "kind", kinds)) || jpos_string(c->d, k, 0, &s, c->e))
 			return -1;
@@ -1285,6 +1294,66 @@ static int merge_defines(struct scen_run *r, struct name_map *names, const struc
 	return 0;
 }
 
+/* The placement a run of variant v asks for: the command line's, else
+ * its threads' (one policy: a policy means "all", so a second thread entry
+ * would share its CPUs, which scen_check_cores refuses). */
+static enum placement run_placement(const struct scenario *s, size_t v, const struct scen_overrides *o,
+				    const struct scen_loc **where)
+{
+	const struct scen_setup *th = pick(s, v, SCEN_SET_THREADS);
+	*where = NULL;
+	if (o && o->placement != PLACE_NONE)
+		return o->placement;
+	for (size_t t = 0; t < th->n_threads; t++)
+		if (th->threads[t].cpus.placement != PLACE_NONE) {
+			*where = &th->threads[t].cpus.loc;
+			return th->threads[t].cpus.placement;
+		}
+	return PLACE_NONE;
+}
+
+/* The command line's CPU-model keys, then the placement, on the model of
+ * the run; then the whole model checked as the file's would be. */
+static int adjust_model(const struct scenario *s, size_t v, const struct scen_overrides *o, struct scen_run *r,
+			struct err *e)
+{
+	const struct scen_loc *where;
+	r->placement = run_placement(s, v, o, &where);
+	if (o) {
+		r->cpu_keys = o->cpu_keys;
+		r->n_cpu_keys = o->n_cpu_keys;
+	}
+	for (size_t i = 0; i < r->n_cpu_keys; i++)
+		if (cpu_json_set(&r->cpu, r->cpu_keys[i].key, r->cpu_keys[i].value, r->cpu_keys[i].opt, e))
+			return -1;
+	char opts[512] = "";
+	for (size_t i = 0; i < r->n_cpu_keys; i++)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), "%s%s", i ? " " : "", r->cpu_keys[i].opt);
+	if (r->placement != PLACE_NONE && r->placement != PLACE_NUMBERED) {
+		struct err x;
+		err_clear(&x);
+		if (!r->cpu.topology.sockets)
+			err_set(&x, NULL, 0, 0, "placement \"%s\" needs a CPU model with a \"topology\" object; \"%s\" gives "
+				"the flat shorthand", placement_name(r->placement), r->cpu.name);
+		else
+			placement_apply(&r->cpu.topology, r->placement, &x);
+		if (err_is_set(&x))
+			return where ? loc_err(s, where, e, "%s", x.msg) : err_set(e, NULL, 0, 0, "--placement: %s", x.msg);
+	}
+	if (!r->n_cpu_keys && (r->placement == PLACE_NONE || r->placement == PLACE_NUMBERED))
+		return 0;
+	struct err verr;
+	err_clear(&verr);
+	if (ms_model_check(&r->cpu, &verr)) {
+		if (r->n_cpu_keys)
+			return err_set(e, NULL, 0, 0, "%s: CPU model \"%s\" with %d cores: %s", opts, r->cpu.name, r->cores,
+				       verr.msg);
+		return err_set(e, NULL, 0, 0, "CPU model \"%s\" placed \"%s\" with %d cores: %s", r->cpu.name,
+			       placement_name(r->placement), r->cores, verr.msg);
+	}
+	return 0;
+}
+
 int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides *o,
 		 struct scen_run *r, struct err *e)
 {
@@ -1302,7 +1371,7 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->cpu = o && o->cpu ? *o->cpu : pick(s, v, SCEN_SET_CPU)->cpu;
 	r->cpu.cores = cores;
 	r->cores = cores;
-	if (o && o->cpu) {
+	if (o && o->cpu && !o->n_cpu_keys) {
 		struct err verr;
 		err_clear(&verr);
 		if (ms_model_check(&r->cpu, &verr)) {
@@ -1313,6 +1382,8 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 			return err_set(e, NULL, 0, 0, "CPU model \"%s\" with %d cores: %s", r->cpu.name, cores, verr.msg);
 		}
 	}
+	if (adjust_model(s, v, o, r, e))
+		return -1;
 	r->seed = o && o->has_seed ? o->seed : pick(s, v, SCEN_SET_SEED)->seed;
 	const struct scen_setup *p = pick(s, v, SCEN_SET_PROGRAM);
 	r->program = (const char *const *)p->program;
