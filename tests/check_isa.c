@@ -561,6 +561,15 @@ static const struct refusal refusals[] = {
 	{ "main:\n  movabs eax, 1\n", "t.s:2:10: 'movabs' needs a 64-bit register destination" },
 	{ "main:\n  mov al, [ah]\n", "t.s:2:12: address register ah must be 64-bit" },
 	{ "main:\n  imul\n", "t.s:2:7: 'imul' takes 1 to 3 operands" },
+	{ "main:\n  movzx rax, ah\n",
+	  "t.s:2:14: ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+	  "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)" },
+	{ "main:\n  mov sil, bh\n",
+	  "t.s:2:12: ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+	  "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)" },
+	{ "main:\n  mov byte ptr [r8], dh\n",
+	  "t.s:2:22: ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+	  "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)" },
 };
 
 START_TEST(test_refused)

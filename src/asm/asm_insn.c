@@ -459,6 +459,27 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 	return asm_add_fixup(st, FIX_TARGET, 0, 0, 0, st->n_insns, &n, 1, loc);
 }
 
+/* x86 cannot encode ah ch dh bh in an instruction with a REX prefix: a
+ * 64-bit operation, or one that names r8-r15, sil, dil, spl or bpl. */
+static int check_hi8(struct asm_state *st, const struct asm_opnd *ops, int n, unsigned size)
+{
+	const struct asm_opnd *hi = NULL;
+	int rex = size == 8;
+	for (int i = 0; i < n; i++) {
+		const struct operand *o = &ops[i].o;
+		if (o->kind == OPND_REG && o->hi8)
+			hi = &ops[i];
+		else if (o->kind == OPND_REG)
+			rex |= o->reg >= 8 || (o->size == 1 && o->reg >= 4);
+		else if (o->kind == OPND_MEM)
+			rex |= (o->base != R_NONE && o->base >= 8) || (o->index != R_NONE && o->index >= 8);
+	}
+	if (hi && rex)
+		return asm_error(st, hi->col, "ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+				 "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)");
+	return 0;
+}
+
 int asm_parse_insn(struct asm_state *st, uint32_t pos)
 {
 	const struct asm_tok *t = &st->toks[pos];
@@ -549,6 +570,8 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		if (check_form(st, m, &ops[0], &ops[1], &in.size))
 			return -1;
 		if (n == 3 && third_operand(st, m, &ops[2], &in))
+			return -1;
+		if (check_hi8(st, ops, n, in.size))
 			return -1;
 		if (in.lock && ops[0].o.kind != OPND_MEM)
 			return asm_error(st, ops[0].col, "'lock' needs a memory destination");
