@@ -467,6 +467,28 @@ START_TEST(test_hard_irq_masked_by_cli)
 }
 END_TEST
 
+START_TEST(test_irq_restores_pf)
+{
+	/* The handler sets PF; the interrupted code, between a test that clears
+	 * it and the setp that reads it, must find it clear after every one. */
+	const char *src = ".data\nbad: .quad 0\n.text\nmain:\nmov rcx, 20000\n"
+			  "l: mov eax, 1\ntest eax, eax\nwork 20\nsetp bl\nor byte ptr [bad], bl\n"
+			  "dec rcx\njnz l\nhlt\nh: xor eax, eax\nret\n";
+	struct sim_irq_source irq;
+	memset(&irq, 0, sizeof irq);
+	irq.handler = label_in(src, 1, "h");
+	cpuset_add(&irq.cpus, 0);
+	irq.kind = IRQ_HARD;
+	irq.every = 3000;
+	struct run r;
+	run(&r, src, &(struct opts){ .seed = 3, .irqs = &irq, .n_irqs = 1 });
+	ck_halted(&r);
+	ck_assert_uint_gt(sim_core_stats(r.s, 0)->irqs_hard, 50);
+	ck_assert_uint_eq(sim_peek(r.s, addr_of(&r.p, "bad"), 8), 0);
+	done(&r);
+}
+END_TEST
+
 /* ---- spinning ---- */
 
 /* Two threads of src from "main" with rdi = their CPU, listed CPU 0 first
@@ -1164,6 +1186,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_irq_entry_and_exit_take_time);
 	tcase_add_test(tc, test_issue_width_groups_simple_instructions);
 	tcase_add_test(tc, test_hard_irq_masked_by_cli);
+	tcase_add_test(tc, test_irq_restores_pf);
 	tcase_add_test(tc, test_pause_spin);
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
 	tcase_add_test(tc, test_limit_and_incremental);

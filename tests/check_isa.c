@@ -35,6 +35,7 @@ enum kind {
 	K_ROT,      /* rol ror: CF, OF for 1, the rest unchanged */
 	K_SHIFTD,   /* shld shrd */
 	K_BT,       /* bt*: CF, ZF unchanged */
+	K_BITSCAN,  /* bsf bsr: ZF; the result only for a source other than 0 */
 };
 
 /* Which inputs the instruction needs. */
@@ -143,6 +144,14 @@ struct isa_case {
 	X("lock bts qword ptr [rdi+80], rsi", 8, K_BT, G_BITOFF, 0) \
 	X("lock btr dword ptr [rdi+80], 5", 4, K_BT, G_ANY, 0) \
 	X("lock btc word ptr [rdi+80], si", 2, K_BT, G_BITOFF, 0) \
+	X("bsf rax, rbx", 8, K_BITSCAN, G_ANY, 0) \
+	X("bsf esi, dword ptr [rdi+80]", 4, K_BITSCAN, G_ANY, 0) \
+	X("bsf dx, bx", 2, K_BITSCAN, G_ANY, 0) \
+	X("bsr rax, qword ptr [rdi+80]", 8, K_BITSCAN, G_ANY, 0) \
+	X("bsr ecx, ebx", 4, K_BITSCAN, G_ANY, 0) \
+	X("bsr si, word ptr [rdi+80]", 2, K_BITSCAN, G_ANY, 0) \
+	X("bswap rbx", 8, K_ALL, G_ANY, 0) \
+	X("bswap esi", 4, K_ALL, G_ANY, 0) \
 	X("movabs rbx, 0x123456789abcdef0", 8, K_ALL, G_ANY, 0) \
 	X("movabs rsi, -81985529216486896", 8, K_ALL, G_ANY, 0) \
 	X("cbw", 2, K_ALL, G_ANY, 0) \
@@ -333,6 +342,8 @@ static int defined_flags(const struct isa_case *k, const uint64_t *in)
 		return !n ? ALL : CF | PF | ZF | SF | (n == 1 ? OF : 0);
 	case K_BT:
 		return CF | ZF;
+	case K_BITSCAN:
+		return ((strchr(k->text, '[') ? in[Q_MEM0 + 4] : in[Q_RBX]) & mask_of(k->size)) ? ZF : -1;
 	default:
 		return ALL;
 	}
@@ -561,6 +572,15 @@ static const struct refusal refusals[] = {
 	{ "main:\n  movabs eax, 1\n", "t.s:2:10: 'movabs' needs a 64-bit register destination" },
 	{ "main:\n  mov al, [ah]\n", "t.s:2:12: address register ah must be 64-bit" },
 	{ "main:\n  imul\n", "t.s:2:7: 'imul' takes 1 to 3 operands" },
+	{ "main:\n  movzx rax, ah\n",
+	  "t.s:2:14: ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+	  "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)" },
+	{ "main:\n  mov sil, bh\n",
+	  "t.s:2:12: ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+	  "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)" },
+	{ "main:\n  mov byte ptr [r8], dh\n",
+	  "t.s:2:22: ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+	  "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)" },
 };
 
 START_TEST(test_refused)

@@ -1,8 +1,9 @@
 /* The x86-TSO litmus tests (Sewell et al., CACM 2010) on the simulated
- * machine: SB, SB+mfence, MP, LB, IRIW and 2+2W, each run over hundreds of
- * seeds with random start skew. No outcome x86-TSO forbids may appear; SB's
- * relaxed outcome must appear without mfence and never with it. The
- * outcome histograms go to stdout (the test log). */
+ * machine: SB, SB+mfence, SB with GCC's fence (lock or [rsp], 0), MP, LB,
+ * IRIW and 2+2W, each run over hundreds of seeds with random start skew.
+ * No outcome x86-TSO forbids may appear; SB's relaxed outcome must appear
+ * without a fence and never with one. The outcome histograms go to stdout
+ * (the test log). */
 #include "config.h"
 
 #include <check.h>
@@ -85,6 +86,13 @@ static const struct litmus tests[] = {
 	  2, two_regs, ~0u, 0 /* r0=0 r1=0 */ },
 	{ "SB+mfence", VARS "t0: mov qword ptr [x], 1\nmfence\nmov rax, [y]\nhlt\n"
 			    "t1: mov qword ptr [y], 1\nmfence\nmov rax, [x]\nhlt\n",
+	  2, two_regs, 0, ~0u },
+	/* GCC's __atomic_thread_fence: a locked RMW of the stack (below a
+	 * pushed word, as below a return address), a full fence */
+	{ "SB+lock-or-rsp", VARS "t0: push rax\nmov qword ptr [x], 1\nlock or qword ptr [rsp], 0\n"
+				 "mov rax, [y]\nhlt\n"
+				 "t1: push rax\nmov qword ptr [y], 1\nlock or qword ptr [rsp], 0\n"
+				 "mov rax, [x]\nhlt\n",
 	  2, two_regs, 0, ~0u },
 	{ "MP", VARS "t0: mov qword ptr [x], 1\nmov qword ptr [y], 1\nhlt\n"
 		     "t1: mov rax, [y]\nmov rbx, [x]\nhlt\n",

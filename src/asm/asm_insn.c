@@ -12,8 +12,10 @@
 enum form {
 	F_NONE, F_MOV, F_ALU, F_TEST, F_UNARY, F_SHIFT, F_BRANCH, F_PUSH, F_POP, F_XADD,
 	F_XCHG, F_MOVZX, F_MOVSX, F_MOVSXD, F_LEA, F_WORK, F_MARK, F_GHOST_ADD, F_GHOST_READ,
-	F_IMUL,     /* 1, 2 or 3 operands: becomes F_UNARY (OP_IMUL1), F_IMUL2 or F_IMUL3 */
-	F_IMUL2, F_IMUL3, F_SHIFTD, F_BT, F_SETCC, F_CMOV, F_MOVABS
+	F_IMUL,     /* 1, 2 or 3 operands: becomes F_UNARY (OP_IMUL1), F_REG_RM or F_IMUL3 */
+	F_IMUL3, F_SHIFTD, F_BT, F_SETCC,
+	F_REG_RM,   /* a 16-64-bit register destination, a register or memory source */
+	F_MOVABS, F_BSWAP
 };
 
 /* size: the operation width of a form without operands (cdqe, pushf) */
@@ -63,6 +65,9 @@ static const struct mnem mnems[] = {
 	{ "bts", OP_BTS, 0, F_BT, 1, 0 },
 	{ "btr", OP_BTR, 0, F_BT, 1, 0 },
 	{ "btc", OP_BTC, 0, F_BT, 1, 0 },
+	{ "bsf", OP_BSF, 0, F_REG_RM, 0, 0 },
+	{ "bsr", OP_BSR, 0, F_REG_RM, 0, 0 },
+	{ "bswap", OP_BSWAP, 0, F_BSWAP, 0, 0 },
 	{ "movabs", OP_MOV, 0, F_MOVABS, 0, 0 },
 	{ "jmp", OP_JMP, 0, F_BRANCH, 0, 0 },
 	{ "call", OP_CALL, 0, F_BRANCH, 0, 0 },
@@ -100,7 +105,7 @@ static const struct mnem mnems[] = {
 static const struct mnem cc_families[] = {
 	{ "j", OP_JCC, 0, F_BRANCH, 0, 0 },
 	{ "set", OP_SETCC, 0, F_SETCC, 0, 0 },
-	{ "cmov", OP_CMOVCC, 0, F_CMOV, 0, 0 },
+	{ "cmov", OP_CMOVCC, 0, F_REG_RM, 0, 0 },
 };
 
 static const struct { const char *suffix; uint8_t cond; } cc_suffixes[] = {
@@ -324,9 +329,8 @@ static int check_form(struct asm_state *st, const struct mnem *m, struct asm_opn
 		a->o.size = 8;
 		*size = 8;
 		return 0;
-	case F_IMUL2:
 	case F_IMUL3:
-	case F_CMOV:
+	case F_REG_RM:
 		if (a->o.kind != OPND_REG || a->o.size < 2)
 			return need(st, m, a, "a 16-, 32- or 64-bit register destination");
 		if (!is_rm(b))
@@ -361,6 +365,11 @@ static int check_form(struct asm_state *st, const struct mnem *m, struct asm_opn
 		if (a->o.size != 1)
 			return need(st, m, a, "an 8-bit register or memory destination");
 		*size = 1;
+		return 0;
+	case F_BSWAP:
+		if (a->o.kind != OPND_REG || a->o.size < 4)
+			return need(st, m, a, "a 32- or 64-bit register");
+		*size = a->o.size;
 		return 0;
 	case F_MOVABS:
 		if (a->o.kind != OPND_REG || a->o.size != 8)
@@ -397,6 +406,7 @@ static int max_operands(int form)
 	case F_POP:
 	case F_WORK:
 	case F_SETCC:
+	case F_BSWAP:
 		return 1;
 	case F_IMUL:
 	case F_SHIFTD:
@@ -479,6 +489,27 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 	n.v = idx;
 	(*pos)++;
 	return asm_add_fixup(st, FIX_TARGET, 0, 0, 0, st->n_insns, &n, 1, loc);
+}
+
+/* x86 cannot encode ah ch dh bh in an instruction with a REX prefix: a
+ * 64-bit operation, or one that names r8-r15, sil, dil, spl or bpl. */
+static int check_hi8(struct asm_state *st, const struct asm_opnd *ops, int n, unsigned size)
+{
+	const struct asm_opnd *hi = NULL;
+	int rex = size == 8;
+	for (int i = 0; i < n; i++) {
+		const struct operand *o = &ops[i].o;
+		if (o->kind == OPND_REG && o->hi8)
+			hi = &ops[i];
+		else if (o->kind == OPND_REG)
+			rex |= o->reg >= 8 || (o->size == 1 && o->reg >= 4);
+		else if (o->kind == OPND_MEM)
+			rex |= (o->base != R_NONE && o->base >= 8) || (o->index != R_NONE && o->index >= 8);
+	}
+	if (hi && rex)
+		return asm_error(st, hi->col, "ah, ch, dh and bh cannot be used where x86 needs a REX prefix "
+				 "(a 64-bit operation, r8-r15, sil, dil, spl or bpl)");
+	return 0;
 }
 
 static int parse_insn(struct asm_state *st, uint32_t pos)
@@ -569,7 +600,7 @@ static int parse_insn(struct asm_state *st, uint32_t pos)
 			n = 3;
 		}
 		if (m->form == F_IMUL) {
-			mn.form = n == 1 ? F_UNARY : n == 2 ? F_IMUL2 : F_IMUL3;
+			mn.form = n == 1 ? F_UNARY : n == 2 ? F_REG_RM : F_IMUL3;
 			mn.op = n == 1 ? OP_IMUL1 : n == 2 ? OP_IMUL : OP_IMUL3;
 			in.op = mn.op;
 		}
@@ -580,6 +611,8 @@ static int parse_insn(struct asm_state *st, uint32_t pos)
 		if (check_form(st, m, &ops[0], &ops[1], &in.size))
 			return -1;
 		if (n == 3 && third_operand(st, m, &ops[2], &in))
+			return -1;
+		if (check_hi8(st, ops, n, in.size))
 			return -1;
 		if (in.lock && ops[0].o.kind != OPND_MEM)
 			return asm_error(st, ops[0].col, "'lock' needs a memory destination");

@@ -1202,6 +1202,20 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		TRY(need_slot(env, c));
 		return store(env, c, ea(c, &in->a), 1, (uint64_t)cond(c, in->cond));
 
+	case OP_BSF: /* a zero source sets ZF and leaves the destination as it was */
+	case OP_BSR:
+		TRY(read_src(env, c, &in->b, sz, &b));
+		c->zf = b == 0;
+		if (b)
+			wr_reg(c, in->a.reg, sz, in->op == OP_BSF ? (uint64_t)__builtin_ctzll(b)
+								  : (uint64_t)(63 - __builtin_clzll(b)));
+		return ST_OK;
+
+	case OP_BSWAP:
+		a = c->r[in->a.reg];
+		wr_reg(c, in->a.reg, sz, sz == 8 ? __builtin_bswap64(a) : __builtin_bswap32((uint32_t)a));
+		return ST_OK;
+
 	case OP_CMOVCC: /* loads its source and, at 32 bits, clears the upper half either way */
 		TRY(read_src(env, c, &in->b, sz, &b));
 		wr_reg(c, in->a.reg, sz, cond(c, in->cond) ? b : c->r[in->a.reg]);

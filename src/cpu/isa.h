@@ -30,6 +30,7 @@ enum opcode {
 	OP_CBW,                  /* cbw cwde cdqe: sign-extend the lower half of rax (size: its width) */
 	OP_CWD,                  /* cwd cdq cqo: rdx = the sign of rax (size: the width) */
 	OP_BT, OP_BTS, OP_BTR, OP_BTC,
+	OP_BSF, OP_BSR, OP_BSWAP,
 	OP_SETCC, OP_CMOVCC,     /* cond */
 	OP_PUSHF, OP_POPF,
 	OP_JMP, OP_JCC, OP_CALL, OP_RET, OP_PUSH, OP_POP,
