@@ -2,7 +2,7 @@
 ; reads the counter every READ_GAP cycles, approximately (the global count) or
 ; exactly (flip the flag, fold every CPU's idle counter under the lock); beside
 ; it current kernels' percpu_counter_read / percpu_counter_sum for the same job.
-; Program: lib/spinlock.s, lib/percpu_counter.s, lib/local_t_flip.s, then this file.
+; Program: lib/spinlock.s, lib/qspinlock.s, lib/percpu_counter.s, lib/local_t_flip.s, then this file.
 ; Threads: `updater` on CPUs 1.., `reader` on CPU 0.
 
 .include "lib/harness.s"

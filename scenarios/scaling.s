@@ -1,7 +1,7 @@
 ; One counter, each design, the same work: every CPU adds 1 NR_UPDATES times with
 ; UPDATE_WORK cycles between, reading the counter's cheap read every READ_EVERY.
 ; Meant for `bounce sweep scaling.json --set cores=1,2,4,...,1024`.
-; Program: lib/spinlock.s, lib/atomic.s, lib/percpu_counter.s, lib/percpu_int.s,
+; Program: lib/spinlock.s, lib/qspinlock.s, lib/atomic.s, lib/percpu_counter.s, lib/percpu_int.s,
 ; lib/counter_tree.s, lib/longadder.s, lib/local_t_flip.s, then this file.
 
 .include "lib/harness.s"
