@@ -8,7 +8,9 @@
 .include "lib/harness.s"
 
 .equ READ_KIND, 0		; 0 flip approximate, 1 flip exact, 2 percpu_counter_read, 3 percpu_counter_sum
-.equ NR_UPDATES, 2000		; per updater
+; per updater: at least 4 of percpu_counter's batches, max(32, 2 x NR_CPUS), so that
+; every updater folds several times at any core count (2000 up to 250 cores)
+.equ NR_UPDATES, max(2000, 4 * PERCPU_COUNTER_BATCH)
 .equ NR_READS, 200
 .equ UPDATE_WORK, 200
 .equ READ_GAP, 2000
