@@ -30,6 +30,7 @@ static const char *const help[][2] = {
 static const char *const terms[][2] = {
 	{"ops", "executions of the workload's `mark op`: one counter operation"},
 	{"ops / sim second", "ops per simulated second at the CPU model's clock"},
+	{"cycles / op, L1 hit", "simulated cycles per op; accesses that hit in L1"},
 	{"bounces", "a core gained write ownership of a line another core owned last"},
 	{"HITM", "a request found the line dirty in another core's cache"},
 	{"locked ops", "locked read-modify-writes (lock prefix, xchg)"},
@@ -47,7 +48,7 @@ static const char *const terms[][2] = {
 	{"halted, idle", "executed hlt; no thread yet (start skew) or none"},
 	{"mark", "cyan tick above the lanes: a `mark` executed (name at left)"},
 	{"hatched", "activity older than the view keeps in memory"},
-	{"window", "simulated time the timeline spans; the whole run once finished"},
+	{"window, speed", "time the timeline spans (the whole run once finished); cycles/s"},
 	{"transfers", "read share (to S), ownership (RFO, to M), invalidation"},
 };
 
