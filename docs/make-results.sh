@@ -8,8 +8,9 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # Up to 256 cores: beyond, local_t_flip's spinlock convoy (every fold waits
 # behind every CPU's flag read and failed xchg) makes the host time grow as
-# the cube of the core count (user CPU: 0.56 s at 64, 5.2 s at 128, 37 s at
-# 256; at 512, over 200 s when it was stopped; 1024 not tried).
+# the cube of the core count, and scaling.s's adds per CPU grow with it too
+# (8 x NR_CPUS from 32 cores): 7.5 minutes of wall-clock time at 256 cores on
+# a busy 2-core host; the whole of `make results` took 11 minutes there.
 cores=${RESULTS_CORES:-1,2,4,8,16,32,64,128,256}
 jobs=${RESULTS_JOBS:-2}
 tmp=$(mktemp -d)

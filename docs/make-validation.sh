@@ -281,7 +281,10 @@ EOF
 	"$BOUNCE" validate --quiet | tee "$tmp/validate.txt"
 	echo '```'
 	awk 'BEGIN { print "series,threads,ops_per_sec" }
-		$1 == "contended" && $2 ~ /^[0-9]+$/ { print "native," $2 "," $3; print "simulated," $2 "," $4 }' \
+		$1 == "contended" && $2 ~ /^[0-9]+$/ {
+			# rates print as 490,212,899/s
+			n = $3; s = $4; gsub(/,/, "", n); gsub(/,/, "", s); sub(/\/s$/, "", n); sub(/\/s$/, "", s)
+			print "native," $2 "," n; print "simulated," $2 "," s }' \
 		"$tmp/validate.txt" >"$tmp/host.csv"
 	"$BOUNCE" plot "$tmp/host.csv" -o "$png/host.png" --x threads --lin-x \
 		--title "This host: contended lock xadd, native and simulated" \

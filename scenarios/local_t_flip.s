@@ -2,13 +2,15 @@
 ; reads the counter every READ_GAP cycles, approximately (the global count) or
 ; exactly (flip the flag, fold every CPU's idle counter under the lock); beside
 ; it current kernels' percpu_counter_read / percpu_counter_sum for the same job.
-; Program: lib/spinlock.s, lib/percpu_counter.s, lib/local_t_flip.s, then this file.
+; Program: lib/spinlock.s, lib/qspinlock.s, lib/percpu_counter.s, lib/local_t_flip.s, then this file.
 ; Threads: `updater` on CPUs 1.., `reader` on CPU 0.
 
 .include "lib/harness.s"
 
 .equ READ_KIND, 0		; 0 flip approximate, 1 flip exact, 2 percpu_counter_read, 3 percpu_counter_sum
-.equ NR_UPDATES, 2000		; per updater
+; per updater: at least 4 of percpu_counter's batches, max(32, 2 x NR_CPUS), so that
+; every updater folds several times at any core count (2000 up to 250 cores)
+.equ NR_UPDATES, max(2000, 4 * PERCPU_COUNTER_BATCH)
 .equ NR_READS, 200
 .equ UPDATE_WORK, 200
 .equ READ_GAP, 2000

@@ -5,7 +5,10 @@
 
 .include "lib/harness.s"
 
-.equ NR_UPDATES, 1000		; percpu_counter_inc per CPU
+; percpu_counter_inc per CPU: at least 2 folds at any FBC_BATCH; where 1000 is
+; not enough, 3 x FBC_BATCH - 1 also leaves each CPU the largest residue the
+; batch allows, one add short of its third fold
+.equ NR_UPDATES, max(1000, 3 * FBC_BATCH - 1)
 .equ READ_EVERY, 16		; a power of two: percpu_counter_read every this many
 .equ UPDATE_WORK, 100
 

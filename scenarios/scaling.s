@@ -1,15 +1,18 @@
 ; One counter, each design, the same work: every CPU adds 1 NR_UPDATES times with
 ; UPDATE_WORK cycles between, reading the counter's cheap read every READ_EVERY.
 ; Meant for `bounce sweep scaling.json --set cores=1,2,4,...,1024`.
-; Program: lib/spinlock.s, lib/atomic.s, lib/percpu_counter.s, lib/percpu_int.s,
+; Program: lib/spinlock.s, lib/qspinlock.s, lib/atomic.s, lib/percpu_counter.s, lib/percpu_int.s,
 ; lib/counter_tree.s, lib/longadder.s, lib/local_t_flip.s, then this file.
 
 .include "lib/harness.s"
 
 ; 0 atomic_t, 1 percpu_counter, 2 alloc_percpu int, 3 counter tree, 4 LongAdder, 5 local_t flip
 .equ DESIGN, 0
-.equ NR_UPDATES, 256
-.equ READ_EVERY, 64		; a power of two
+; Every CPU makes 4 cheap reads, one per READ_EVERY adds, and enough adds to fold
+; percpu_counter's batch, max(32, 2 x NR_CPUS), at least 4 times at any core
+; count: 256 adds up to 32 cores (8 folds up to 16), 8 x NR_CPUS from 32 on.
+.equ READ_EVERY, max(64, PERCPU_COUNTER_BATCH)
+.equ NR_UPDATES, 4 * READ_EVERY
 .equ UPDATE_WORK, 200
 ; percpu_counter's add: 0 the preempt_disable form, 1 the this_cpu_try_cmpxchg
 ; form (lib/percpu_counter.s says which kernels each matches)
@@ -151,12 +154,14 @@ counter_sum_ltf:
 
 worker:
 	xor r12d, r12d
+	mov r13, 1				; adds left until the next read
 worker_update:
 	work UPDATE_WORK
 	mark op
 	call counter_inc
-	test r12, READ_EVERY - 1
+	dec r13
 	jnz worker_next
+	mov r13, READ_EVERY
 	call counter_read
 worker_next:
 	inc r12

@@ -7,7 +7,10 @@
 .include "lib/harness.s"
 
 .equ USE_PERCPU, 1		; 0: atomic_t (before the patch), 1: percpu_counter
-.equ SEGS_PER_BURST, 64		; pages charged before the ACK reclaims them
+; pages charged before the ACK reclaims them: at least twice percpu_counter's
+; FBC_BATCH, so that every CPU folds at least twice per burst at any batch
+; (a burst below the batch would never fold, and the read would be off by it all)
+.equ SEGS_PER_BURST, max(64, 2 * FBC_BATCH)
 .equ SEG_SIZE, 4096		; bytes per sendmsg: one SK_STREAM_MEM_QUANTUM
 .equ PROTO_WORK, 2000		; cycles of TCP/IP processing per segment
 .equ ACK_WORK, 1000		; cycles of ACK processing before the reclaim

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The scenario catalogue: every shipped scenario validates, runs with all of
-# its expectations holding, and gives byte-identical JSON when run twice.
+# its expectations holding, and gives byte-identical JSON when run twice;
+# the scaling scenario's percpu_counter folds on every CPU at 256 cores.
 . "$top_srcdir/tests/lib.sh"
 
 n=0
@@ -23,6 +24,17 @@ sc="$top_srcdir/scenarios/scaling.json"
 expect_status "scaling sweep" 0 "$BOUNCE" sweep "$sc" --set cores=1,2,4,8 --csv "$T/s1.csv"
 expect_status "scaling sweep --jobs 2" 0 "$BOUNCE" sweep "$sc" --set cores=1,2,4,8 --jobs 2 --csv "$T/s2.csv"
 cmp -s "$T/s1.csv" "$T/s2.csv" && ok "sweep: --jobs 2 equals --jobs 1" || bad "sweep: --jobs 2 differs"
+
+# Every CPU folds at any core count: at 256 cores percpu_counter's batch is
+# 512 and each CPU adds 4 x 512 times, so each folds 4 times and ends with a
+# residue of 0 (once, the batch exceeded the 256 adds and nothing folded).
+expect_status "scaling at 256 cores" 0 "$BOUNCE" run "$sc" --cores 256 --variant percpu_counter --quiet \
+	--json "$T/s256.json"
+expect_eq "256 cores: every CPU's residue folded" 0 \
+	"$(jget "$T/s256.json" variants.percpu_counter.symbols.counter_fbc_pcpu.value)"
+expect_eq "256 cores: 2048 adds per CPU" 524288 "$(jget "$T/s256.json" variants.percpu_counter.ops)"
+expect_eq "256 cores: all of them in the global count" 524288 \
+	"$(jget "$T/s256.json" variants.percpu_counter.symbols.final_count.value)"
 
 expect_status "list" 0 "$BOUNCE" list
 expect_grep "list names the seed's machine" "x460-8way" "$T/out"

@@ -4,8 +4,9 @@
  * per-CPU int, and the seed's two correctness stories hold: a plain add loses
  * updates where lock add never does, and a softirq inside percpu_counter_mod's
  * read-modify-write loses updates unless the caller used percpu_counter_mod_bh.
- * Also: both forms of percpu_counter_add_batch fold alike, and LongAdder's
- * cell table grows as Striped64's does. */
+ * Also: both forms of percpu_counter_add_batch fold alike, LongAdder's
+ * cell table grows as Striped64's does, and the queued spinlock excludes and
+ * makes its waiters spin on their own per-CPU node. */
 #include "config.h"
 
 #include <check.h>
@@ -164,7 +165,7 @@ static const char *const design_counter[D_N] = {
 	"counter_atomic", "counter_fbc", "counter_pcpu_int", "counter_tree", "counter_longadder", "counter_ltf",
 };
 static const char *const scaling_files[] = {
-	"lib/spinlock.s", "lib/atomic.s", "lib/percpu_counter.s", "lib/percpu_int.s",
+	"lib/spinlock.s", "lib/qspinlock.s", "lib/atomic.s", "lib/percpu_counter.s", "lib/percpu_int.s",
 	"lib/counter_tree.s", "lib/longadder.s", "lib/local_t_flip.s", "scaling.s",
 };
 #define CORES 8
@@ -310,7 +311,7 @@ END_TEST
  * retry, so nothing is lost, and every CPU's copy stays inside (-batch,
  * batch). Batch 4 so that folds are frequent too. */
 static const char cmpxchg_softirq_text[] =
-	".include \"lib/spinlock.s\"\n"
+	".include \"lib/qspinlock.s\"\n"
 	".include \"lib/percpu_counter.s\"\n"
 	".equ K, 3000\n"
 	".data\n"
@@ -419,6 +420,83 @@ START_TEST(test_mod_bh)
 }
 END_TEST
 
+/* A plain (non-atomic) load, add and store of a shared quad under the queued
+ * spinlock: mutual exclusion means no update is lost. The `work` between the
+ * load and the store widens the window an unlocked increment would lose in. */
+static const char qspinlock_text[] =
+	".include \"lib/qspinlock.s\"\n"
+	".equ K, 40\n"
+	".data\n"
+	".align 64\n"
+	"lock: .long 0\n"
+	".align 64\n"
+	"shared: .quad 0\n"
+	".text\n"
+	"worker:\n"
+	"	mov r12, K\n"
+	"	mov rdi, offset lock\n"
+	"worker_loop:\n"
+	"	call queued_spin_lock\n"
+	"	mov rax, qword ptr [shared]\n"
+	"	work 20\n"
+	"	add rax, 1\n"
+	"	mov qword ptr [shared], rax\n"
+	"	call queued_spin_unlock\n"
+	"	work 100\n"
+	"	dec r12\n"
+	"	jnz worker_loop\n"
+	"	hlt\n";
+
+/* Reads of the node's `locked` word (offset 8 of qnodes[0]) in CPU c's copy,
+ * and whether any CPU but c read it. */
+static uint64_t node_spin_reads(struct run *r, int c, int *others)
+{
+	struct ms_line_info li;
+	uint64_t a = program_percpu_offset(&r->prog, c) + sym(r, "qnodes");
+	*others = 0;
+	if (!ms_line_info(sim_memsys(r->sim), a, &li))
+		return 0;
+	size_t words = ms_bitset_words(sim_memsys(r->sim));
+	for (uint32_t i = 0; i < li.n_offsets; i++) {
+		const struct ms_offset_stats *o = &li.offsets[i];
+		if (o->offset != (a & 63) + 8)
+			continue;
+		for (size_t w = 0; w < words; w++) {
+			uint64_t mine = (size_t)c / 64 == w ? 1ull << (c % 64) : 0;
+			if (o->readers[w] & ~mine)
+				*others = 1;
+		}
+		return o->reads;
+	}
+	return 0;
+}
+
+START_TEST(test_qspinlock_excludes_and_queues)
+{
+	static const int cores[] = { 8, 64 };
+	int n = cores[_i];
+	struct run r;
+	run_prog(&r, n, NULL, 0, qspinlock_text, NULL, 0, "worker", NULL, 0);
+	ck_assert_int_eq(peek64(&r, "shared"), (int64_t)n * 40);
+	ck_assert_int_eq(sim_peek(r.sim, sym(&r, "lock"), 4), 0);
+	uint64_t spins = 0;
+	int queued = 0;
+	for (int c = 0; c < n; c++) {
+		int others;
+		uint64_t reads = node_spin_reads(&r, c, &others);
+		ck_assert_msg(!others, "another CPU read cpu%d's MCS node", c);
+		spins += reads;
+		queued += reads > 0;
+		ck_assert_int_eq(sim_peek(r.sim, program_percpu_offset(&r.prog, c) + sym(&r, "qnodes") + 12, 4), 0);
+	}
+	/* Under this much contention most CPUs wait in the queue, not only
+	 * on the lock word as the pending waiter. */
+	ck_assert_int_ge(queued, n / 2);
+	ck_assert_uint_gt(spins, (uint64_t)n);
+	run_free(&r);
+}
+END_TEST
+
 static Suite *counters_suite(void)
 {
 	Suite *s = suite_create("counters");
@@ -431,6 +509,7 @@ static Suite *counters_suite(void)
 	tcase_add_test(tc, test_percpu_counter_cmpxchg_softirq);
 	tcase_add_test(tc, test_plain_add_loses_lock_add_does_not);
 	tcase_add_test(tc, test_mod_bh);
+	tcase_add_loop_test(tc, test_qspinlock_excludes_and_queues, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,13 +1,15 @@
 /* The host topology reader on fake sysfs trees (tests/fixtures/sysfs/):
  * CPU lists, the SMT numbering rule, clusters from caches shared by part of
  * a socket, sockets, cache geometry, and the CPU pair chosen for each
- * distance class; and where the store-buffer probe's times step up. */
+ * distance class; where the store-buffer probe's times step up; and
+ * validate's verdict per row with the cause it names. */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include "host/host_measure.h"
 #include "host/host_topology.h"
+#include "cli/validate_verdict.h"
 
 static struct host_topo *load(const char *name, int want_ok)
 {
@@ -205,6 +207,51 @@ START_TEST(this_host_both_ways)
 }
 END_TEST
 
+/* validate's verdict: the 25% boundary, and a cause only where the run
+ * shows one: SMT siblings among the row's CPUs, one thread (no coherence
+ * to blame), or the same ratio off as at one thread. */
+START_TEST(validate_verdicts)
+{
+	struct host_topo *adj = load("1s-smt-adjacent", 1), *last = load("2s-smt-last", 1);
+	ck_assert_int_eq(validate_threads_share_core(adj, 1), 0);
+	ck_assert_int_eq(validate_threads_share_core(adj, 2), 1);
+	ck_assert_int_eq(validate_threads_share_core(last, 4), 0);
+	ck_assert_int_eq(validate_threads_share_core(last, 5), 1);
+	free(adj);
+	free(last);
+
+	struct validate_row r = {.workload = "contended", .threads = 1, .error = 0.25};
+	validate_judge(&r, r.error, 0);
+	ck_assert_int_eq(r.within, 1);
+	ck_assert_ptr_null(r.cause);
+	r.error = -0.26;
+	validate_judge(&r, r.error, 0);
+	ck_assert_int_eq(r.within, 0);
+	ck_assert_str_eq(r.cause, "one thread, no coherence: the clock frequency or the per-operation cost");
+	r.threads = 2;
+	r.error = 1.40;
+	validate_judge(&r, 0.0, 1);
+	ck_assert_str_eq(r.cause, "threads share a physical core (SMT siblings), which the model counts as two cores");
+	validate_judge(&r, 1.2, 0); /* 2.40 / 2.20: 9% apart */
+	ck_assert_str_eq(r.cause, "as at 1 thread: the clock frequency or the per-operation cost, not the sharing");
+	validate_judge(&r, 0.0, 0);
+	ck_assert_int_eq(r.within, 0);
+	ck_assert_ptr_null(r.cause);
+
+	char b[40];
+	validate_grouped(0, b, sizeof b);
+	ck_assert_str_eq(b, "0");
+	validate_grouped(999.4, b, sizeof b);
+	ck_assert_str_eq(b, "999");
+	validate_grouped(1000, b, sizeof b);
+	ck_assert_str_eq(b, "1,000");
+	validate_grouped(7510000000.0, b, sizeof b);
+	ck_assert_str_eq(b, "7,510,000,000");
+	validate_grouped(-123456, b, sizeof b);
+	ck_assert_str_eq(b, "-123,456");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("host");
@@ -217,6 +264,7 @@ int main(void)
 	tcase_add_test(tc, bad_trees);
 	tcase_add_test(tc, sb_step);
 	tcase_add_test(tc, this_host_both_ways);
+	tcase_add_test(tc, validate_verdicts);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -74,19 +74,33 @@ expect_status "unknown option" 2 "$BOUNCE" calibrate --bogus
 expect_status "stray argument" 2 "$BOUNCE" calibrate extra
 expect_status "-o without a value" 2 "$BOUNCE" calibrate -o
 
-# validate: a row per workload and thread count.
+# validate: a row per workload and thread count, rates grouped in thousands
+# with their unit, headers apart, a verdict that agrees with the error, and
+# the same rows as JSON (--json).
 n=2
 [ "$ncpu" -lt 2 ] && n=1
-expect_status "validate --threads $n" 0 "$BOUNCE" validate --quick --threads "$n"
+expect_status "validate --threads $n --json" 0 "$BOUNCE" validate --quick --threads "$n" --json "$T/v.json"
 cp "$T/out" "$T/validate.out"
-expect_grep "table header" "native ops/s" "$T/validate.out"
+expect_grep "table header, columns apart" "^workload  *threads  *native  *simulated  *error  *native median  *verdict\$" "$T/validate.out"
 for w in contended padded false_sharing; do
 	for t in $(seq 1 "$n"); do
-		expect_grep "row $w x $t" "^$w  *$t  *[0-9][0-9]*  *[0-9][0-9]*  *[-+][0-9.]*%" "$T/validate.out"
+		expect_grep "row $w x $t" "^$w  *$t  *[0-9][0-9,]*/s  *[0-9][0-9,]*/s  *[-+][0-9.]*%  *[0-9][0-9,]*/s  *\(within 25%\|off by more than 25%\)" "$T/validate.out"
 	done
 done
 expect_eq "rows" $((3 * n)) "$(grep -cE '^(contended|padded|false_sharing) ' "$T/validate.out")"
+expect_grep "thousands grouped (padded: over a million ops/s)" "^padded  *1  *[0-9]\{1,3\}\(,[0-9]\{3\}\)\{2,\}/s " "$T/validate.out"
+bad_verdicts=$(awk '/^(contended|padded|false_sharing) / { e = $5; sub(/%/, "", e); e = e < 0 ? -e : e
+	if ((e <= 25) != ($7 == "within")) print }' "$T/validate.out")
+expect_eq "verdict agrees with the error" "" "$bad_verdicts"
 [ "$n" -ge 2 ] && expect_grep "the 1 -> 2 drop" "^contended, 1 -> 2 threads" "$T/validate.out"
+expect_status "validate --json parses" 0 "$JSON_GET" "$T/v.json" .
+expect_eq "--json: a row per table row" $((3 * n)) "$(grep -c '"workload":' "$T/v.json")"
+expect_eq "--json: as many within the tolerance as the table says" "$(grep -c 'within 25%' "$T/validate.out")" \
+	"$(grep -c '"within_tolerance":.*true' "$T/v.json")"
+expect_status "validate --json tolerance" 0 "$JSON_GET" "$T/v.json" tolerance
+expect_eq "--json: the tolerance" 0.25 "$(cat "$T/out")"
+expect_status "validate --json unwritable" 2 "$BOUNCE" validate --quick --cpu x460-8way --threads 1 --json "$T/no/such/v.json"
+[ ! -e "$T/no/such/v.json" ] && ok "unwritable --json: nothing written" || bad "unwritable --json written"
 # A model from cpus/ (no calibration).
 expect_status "validate --cpu x460-8way" 0 "$BOUNCE" validate --quick --cpu x460-8way --threads 1
 expect_grep "names the model" '"x460-8way"' "$T/out"

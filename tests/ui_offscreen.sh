@@ -1,7 +1,8 @@
 #!/bin/sh
 # Off-screen rendering of the default scenario (no display needed): the PNG
 # has the requested size, shows the legend's MESI colours, is written
-# whole, is the same for the same frame count, and changes as the run goes.
+# whole, is the same for the same frame count, and changes as the run goes;
+# the timeline's history keeps its pixels as the run goes on.
 set -u
 . "${top_srcdir:-.}/tests/ui_common.sh"
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -35,6 +36,18 @@ cmp -s "$tmp/a.png" "$tmp/a2.png" || fail "two renders of frame 30 differ"
 
 "$BOUNCE" view --screenshot "$tmp/b.png" --frames 600 || fail "view --frames 600 exited $?"
 "$PNGCHECK" differ "$tmp/a.png" "$tmp/b.png" || fail "frames 30 and 600 look the same"
+
+# History never changes as it ages: the timeline of mod_bh_softirq at 60 and
+# at 100 frames (a window of 60.61 us that starts at 0 in both) has the same
+# pixels over its first 10 us: x 72.. (the plot's left edge at 1280x800),
+# 137 px of its 835, from the mark strip (y 586) down through the lanes. Its
+# marks are ticks in their own colour (#20e3d2) above the lanes, not over them.
+bh="$top_srcdir/scenarios/mod_bh_softirq.json"
+for n in 60 100; do
+	"$BOUNCE" view "$bh" --screenshot "$tmp/bh$n.png" --frames $n || fail "mod_bh_softirq --frames $n exited $?"
+done
+"$PNGCHECK" same "$tmp/bh60.png" "$tmp/bh100.png" 72 584 137 176 || fail "the timeline's first 10 us changed between frames 60 and 100"
+"$PNGCHECK" colors "$tmp/bh100.png" 20e3d2 || fail "no mark ticks drawn"
 
 # A bad scenario is refused before anything is drawn, with batch mode's status.
 echo '{"name": "broken", "cpu": }' >"$tmp/bad.json"

@@ -4,6 +4,7 @@
  *   ui_pngcheck colors FILE RRGGBB...  each colour covers >= 40 pixels
  *   ui_pngcheck differ A B             at least 0.5% of the pixels differ
  *   ui_pngcheck count FILE RRGGBB      print how many pixels have the colour
+ *   ui_pngcheck same A B X Y W H       the rectangle's pixels are equal in both
  * Exits 0 when the assertion holds, 1 with a message when not, 2 on error. */
 #include <SDL.h>
 #include <SDL_image.h>
@@ -85,6 +86,27 @@ int main(int argc, char **argv)
 		printf("%ld\n", n);
 		return 0;
 	}
-	fprintf(stderr, "usage: ui_pngcheck size FILE W H | colors FILE RRGGBB... | differ A B | count FILE RRGGBB\n");
+	if (argc >= 8 && !strcmp(argv[1], "same")) {
+		SDL_Surface *a = load(argv[2]), *b = load(argv[3]);
+		int x0 = atoi(argv[4]), y0 = atoi(argv[5]), w = atoi(argv[6]), h = atoi(argv[7]);
+		if (x0 < 0 || y0 < 0 || x0 + w > a->w || y0 + h > a->h || a->w != b->w || a->h != b->h) {
+			printf("%s, %s: the rectangle is outside an image, or the sizes differ\n", argv[2], argv[3]);
+			return 1;
+		}
+		long n = 0;
+		int fx = -1, fy = -1;
+		for (int y = y0; y < y0 + h; y++)
+			for (int x = x0; x < x0 + w; x++)
+				if (px(a, x, y) != px(b, x, y) && n++ == 0)
+					fx = x, fy = y;
+		if (n) {
+			printf("%s and %s differ in %ld pixels of %dx%d+%d+%d, the first at (%d, %d): #%06x vs #%06x\n",
+			       argv[2], argv[3], n, w, h, x0, y0, fx, fy, (unsigned)px(a, fx, fy),
+			       (unsigned)px(b, fx, fy));
+			return 1;
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: ui_pngcheck size FILE W H | colors FILE RRGGBB... | differ A B | count FILE RRGGBB | same A B X Y W H\n");
 	return 2;
 }

@@ -16,6 +16,8 @@ const SDL_Color ui_col_dim = RGB(0x8b, 0x95, 0xa3);
 const SDL_Color ui_col_accent = RGB(0x4d, 0xab, 0xf7);
 const SDL_Color ui_col_owner = RGB(0xff, 0xff, 0xff);
 const SDL_Color ui_col_mark = RGB(0xff, 0xe0, 0x66);
+/* Timeline marks: a hue no activity, MESI state or transfer has. */
+const SDL_Color ui_col_marker = RGB(0x20, 0xe3, 0xd2);
 
 /* The screenshot test looks for these exact values: keep it in sync. */
 const SDL_Color ui_col_state[MS_NSTATES] = {

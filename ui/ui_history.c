@@ -1,7 +1,7 @@
 /* Recorded history for the timeline and for scrubbing: per-core rings of
- * activity changes, a ring of `mark` markers and a ring of per-frame
- * snapshots. Every ring has a fixed capacity derived from a memory budget,
- * so a long run forgets its oldest history instead of growing. */
+ * activity changes, the `mark` markers as runs that merge instead of being
+ * forgotten, and a ring of per-frame snapshots. Every store has a fixed
+ * capacity derived from a memory budget, so a long run never grows it. */
 #include "config.h"
 #include "ui_int.h"
 
@@ -11,7 +11,7 @@
 
 #define SEG_BUDGET (2u << 20)      /* activity changes, all lanes of all variants */
 #define SNAP_BUDGET (24u << 20)    /* bytes of snapshots, all variants */
-#define MARK_CAP 4096
+#define MARK_CAP 8192       /* mark runs per variant */
 
 int ui_snap_alloc(struct ui_snap *s, int ncores)
 {
@@ -57,7 +57,7 @@ int ui_hist_init(struct ui_hist *h, int ncores, int nvariants)
 {
 	memset(h, 0, sizeof *h);
 	h->ncores = ncores;
-	uint32_t seg_cap = clampu(SEG_BUDGET / ((uint64_t)ncores * nvariants), 512, 65536);
+	uint32_t seg_cap = clampu(SEG_BUDGET / ((uint64_t)ncores * nvariants), 512, SEG_BUDGET);
 	h->lane = calloc((size_t)ncores, sizeof *h->lane);
 	if (!h->lane)
 		return -1;
@@ -69,6 +69,7 @@ int ui_hist_init(struct ui_hist *h, int ncores, int nvariants)
 	}
 	h->mark_cap = MARK_CAP;
 	h->mark = calloc(MARK_CAP, sizeof *h->mark);
+	h->mark_gap = 0;
 	uint64_t snap_bytes = sizeof(struct ui_snap) + (uint64_t)ncores * (UI_MAX_ROWS + 1 + sizeof(float));
 	h->snap_cap = clampu(SNAP_BUDGET / nvariants / snap_bytes, 60, 3600);
 	h->snap = calloc(h->snap_cap, sizeof *h->snap);
@@ -97,8 +98,10 @@ void ui_hist_free(struct ui_hist *h)
 void ui_hist_reset(struct ui_hist *h)
 {
 	for (int c = 0; c < h->ncores; c++)
-		h->lane[c].head = h->lane[c].n = 0;
-	h->mark_head = h->mark_n = 0;
+		h->lane[c].head = h->lane[c].n = 0, h->lane[c].dropped = 0;
+	h->mark_n = 0;
+	h->mark_gap = 0;
+	h->mark_names[0] = 0;
 	h->snap_head = h->snap_n = 0;
 }
 
@@ -122,22 +125,60 @@ void ui_hist_activity(struct ui_hist *h, int core, uint64_t t, int act)
 	if (l->n == l->cap) {
 		l->head = (l->head + 1) % l->cap;
 		l->n--;
+		l->dropped = 1;
 	}
 	l->seg[(l->head + l->n) % l->cap] = (struct ui_seg){t, (uint8_t)act};
 	l->n++;
 }
 
+/* Doubles the gap until merging the runs within it frees room. */
+static void merge_mark_runs(struct ui_hist *h)
+{
+	while (h->mark_n >= h->mark_cap) {
+		h->mark_gap = h->mark_gap ? h->mark_gap * 2 : 1;
+		uint32_t k = 0;
+		for (uint32_t i = 1; i < h->mark_n; i++) {
+			if (h->mark[i].t0 <= h->mark[k].t1 + h->mark_gap) {
+				if (h->mark[i].t0 < h->mark[k].t0)
+					h->mark[k].t0 = h->mark[i].t0;
+				if (h->mark[i].t1 > h->mark[k].t1)
+					h->mark[k].t1 = h->mark[i].t1;
+			} else {
+				h->mark[++k] = h->mark[i];
+			}
+		}
+		h->mark_n = k + 1;
+	}
+}
+
+static void note_mark_name(struct ui_hist *h, const char *name)
+{
+	if (!name || !*name)
+		return;
+	size_t n = strlen(name), len = strlen(h->mark_names);
+	for (const char *p = h->mark_names; (p = strstr(p, name)); p += n)
+		if ((p == h->mark_names || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+			return;
+	snprintf(h->mark_names + len, sizeof h->mark_names - len, "%s%s", len ? ", " : "", name);
+}
+
 void ui_hist_mark(struct ui_hist *h, int core, uint64_t t, const char *name)
 {
-	if (h->mark_n == h->mark_cap) {
-		h->mark_head = (h->mark_head + 1) % h->mark_cap;
-		h->mark_n--;
+	(void)core;
+	note_mark_name(h, name);
+	if (h->mark_n) {
+		struct ui_mark_run *last = &h->mark[h->mark_n - 1];
+		if (t + h->mark_gap >= last->t0 && t <= last->t1 + h->mark_gap) {
+			if (t < last->t0)
+				last->t0 = t;
+			if (t > last->t1)
+				last->t1 = t;
+			return;
+		}
 	}
-	struct ui_mark *m = &h->mark[(h->mark_head + h->mark_n) % h->mark_cap];
-	m->t = t;
-	m->core = core;
-	snprintf(m->name, sizeof m->name, "%s", name ? name : "");
-	h->mark_n++;
+	if (h->mark_n == h->mark_cap)
+		merge_mark_runs(h);
+	h->mark[h->mark_n++] = (struct ui_mark_run){t, t};
 }
 
 void ui_hist_push_snap(struct ui_hist *h, const struct ui_snap *s)

@@ -18,13 +18,14 @@
 #define UI_MAX_COUNTERS 16      /* reported symbols with figures */
 #define UI_SNAP_XFERS 48        /* transfers recorded per frame for scrubbing */
 #define UI_FOLD_CORES 64        /* above this the grid becomes a heat map */
+#define UI_MARK_STRIP 10       /* px above the timeline's lanes for mark ticks */
 #define UI_FPS 60               /* display rate the off-screen mode assumes */
 
 enum ui_xfer { UI_XFER_SHARE, UI_XFER_RFO, UI_XFER_INVAL, UI_NXFERS };
 
 /* ---- palette (ui_color.c) ---- */
 extern const SDL_Color ui_col_bg, ui_col_panel, ui_col_panel2, ui_col_grid,
-	ui_col_text, ui_col_dim, ui_col_accent, ui_col_owner, ui_col_mark;
+	ui_col_text, ui_col_dim, ui_col_accent, ui_col_owner, ui_col_mark, ui_col_marker;
 extern const SDL_Color ui_col_state[MS_NSTATES];
 extern const SDL_Color ui_col_act[CORE_NACTS]; /* by enum core_activity */
 extern const SDL_Color ui_col_xfer[UI_NXFERS];
@@ -90,17 +91,23 @@ void ui_snap_copy(struct ui_snap *dst, const struct ui_snap *src);
 
 /* ---- recorded history (ui_history.c) ----
  * Per core, a ring of activity changes (the activity holds from t until the
- * next entry); a ring of marks; a ring of per-frame snapshots for scrubbing.
- * All rings are bounded: old history falls off the back. */
+ * next entry), bounded: old activity falls off the back. Marks are kept as
+ * runs [t0, t1] of marks no more than mark_gap cycles apart; when the runs
+ * fill their array, mark_gap doubles and neighbouring runs merge, so marks are
+ * never forgotten and a run drawn at a scale of mark_gap cycles per pixel or
+ * more covers exactly the columns its marks would. A ring of per-frame
+ * snapshots serves scrubbing. */
 struct ui_seg { uint64_t t; uint8_t act; };
-struct ui_lane { struct ui_seg *seg; uint32_t cap, head, n; };
-struct ui_mark { uint64_t t; int core; char name[24]; };
+struct ui_lane { struct ui_seg *seg; uint32_t cap, head, n; int dropped; /* forgot its oldest */ };
+struct ui_mark_run { uint64_t t0, t1; };
 
 struct ui_hist {
 	int ncores;
 	struct ui_lane *lane;
-	struct ui_mark *mark;
-	uint32_t mark_cap, mark_head, mark_n;
+	struct ui_mark_run *mark;
+	uint32_t mark_cap, mark_n;
+	uint64_t mark_gap;
+	char mark_names[48];    /* the marks' names, ", "-separated */
 	struct ui_snap *snap;
 	uint32_t snap_cap, snap_head, snap_n;
 };
@@ -119,10 +126,6 @@ long ui_lane_find(const struct ui_lane *l, uint64_t t);
 static inline const struct ui_seg *ui_lane_at(const struct ui_lane *l, uint32_t i)
 {
 	return &l->seg[(l->head + i) % l->cap];
-}
-static inline const struct ui_mark *ui_hist_mark_at(const struct ui_hist *h, uint32_t i)
-{
-	return &h->mark[(h->mark_head + i) % h->mark_cap];
 }
 
 /* ---- transfers (ui_transfers.c) ----
@@ -285,7 +288,7 @@ struct ui_app {
 	unsigned long frame;
 	int paused;
 	uint32_t scrub;         /* frames back from live; 0 = live */
-	int help;
+	int help;                       /* 0 off, 1 keys, 2 terms (h cycles them) */
 	uint64_t sel_line;      /* the clicked line + 1; 0 = none */
 	int sel_core;           /* the clicked core; -1 = none */
 	char step_what[200], step_why[200]; /* what the last step did, while paused */

@@ -289,11 +289,11 @@ static void on_key(struct ui_app *a, SDL_Keysym k, struct ui_fonts *f, int *quit
 		break;
 	case SDLK_h:
 	case SDLK_QUESTION:
-		a->help = !a->help;
+		a->help = (a->help + 1) % 3;
 		break;
 	case SDLK_SLASH:
 		if (k.mod & KMOD_SHIFT)
-			a->help = !a->help;
+			a->help = (a->help + 1) % 3;
 		break;
 	default:
 		break;

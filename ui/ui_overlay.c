@@ -21,26 +21,57 @@ static const char *const help[][2] = {
 	{"t", "frame-time breakdown (simulate, draw)"},
 	{"r", "restart every variant"},
 	{"s", "screenshot to the next free bounce-NNNN.png"},
-	{"h  ?", "this help"},
+	{"h  ?", "this help, then the terms on screen, then close"},
 	{"q  Esc", "quit"},
 	{"click", "a line row: its history; a core: its state (at the playhead)"},
 };
 
+/* Every term the view shows, as docs/architecture.md defines it. */
+static const char *const terms[][2] = {
+	{"ops", "executions of the workload's `mark op`: one counter operation"},
+	{"ops / sim second", "ops per simulated second at the CPU model's clock"},
+	{"cycles / op, L1 hit", "simulated cycles per op; accesses that hit in L1"},
+	{"bounces", "a core gained write ownership of a line another core owned last"},
+	{"HITM", "a request found the line dirty in another core's cache"},
+	{"locked ops", "locked read-modify-writes (lock prefix, xchg)"},
+	{"invalidations", "copies invalidated in other caches"},
+	{"bold row", "a counter: its exact count (the ghost) or its value"},
+	{"last read, max |err|", "the latest approximate read; its largest error"},
+	{"Σ, @cpuN", "a per-CPU symbol: summed over CPUs; CPU N's copy"},
+	{"M E S I F O", "MESI(F/O) line states; a white frame marks the owner"},
+	{"executing", "instructions and `work N`; L1 hit: a load's hit latency"},
+	{"miss stall", "waiting for a coherence transaction to bring the line"},
+	{"store-buffer stall", "store buffer full, or draining it (mfence, lock, hlt)"},
+	{"locked op", "a locked RMW holding its line"},
+	{"spinning", "cycles in `pause` (spin-wait loops)"},
+	{"interrupt", "in an interrupt or softirq handler"},
+	{"halted, idle", "executed hlt; no thread yet (start skew) or none"},
+	{"mark", "cyan tick above the lanes: a `mark` executed (name at left)"},
+	{"hatched", "activity older than the view keeps in memory"},
+	{"window, speed", "time the timeline spans (the whole run once finished); cycles/s"},
+	{"transfers", "read share (to S), ownership (RFO, to M), invalidation"},
+};
+
 static void draw_help(struct ui_app *a, struct ui_gfx *g)
 {
-	int n = sizeof help / sizeof help[0];
-	SDL_Rect r = {0, 0, 600, 56 + n * 22};
+	int keys = a->help == 1;
+	int n = keys ? (int)(sizeof help / sizeof help[0]) : (int)(sizeof terms / sizeof terms[0]);
+	int row = keys ? 22 : 18, col = keys ? 130 : 170;
+	SDL_Rect r = {0, 0, keys ? 600 : 640, 56 + n * row};
 	r.x = (a->lay.w - r.w) / 2;
 	r.y = (a->lay.h - r.h) / 2;
 	ui_set_color(g->r, (SDL_Color){0, 0, 0, 140});
 	SDL_RenderFillRect(g->r, NULL);
 	ui_fill_round(g->r, r, ui_col_panel2, 8);
 	ui_frame_rect(g->r, r, ui_col_grid, 1);
-	ui_text_draw(g->txt, UI_FONT_TITLE, ui_col_text, r.x + 20, r.y + 14, UI_LEFT, "Keys");
+	ui_text_draw(g->txt, UI_FONT_TITLE, ui_col_text, r.x + 20, r.y + 14, UI_LEFT,
+		     keys ? "Keys  (h again: terms)" : "Terms  (h again: close)");
 	for (int i = 0; i < n; i++) {
-		int y = r.y + 46 + i * 22;
-		ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_accent, r.x + 20, y, UI_LEFT, help[i][0]);
-		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, r.x + 130, y, UI_LEFT, help[i][1]);
+		int y = r.y + 46 + i * row;
+		ui_text_draw(g->txt, keys ? UI_FONT_BOLD : UI_FONT_SMALL, ui_col_accent, r.x + 20, y, UI_LEFT,
+			     keys ? help[i][0] : terms[i][0]);
+		ui_text_draw(g->txt, keys ? UI_FONT_NORMAL : UI_FONT_SMALL, ui_col_text, r.x + col, y, UI_LEFT,
+			     keys ? help[i][1] : terms[i][1]);
 	}
 }
 

@@ -103,6 +103,41 @@ static int counter_order(const struct ui_app *a, const char **names, int max)
 	return n;
 }
 
+/* A column header too wide for its column wraps after the '_' or '-' that
+ * balances its two lines best, each line then cut in its middle if still too
+ * wide, so that names differing only at one end (percpu_counter and
+ * percpu_cmpxchg) stay apart. Returns the lines used, 1 or 2. */
+static int header_lines(struct ui_text *t, const char *name, int maxw, char *l1, char *l2, size_t n)
+{
+	char b[64];
+	if (ui_text_width(t, UI_FONT_BOLD, name) <= maxw) {
+		snprintf(l1, n, "%s", name);
+		l2[0] = 0;
+		return 1;
+	}
+	size_t len = strlen(name), best = 0;
+	int best_w = 0;
+	for (size_t i = 1; i + 1 < len && i < sizeof b; i++) {
+		if (name[i - 1] != '_' && name[i - 1] != '-')
+			continue;
+		snprintf(b, sizeof b, "%.*s", (int)i, name);
+		int w1 = ui_text_width(t, UI_FONT_BOLD, b), w2 = ui_text_width(t, UI_FONT_BOLD, name + i);
+		int w = w1 > w2 ? w1 : w2;
+		if (!best || w < best_w)
+			best = i, best_w = w;
+	}
+	if (!best) {
+		snprintf(l1, n, "%s", ui_text_fit_mid(t, UI_FONT_BOLD, name, maxw, b, sizeof b));
+		l2[0] = 0;
+		return 1;
+	}
+	char head[64];
+	snprintf(head, sizeof head, "%.*s", (int)best, name);
+	snprintf(l1, n, "%s", ui_text_fit_mid(t, UI_FONT_BOLD, head, maxw, b, sizeof b));
+	snprintf(l2, n, "%s", ui_text_fit_mid(t, UI_FONT_BOLD, name + best, maxw, b, sizeof b));
+	return 2;
+}
+
 static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, int ymax)
 {
 	/* Labels take what the value columns (76 px each) leave, within bounds. */
@@ -110,20 +145,28 @@ static int draw_figures(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, 
 	lab_w = lab_w < 128 ? 128 : lab_w > 200 ? 200 : lab_w;
 	int colw = (pr.w - 20 - lab_w) / (a->nvar ? a->nvar : 1);
 	int x0 = pr.x + 10 + lab_w;
-	for (int v = 0; v < a->nvar; v++) {
+	char l1[UI_MAX_VARIANTS][64], l2[UI_MAX_VARIANTS][64];
+	int head_rows = 1;
+	for (int v = 0; v < a->nvar && v < UI_MAX_VARIANTS; v++) {
+		int k = header_lines(g->txt, a->var[v].name, colw - 8, l1[v], l2[v], sizeof l1[v]);
+		head_rows = k > head_rows ? k : head_rows;
+	}
+	for (int v = 0; v < a->nvar && v < UI_MAX_VARIANTS; v++) {
 		int xr = x0 + (v + 1) * colw - 4;
 		if (v == a->cur) {
-			SDL_Rect hl = {x0 + v * colw, y - 2, colw, ROW + 2};
+			SDL_Rect hl = {x0 + v * colw, y - 2, colw, ROW * head_rows + 2};
 			ui_fill_round(g->r, hl, ui_col_panel2, 4);
 		}
-		char nb[64];
-		const char *shown = ui_text_fit_mid(g->txt, UI_FONT_BOLD, a->var[v].name, colw - 8, nb, sizeof nb);
-		int w = ui_text_draw(g->txt, UI_FONT_BOLD, v == a->cur ? ui_col_accent : ui_col_dim, xr, y, UI_RIGHT,
-				     shown);
-		if (strcmp(shown, a->var[v].name))
-			ui_tip_add(a, (SDL_Rect){xr - w, y, w, ROW}, a->var[v].name);
+		SDL_Color c = v == a->cur ? ui_col_accent : ui_col_dim;
+		int w = ui_text_draw(g->txt, UI_FONT_BOLD, c, xr, y, UI_RIGHT, l1[v]);
+		if (l2[v][0]) {
+			int w2 = ui_text_draw(g->txt, UI_FONT_BOLD, c, xr, y + ROW, UI_RIGHT, l2[v]);
+			w = w2 > w ? w2 : w;
+		}
+		if (strcmp(l1[v], a->var[v].name))
+			ui_tip_add(a, (SDL_Rect){xr - w, y, w, ROW * head_rows}, a->var[v].name);
 	}
-	y += ROW + 4;
+	y += ROW * head_rows + 4;
 	char b[48];
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_dim, pr.x + 10, y, UI_LEFT, rows[i].label);
@@ -244,9 +287,14 @@ static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
 	y += ROW + 2;
 	for (int i = 0; i < CORE_NACTS; i++) {
 		swatch(g, x + (i % 2) * half, y, ui_col_act[i], NULL, core_activity_names[i].label);
-		if (i % 2 || i == CORE_NACTS - 1)
+		if (i % 2)
 			y += ROW;
 	}
+	/* A mark is a tick above the lanes, never a lane colour: shown as one. */
+	int mx = x + (CORE_NACTS % 2) * half;
+	ui_fill(g->r, (SDL_Rect){mx + 6, y + 3, 6, 7}, ui_col_marker);
+	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, mx + 24, y + 2, UI_LEFT, "mark (tick above lanes)");
+	y += ROW;
 	y += 8;
 	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Transfers");
 	y += ROW + 2;

@@ -16,13 +16,20 @@
 
 /* The visible window [t0, t1) for playhead time p: the zoom divides the
  * span; following, the playhead sits at PLAYHEAD_AT, else the window stays
- * where the user panned it. */
+ * where the user panned it. While the run goes on the span is a fixed share
+ * of the playback speed, so a cycle keeps its pixel column as the run ages;
+ * once it has finished the span is the run, so the axis ends where it does. */
 void ui_timeline_window(const struct ui_app *a, uint64_t p, uint64_t *t0, uint64_t *t1)
 {
-	double span = a->speed * SPAN_SECONDS / (a->tl_zoom > 0 ? a->tl_zoom : 1);
+	const struct ui_var *v = &a->var[a->cur];
+	double zoom = a->tl_zoom > 0 ? a->tl_zoom : 1;
+	double end = (double)v->live.now;
+	double span = (v->finished && end > 0 ? end : a->speed * SPAN_SECONDS) / zoom;
 	if (span < 200)
 		span = 200;
 	double start = a->tl_follow ? p - span * PLAYHEAD_AT : a->tl_t0;
+	if (v->finished && a->tl_follow && start > end - span)
+		start = end - span;
 	if (start < 0)
 		start = 0;
 	*t0 = (uint64_t)start;
@@ -88,6 +95,37 @@ static void draw_lane(struct ui_gfx *g, SDL_Rect r, const float *acc, int w)
 			ui_fill(g->r, (SDL_Rect){r.x + run_start, r.y, x - run_start, r.h}, ui_col_act[run_act]);
 		run_start = x;
 		run_act = best;
+	}
+}
+
+static int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* Before the oldest change a lane kept, once its ring has dropped older
+ * ones: hatched, so that forgotten activity never passes for idle time. */
+static void forgotten(struct ui_gfx *g, SDL_Rect r, const struct ui_lane *lanes, int n, uint64_t t0, double cpp)
+{
+	uint64_t kept = 0;
+	for (int i = 0; i < n; i++)
+		if (lanes[i].dropped && lanes[i].n && ui_lane_at(&lanes[i], 0)->t > kept)
+			kept = ui_lane_at(&lanes[i], 0)->t;
+	if (kept <= t0)
+		return;
+	int w = (int)((kept - t0) / cpp);
+	if (w > r.w)
+		w = r.w;
+	ui_fill(g->r, (SDL_Rect){r.x, r.y, w, r.h}, ui_col_bg);
+	ui_set_color(g->r, ui_col_grid);
+	for (int x = 0; x < w + r.h; x += 6) {
+		int xa = x - r.h, ya = r.y + r.h - 1, xb = x, yb = r.y;
+		if (xa < 0)
+			ya -= -xa, xa = 0;
+		if (xb > w - 1)
+			yb += xb - (w - 1), xb = w - 1;
+		if (ya >= yb)
+			SDL_RenderDrawLine(g->r, r.x + xa, ya, r.x + xb, yb);
 	}
 }
 
@@ -167,6 +205,7 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 			stack_lane(&st, lr, acc, p.w);
 		else
 			draw_lane(g, lr, acc, p.w);
+		forgotten(g, lr, v->hist.lane + c0, imin(l->cores_per_lane, a->ncores - c0), t0, cpp);
 		if (lane % every == 0) {
 			char lab[24];
 			int c1 = (c0 + l->cores_per_lane < a->ncores ? c0 + l->cores_per_lane : a->ncores) - 1;
@@ -190,22 +229,23 @@ void ui_draw_timeline(struct ui_app *a, struct ui_gfx *g)
 	}
 	free(acc);
 
-	/* Marks: a tick on the lane of the core that executed it, the name
-	 * above the plot where there is room for it. */
-	int last_label = -1000;
+	/* Marks: ticks in their own strip above the lanes, in a colour no
+	 * activity uses, so that they never pass for one; named at its left. */
+	ui_set_color(g->r, ui_col_marker);
 	for (uint32_t i = 0; i < v->hist.mark_n; i++) {
-		const struct ui_mark *m = ui_hist_mark_at(&v->hist, i);
-		if (m->t < t0 || m->t >= t1)
+		const struct ui_mark_run *m = &v->hist.mark[i];
+		if (m->t1 < t0 || m->t0 >= t1)
 			continue;
-		int x = p.x + (int)((m->t - t0) / cpp);
-		int lane = m->core / l->cores_per_lane;
-		ui_set_color(g->r, ui_col_mark);
-		SDL_RenderDrawLine(g->r, x, p.y + lane * l->lane_h, x, p.y + (lane + 1) * l->lane_h - 1);
-		if (x - last_label > 70) {
-			ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_mark, x, p.y - 15, UI_CENTER, m->name);
-			last_label = x;
-		}
+		int x0 = m->t0 > t0 ? (int)((m->t0 - t0) / cpp) : 0;
+		int x1 = (int)((m->t1 - t0) / cpp);
+		if (x1 >= p.w)
+			x1 = p.w - 1;
+		ui_fill(g->r, (SDL_Rect){p.x + x0, p.y - UI_MARK_STRIP, x1 - x0 + 1, UI_MARK_STRIP - 3},
+			ui_col_marker);
 	}
+	if (v->hist.mark_names[0])
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_marker, p.x - 6, p.y - UI_MARK_STRIP - 4, UI_RIGHT,
+			     v->hist.mark_names);
 
 	/* Axis */
 	char b[32];

@@ -1,6 +1,8 @@
 ; percpu_counter as lib/percpu_counter.c has it since this_cpu operations
 ; (percpu_counter_add_batch, __percpu_counter_sum, __percpu_counter_compare) and
-; include/linux/percpu_counter.h. Needs lib/spinlock.s (raw_spinlock_t: ticket lock).
+; include/linux/percpu_counter.h. Needs lib/qspinlock.s: raw_spinlock_t is the queued
+; spinlock on x86 since Linux 4.2 (kernels before it took the same fold under the
+; ticket lock of lib/spinlock.s).
 ;
 ; struct percpu_counter {		offset
 ;	raw_spinlock_t lock;		0	(4 bytes, 4 of padding)
@@ -60,12 +62,12 @@ percpu_counter_add_batch_slow:
 	mov r8, rax				; the lock clobbers rax, rcx, rdx
 	mov r9, rcx
 	cli					; raw_spin_lock_irqsave(&fbc->lock, flags);
-	call ticket_spin_lock
+	call queued_spin_lock
 	add qword ptr [rdi + FBC_COUNT], r9	; fbc->count += count;
 	sub r9, rsi
 	sub dword ptr gs:[r8], r9d		; __this_cpu_sub(*fbc->counters, count - amount);
 	ghost_add [rdi], rsi
-	call ticket_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	call queued_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	sti					; (callers here always run with irqs on)
 	preempt_enable
 	ret
@@ -96,14 +98,14 @@ percpu_counter_add_batch_cmpxchg_try:		; do {
 	ret
 percpu_counter_add_batch_cmpxchg_slow:
 	cli					; raw_spin_lock_irqsave(&fbc->lock, flags);
-	call ticket_spin_lock			; (clobbers rax, rcx, rdx; r8 survives)
+	call queued_spin_lock			; (clobbers rax, rcx, rdx; r8 survives)
 	; Note: by now we might have migrated to another CPU or the value might have changed.
 	movsxd r9, dword ptr gs:[r8]		; count = __this_cpu_read(*fbc->counters);
 	lea r10, [r9 + rsi]
 	add qword ptr [rdi + FBC_COUNT], r10	; fbc->count += count + amount;
 	sub dword ptr gs:[r8], r9d		; __this_cpu_sub(*fbc->counters, count);
 	ghost_add [rdi], rsi
-	call ticket_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	call queued_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	sti					; (callers here always run with irqs on)
 	ret
 
@@ -121,7 +123,7 @@ percpu_counter_read:
 ; s64 __percpu_counter_sum(struct percpu_counter *fbc): exact, under the lock
 __percpu_counter_sum:
 	cli					; raw_spin_lock_irqsave(&fbc->lock, flags);
-	call ticket_spin_lock
+	call queued_spin_lock
 	mov r8, qword ptr [rdi + FBC_COUNT]	; ret = fbc->count;
 	mov rsi, qword ptr [rdi + FBC_COUNTERS]
 	xor ecx, ecx
@@ -132,7 +134,7 @@ __percpu_counter_sum_cpu:			; for_each_online_cpu(cpu) {
 	inc ecx
 	cmp ecx, NR_CPUS
 	jl __percpu_counter_sum_cpu		; }
-	call ticket_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	call queued_spin_unlock			; raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	sti
 	mov rax, r8
 	ghost_read [rdi], rax

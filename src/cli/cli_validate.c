@@ -4,6 +4,8 @@
  * simulated ops/s are from the measured ones. */
 #include "config.h"
 #include "cli/cli.h"
+#include "cli/outfile.h"
+#include "cli/validate_verdict.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 #include "host/host_measure.h"
 #include "host/host_model.h"
 #include "host/host_topology.h"
@@ -19,13 +22,15 @@
 #include "report/runner.h"
 
 static const char validate_usage[] =
-	"usage: bounce validate [--cpu MODEL] [--threads N] [--quick] [--quiet]\n"
+	"usage: bounce validate [--cpu MODEL] [--threads N] [--json F] [--quick] [--quiet]\n"
 	"  Run one contended lock xadd counter, per-thread padded counters and an\n"
 	"  unpadded per-thread array natively at 1..N threads pinned to CPUs 0..N-1,\n"
 	"  and in simulation on MODEL (default: calibrate this host first); print\n"
-	"  native and simulated ops/s and the error.\n"
+	"  native and simulated ops/s, the error and a verdict per row: within 25%\n"
+	"  or not, with the likely cause when the run shows it.\n"
 	"  --cpu MODEL   a cpus/ name or a CPU model file\n"
 	"  --threads N   1..online CPUs (default: all online CPUs)\n"
+	"  --json F      also write the rows, verdicts and causes as JSON\n"
 	"  --quick       shorter native runs and simulations (tests)\n"
 	"  -q, --quiet   no calibration progress on stderr\n";
 
@@ -106,17 +111,84 @@ static double simulate(const struct scenario *s, size_t v, const struct cpu_mode
 	return (double)(ops2 - ops1) / ((double)(cyc2 - cyc1) / (cpu->ghz * 1e9));
 }
 
+/* One table row: rates grouped in thousands with their unit, the error,
+ * then the verdict and, for a miss, its likely cause. */
+static void print_row(const struct validate_row *r, int clean)
+{
+	char nat[40], sim[40], med[40];
+	validate_grouped(r->native, nat, sizeof nat - 2);
+	validate_grouped(r->simulated, sim, sizeof sim - 2);
+	validate_grouped(r->native_median, med, sizeof med - 2);
+	strcat(nat, "/s");
+	strcat(sim, "/s");
+	strcat(med, "/s");
+	printf("%-14s  %7d  %17s  %17s  %+7.1f%%  %17s  %s%s%s%s\n", r->workload, r->threads, nat, sim,
+	       100.0 * r->error, med, r->within ? "within 25%" : "off by more than 25%", r->cause ? ": " : "",
+	       r->cause ? r->cause : "", clean ? "" : "  (every native run disturbed)");
+	fflush(stdout);
+}
+
+static int add_json_row(cJSON *rows, const struct validate_row *r, int clean)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(rows, o))
+		return cJSON_Delete(o), -1;
+	int ok = cJSON_AddStringToObject(o, "workload", r->workload) &&
+		 cJSON_AddNumberToObject(o, "threads", r->threads) &&
+		 cJSON_AddNumberToObject(o, "native_ops_per_sec", r->native) &&
+		 cJSON_AddNumberToObject(o, "simulated_ops_per_sec", r->simulated) &&
+		 cJSON_AddNumberToObject(o, "error", r->error) &&
+		 cJSON_AddNumberToObject(o, "native_median_ops_per_sec", r->native_median) &&
+		 cJSON_AddBoolToObject(o, "native_disturbed", !clean) &&
+		 cJSON_AddBoolToObject(o, "within_tolerance", r->within) &&
+		 (r->cause ? cJSON_AddStringToObject(o, "cause", r->cause) != NULL
+			   : cJSON_AddNullToObject(o, "cause") != NULL);
+	return ok ? 0 : -1;
+}
+
+/* The --json document: what was compared with what, and the rows. Takes
+ * rows and out, whatever happens. */
+static int write_json(struct outfile *out, cJSON *rows, const struct host_topo *topo, long nthreads, int runs,
+		      const char *model_from, const struct cpu_model *m, struct err *e)
+{
+	cJSON *doc = cJSON_CreateObject(), *model = cJSON_CreateObject();
+	if (doc && !cJSON_AddItemToObject(doc, "rows", rows))
+		cJSON_Delete(rows);
+	else if (!doc)
+		cJSON_Delete(rows);
+	if (doc && model && !cJSON_AddItemToObject(doc, "model", model))
+		cJSON_Delete(model), model = NULL;
+	else if (!doc)
+		cJSON_Delete(model), model = NULL;
+	int ok = doc && model && cJSON_AddStringToObject(model, "name", m->name) &&
+		 cJSON_AddStringToObject(model, "from", model_from) && cJSON_AddNumberToObject(model, "ghz", m->ghz) &&
+		 cJSON_AddNumberToObject(doc, "host_cpus", topo->ncpus) &&
+		 cJSON_AddNumberToObject(doc, "threads", (double)nthreads) &&
+		 cJSON_AddNumberToObject(doc, "native_runs", runs) &&
+		 cJSON_AddNumberToObject(doc, "tolerance", VALIDATE_TOLERANCE);
+	char *text = ok ? cJSON_Print(doc) : NULL;
+	cJSON_Delete(doc);
+	if (!text) {
+		outfile_abort(out);
+		return err_internal(e, "out of memory");
+	}
+	fprintf(outfile_stream(out), "%s\n", text);
+	free(text);
+	return outfile_commit(out, e);
+}
+
 int cli_validate(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"cpu", required_argument, NULL, 'c'},
 		{"threads", required_argument, NULL, 't'},
+		{"json", required_argument, NULL, 'j'},
 		{"quick", no_argument, NULL, 'Q'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *cpu = NULL, *threads_arg = NULL;
+	const char *cpu = NULL, *threads_arg = NULL, *json_path = NULL;
 	int quick = 0, quiet = 0, c;
 	opterr = 0;
 	optind = 1;
@@ -124,6 +196,7 @@ int cli_validate(int argc, char **argv)
 		switch (c) {
 		case 'c': cpu = optarg; break;
 		case 't': threads_arg = optarg; break;
+		case 'j': json_path = optarg; break;
 		case 'Q': quick = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(validate_usage, stdout); return EXIT_OK;
@@ -140,6 +213,8 @@ int cli_validate(int argc, char **argv)
 	struct cpu_model model;
 	struct host_model hm;
 	char *path = NULL;
+	struct outfile *jout = NULL;
+	cJSON *jrows = NULL;
 	int rc = EXIT_OK, interrupted = 0;
 	const char *model_from;
 
@@ -165,6 +240,13 @@ int cli_validate(int argc, char **argv)
 			nthreads, topo->ncpus);
 		rc = EXIT_INPUT;
 		goto out;
+	}
+	/* Opened before anything is measured: a path that cannot be written is
+	 * refused at once, and nothing is left of it if the run fails. */
+	if (json_path && (!(jout = outfile_open(json_path, &e)) || !(jrows = cJSON_CreateArray()))) {
+		if (jout && !jrows)
+			err_internal(&e, "out of memory");
+		goto fail;
 	}
 	if (cpu) {
 		if (scen_load_cpu(cpu, &model, &e))
@@ -197,8 +279,8 @@ int cli_validate(int argc, char **argv)
 	printf("validate: native on this host (%d CPUs, threads on CPUs %d..%d, best of %d runs; the host may be "
 	       "shared, so native figures are noisy) vs simulated on %s (\"%s\", %.3f GHz)\n",
 	       topo->ncpus, topo->id[0], topo->id[nthreads - 1], runs, model_from, model.name, model.ghz);
-	printf("%-14s %7s %15s %15s %8s %15s\n", "workload", "threads", "native ops/s", "simulated ops/s", "error",
-	       "native median");
+	printf("%-14s  %7s  %17s  %17s  %8s  %17s  %s\n", "workload", "threads", "native", "simulated", "error",
+	       "native median", "verdict");
 	fflush(stdout);
 	double drop_native[2] = {0}, drop_sim[2] = {0};
 	for (int w = 0; w < HOST_WL_N; w++) {
@@ -213,6 +295,7 @@ int cli_validate(int argc, char **argv)
 		 * takes about a cycle), short enough that a run stays well under a
 		 * second even where every operation moves a line. */
 		long total = w == HOST_WL_CONTENDED ? (quick ? 400000 : 2000000) : (quick ? 8000000 : 40000000);
+		double first_error = 0;
 		for (int t = 1; t <= nthreads; t++) {
 			long ops = total / t;
 			struct host_runs how = {0, -1};
@@ -227,9 +310,16 @@ int cli_validate(int argc, char **argv)
 				goto out;
 			if (sim < 0)
 				goto fail;
-			printf("%-14s %7d %15.0f %15.0f %+7.1f%% %15.0f%s\n", name, t, nat, sim, 100.0 * (sim - nat) / nat,
-			       how.median, how.clean ? "" : "  (every native run disturbed)");
-			fflush(stdout);
+			struct validate_row row = {.workload = name, .threads = t, .native = nat, .simulated = sim,
+						   .native_median = how.median, .error = (sim - nat) / nat};
+			if (t == 1)
+				first_error = row.error;
+			validate_judge(&row, first_error, validate_threads_share_core(topo, t));
+			print_row(&row, how.clean);
+			if (jrows && add_json_row(jrows, &row, how.clean)) {
+				err_internal(&e, "out of memory");
+				goto fail;
+			}
 			if (w == HOST_WL_CONTENDED && t <= 2)
 				drop_native[t - 1] = nat, drop_sim[t - 1] = sim;
 		}
@@ -239,6 +329,14 @@ int cli_validate(int argc, char **argv)
 		printf("contended, 1 -> 2 threads: native ops/s drop %.2fx, simulated %.2fx (simulated / native %.2f)\n",
 		       dn, ds, ds / dn);
 	}
+	if (jout) {
+		struct outfile *o = jout;
+		cJSON *r = jrows;
+		jout = NULL;
+		jrows = NULL;
+		if (write_json(o, r, topo, nthreads, runs, model_from, &model, &e))
+			goto fail;
+	}
 	goto out;
 fail:
 	rc = cli_fail(&e);
@@ -247,6 +345,8 @@ out:
 		fprintf(stderr, "bounce: validate interrupted\n");
 		rc = EXIT_INTERRUPTED;
 	}
+	outfile_abort(jout);
+	cJSON_Delete(jrows);
 	free(path);
 	scen_free(&s);
 	free(topo);
