@@ -8,11 +8,14 @@
 #ifndef DESIGN
 #define DESIGN 0          /* 0 atomic_t, 1 percpu_counter */
 #endif
-#ifndef NR_UPDATES
-#define NR_UPDATES 256
-#endif
+/* As scaling.s: 4 cheap reads per CPU, one every READ_EVERY adds, and
+ * enough adds that every CPU folds percpu_counter's batch at least 4
+ * times at any core count. */
 #ifndef READ_EVERY
-#define READ_EVERY 64     /* a power of two */
+#define READ_EVERY max(64, max(32, 2 * NR_CPUS))
+#endif
+#ifndef NR_UPDATES
+#define NR_UPDATES (4 * READ_EVERY)
 #endif
 #ifndef UPDATE_WORK
 #define UPDATE_WORK 200
@@ -59,7 +62,7 @@ void worker(void)
 		bounce_work(UPDATE_WORK);
 		bounce_op();
 		counter_inc();
-		if (!(i & (READ_EVERY - 1)))
+		if (i % READ_EVERY == 0)
 			counter_read();
 	}
 	atomic_long_inc((atomic_long_t *)&nr_threads_done);
@@ -69,5 +72,5 @@ void worker(void)
 		cpu_relax();
 	smp_mb();       /* what the others stored before they were done is visible */
 	final_count = counter_sum();
-	count_lost = (long)NR_CPUS * NR_UPDATES - final_count;
+	count_lost = (long)NR_CPUS * (NR_UPDATES) - final_count;
 }

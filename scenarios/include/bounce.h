@@ -240,27 +240,26 @@ typedef atomic64_t atomic_long_t;
 #define preempt_enable() __asm__ volatile("preempt_enable" ::: "memory")
 
 /* ---- the queued spinlock of current kernels ----
- * The lock word holds a locked byte and the tail of an MCS queue (the
- * last waiter's CPU and nesting level). The first CPU takes a free lock
- * with one cmpxchg; later ones queue, each spinning on its own per-CPU
- * node, so a release touches one waiter's line instead of every
- * waiter's. The kernel also has a "pending" bit that lets a second CPU
- * spin on the lock word without queueing; this one always queues (its
- * hand-offs are the kernel's under contention, its two-CPU case pays one
- * node write more). */
+ * kernel/locking/qspinlock.c (Linux 4.2 and later) as x86 builds it: the
+ * lock word holds a locked byte, a pending byte and the tail of an MCS
+ * queue (the last waiter's CPU and nesting level). A free lock is taken
+ * with one cmpxchg; a second CPU sets the pending bit and spins on the
+ * lock word; any more queue, each spinning on its own per-CPU node, so a
+ * release moves one waiter's line instead of every waiter's. */
 
 struct qnode {
 	struct qnode *next;
 	int locked;
 	int count;   /* nodes in use on this CPU (in node 0 only) */
 } ____cacheline_aligned;
-#define BOUNCE_QNODES 4 /* task, softirq, hardirq, nested: as the kernel */
+#define BOUNCE_QNODES 4 /* task, softirq, hardirq, NMI: as the kernel */
 DECLARE_PER_CPU(struct qnode, bounce_qnodes[BOUNCE_QNODES]);
 
 typedef struct {
 	union {
 		uint32_t val;
-		struct { uint8_t locked; uint8_t pad_; uint16_t tail; };
+		struct { uint8_t locked; uint8_t pending; };
+		struct { uint16_t locked_pending; uint16_t tail; };
 	};
 } spinlock_t;
 /* The kernel's raw_spinlock_t is the same queued lock on x86. */
@@ -270,38 +269,38 @@ typedef spinlock_t raw_spinlock_t;
 #define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
 #define spin_lock_init(l) WRITE_ONCE((l)->val, 0)
 
-#define Q_LOCKED 1u
-#define Q_TAIL_SHIFT 16
-/* tail = (cpu + 1) << 2 | level, 0 meaning no queue */
-static inline uint32_t __q_tail(int cpu, int level)
-{
-	return (uint32_t)(((cpu + 1) << 2) | level) << Q_TAIL_SHIFT;
-}
-static inline struct qnode *__q_node(uint32_t tail)
-{
-	uint32_t t = tail >> Q_TAIL_SHIFT;
-	return per_cpu_ptr(&bounce_qnodes[t & 3], (int)(t >> 2) - 1);
-}
+#define _Q_LOCKED_VAL 1u
+#define _Q_LOCKED_MASK 0xffu
+#define _Q_PENDING_OFFSET 8
+#define _Q_PENDING_VAL (1u << _Q_PENDING_OFFSET)
+#define _Q_PENDING_MASK 0xff00u
+#define _Q_LOCKED_PENDING_MASK (_Q_LOCKED_MASK | _Q_PENDING_MASK)
+#define _Q_TAIL_OFFSET 16
+#define _Q_TAIL_MASK 0xffff0000u
 
-void queued_spin_lock_slowpath(spinlock_t *lock);
+void queued_spin_lock_slowpath(spinlock_t *lock, uint32_t val);
 
+static inline int queued_spin_trylock(spinlock_t *lock)
+{
+	uint32_t val = READ_ONCE(lock->val);
+	if (unlikely(val))
+		return 0;
+	return __atomic_compare_exchange_n(&lock->val, &val, _Q_LOCKED_VAL, 0, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
 static inline void spin_lock(spinlock_t *lock)
 {
-	uint32_t zero = 0;
-	if (likely(__atomic_compare_exchange_n(&lock->val, &zero, Q_LOCKED, 0, __ATOMIC_ACQUIRE,
+	uint32_t val = 0;
+	if (likely(__atomic_compare_exchange_n(&lock->val, &val, _Q_LOCKED_VAL, 0, __ATOMIC_ACQUIRE,
 					       __ATOMIC_RELAXED)))
 		return;
-	queued_spin_lock_slowpath(lock);
+	queued_spin_lock_slowpath(lock, val);
 }
 static inline void spin_unlock(spinlock_t *lock)
 {
 	smp_store_release(&lock->locked, 0);
 }
-static inline int spin_trylock(spinlock_t *lock)
-{
-	uint32_t zero = 0;
-	return __atomic_compare_exchange_n(&lock->val, &zero, Q_LOCKED, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
+#define spin_trylock(lock) queued_spin_trylock(lock)
 #define spin_lock_irqsave(lock, flags) do { local_irq_save(flags); spin_lock(lock); } while (0)
 #define spin_unlock_irqrestore(lock, flags) do { spin_unlock(lock); local_irq_restore(flags); } while (0)
 #define spin_lock_bh(lock) do { local_bh_disable(); spin_lock(lock); } while (0)
@@ -319,42 +318,94 @@ static inline int spin_trylock(spinlock_t *lock)
 #ifdef BOUNCE_QSPINLOCK_IMPL
 DEFINE_PER_CPU(struct qnode, bounce_qnodes[BOUNCE_QNODES]);
 
-void queued_spin_lock_slowpath(spinlock_t *lock)
+static inline uint32_t encode_tail(int cpu, int idx)
 {
-	struct qnode *node0 = this_cpu_ptr(&bounce_qnodes[0]);
-	int level = node0->count++;
-	struct qnode *node = node0 + level;
-	uint32_t tail = __q_tail(smp_processor_id(), level), old, val;
+	return (uint32_t)(((cpu + 1) << 2) | idx) << _Q_TAIL_OFFSET;
+}
 
-	node->locked = 0;
-	node->next = NULL;
-	barrier();
-	/* Publish this CPU as the queue's tail, keeping the locked byte. */
-	old = READ_ONCE(lock->val);
-	while (!__atomic_compare_exchange_n(&lock->val, &old, (old & ~(0xffffu << Q_TAIL_SHIFT)) | tail, 0,
-					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-		;
-	if (old >> Q_TAIL_SHIFT) {
-		/* Behind another waiter: link in, spin on our own node. */
-		WRITE_ONCE(__q_node(old)->next, node);
-		while (!READ_ONCE(node->locked))
+static inline struct qnode *decode_tail(uint32_t tail)
+{
+	uint32_t t = tail >> _Q_TAIL_OFFSET;
+	return per_cpu_ptr(&bounce_qnodes[t & 3], (int)(t >> 2) - 1);
+}
+
+/* lock bts on the pending bit, as x86's queued_fetch_set_pending_acquire. */
+static inline uint32_t queued_fetch_set_pending_acquire(spinlock_t *lock)
+{
+	uint8_t was;
+	__asm__ volatile("lock bts DWORD PTR [%1], 8\n\tsetc %0" : "=q"(was) : "r"(&lock->val) : "memory", "cc");
+	return (was ? _Q_PENDING_VAL : 0) | (READ_ONCE(lock->val) & ~_Q_PENDING_MASK);
+}
+
+void queued_spin_lock_slowpath(spinlock_t *lock, uint32_t val)
+{
+	struct qnode *prev, *next, *node;
+	uint32_t old, tail;
+	int idx;
+
+	/* Wait for an in-progress pending->locked hand-over (one spin on x86). */
+	if (val == _Q_PENDING_VAL) {
+		int cnt = 1;
+		while ((val = READ_ONCE(lock->val)) == _Q_PENDING_VAL && cnt--)
 			cpu_relax();
 	}
-	/* At the head: wait for the owner to let go of the locked byte. */
-	while ((val = smp_load_acquire(&lock->val)) & 0xff)
-		cpu_relax();
-	/* Last in the queue: take the lock and empty the queue in one step. */
-	if ((val & ~0xffu) == tail &&
-	    __atomic_compare_exchange_n(&lock->val, &val, Q_LOCKED, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
-		node0->count--;
-		return;
+	/* If we observe any contention; queue. */
+	if (val & ~_Q_LOCKED_MASK)
+		goto queue;
+	/* trylock || pending */
+	val = queued_fetch_set_pending_acquire(lock);
+	if (unlikely(val & ~_Q_LOCKED_MASK)) {
+		/* Undo and queue: another CPU is pending or queued. */
+		if (!(val & _Q_PENDING_MASK))
+			WRITE_ONCE(lock->pending, 0);
+		goto queue;
 	}
-	WRITE_ONCE(lock->locked, 1);
-	struct qnode *next;
-	while (!(next = READ_ONCE(node->next)))
+	/* We're pending, wait for the owner to go away. */
+	if (val & _Q_LOCKED_MASK)
+		while (smp_load_acquire(&lock->locked))
+			cpu_relax();
+	/* Take ownership and clear the pending bit. */
+	WRITE_ONCE(lock->locked_pending, _Q_LOCKED_VAL);
+	return;
+
+queue:
+	node = this_cpu_ptr(&bounce_qnodes[0]);
+	idx = node->count++;
+	tail = encode_tail(smp_processor_id(), idx);
+	node += idx;
+	barrier();
+	node->locked = 0;
+	node->next = NULL;
+	/* The node's line may have been cold: try once more for the lock. */
+	if (queued_spin_trylock(lock))
+		goto release;
+	smp_wmb();
+	/* Publish the updated tail (an xchg of the tail's 16 bits). */
+	old = (uint32_t)__atomic_exchange_n(&lock->tail, (uint16_t)(tail >> _Q_TAIL_OFFSET), __ATOMIC_RELAXED)
+	      << _Q_TAIL_OFFSET;
+	next = NULL;
+	/* A previous node: link in and wait to reach the head of the queue. */
+	if (old & _Q_TAIL_MASK) {
+		prev = decode_tail(old);
+		WRITE_ONCE(prev->next, node);
+		while (!smp_load_acquire(&node->locked))
+			cpu_relax();
+		next = READ_ONCE(node->next);
+	}
+	/* At the head: wait for the owner and the pending CPU to go away. */
+	while ((val = smp_load_acquire(&lock->val)) & _Q_LOCKED_PENDING_MASK)
 		cpu_relax();
-	WRITE_ONCE(next->locked, 1);
-	node0->count--;
+	/* Claim the lock: alone in the queue, empty it in the same step. */
+	if ((val & _Q_TAIL_MASK) == tail &&
+	    __atomic_compare_exchange_n(&lock->val, &val, _Q_LOCKED_VAL, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		goto release;
+	WRITE_ONCE(lock->locked, _Q_LOCKED_VAL);
+	/* Contended: wait for the next waiter to link in, and pass it the head. */
+	while (!next)
+		next = READ_ONCE(node->next);
+	smp_store_release(&next->locked, 1);
+release:
+	this_cpu_ptr(&bounce_qnodes[0])->count--;
 }
 #endif
 
