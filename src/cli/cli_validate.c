@@ -124,7 +124,7 @@ static void print_row(const struct validate_row *r, int clean)
 	strcat(med, "/s");
 	printf("%-14s  %7d  %17s  %17s  %+7.1f%%  %17s  %s%s%s%s\n", r->workload, r->threads, nat, sim,
 	       100.0 * r->error, med, r->within ? "within 25%" : "off by more than 25%", r->cause ? ": " : "",
-	       r->cause ? r->cause : "", clean ? "" : "  (every native run disturbed)");
+	       r->cause ? r->cause : "", clean || !r->within ? "" : "  (every native run disturbed)");
 	fflush(stdout);
 }
 
@@ -314,7 +314,7 @@ int cli_validate(int argc, char **argv)
 						   .native_median = how.median, .error = (sim - nat) / nat};
 			if (t == 1)
 				first_error = row.error;
-			validate_judge(&row, first_error, validate_threads_share_core(topo, t));
+			validate_judge(&row, first_error, validate_threads_share_core(topo, t), !how.clean);
 			print_row(&row, how.clean);
 			if (jrows && add_json_row(jrows, &row, how.clean)) {
 				err_internal(&e, "out of memory");

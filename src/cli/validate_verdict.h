@@ -19,8 +19,9 @@ struct validate_row {
 };
 
 /* Judge row r. first_error is the same workload's error at 1 thread (r's own
- * at 1 thread); smt: whether the row's CPUs include two SMT siblings. */
-void validate_judge(struct validate_row *r, double first_error, int smt);
+ * at 1 thread); smt: whether the row's CPUs include two SMT siblings;
+ * disturbed: whether every native run of the row was disturbed. */
+void validate_judge(struct validate_row *r, double first_error, int smt, int disturbed);
 
 /* Whether the first `threads` online CPUs include two SMT siblings of one core. */
 int validate_threads_share_core(const struct host_topo *t, int threads);
