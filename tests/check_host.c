@@ -253,6 +253,8 @@ START_TEST(validate_verdicts)
 	ck_assert_str_eq(b, "7,510,000,000");
 	validate_grouped(-123456, b, sizeof b);
 	ck_assert_str_eq(b, "-123,456");
+	validate_rate(3658000000.0, b, sizeof b);
+	ck_assert_str_eq(b, "3,658,000,000/s");
 }
 END_TEST
 

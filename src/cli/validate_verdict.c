@@ -50,3 +50,10 @@ void validate_grouped(double v, char *buf, size_t n)
 	}
 	buf[k] = 0;
 }
+
+void validate_rate(double v, char *buf, size_t n)
+{
+	char g[40];
+	validate_grouped(v, g, sizeof g);
+	snprintf(buf, n, "%s/s", g);
+}

@@ -28,5 +28,7 @@ int validate_threads_share_core(const struct host_topo *t, int threads);
 
 /* 7,510,000,000: a rate rounded to a whole number, digits in groups of three. */
 void validate_grouped(double v, char *buf, size_t n);
+/* The same with its unit: 7,510,000,000/s. */
+void validate_rate(double v, char *buf, size_t n);
 
 #endif
