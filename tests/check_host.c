@@ -208,8 +208,9 @@ START_TEST(this_host_both_ways)
 END_TEST
 
 /* validate's verdict: the 25% boundary, and a cause only where the run
- * shows one: SMT siblings among the row's CPUs, one thread (no coherence
- * to blame), or the same ratio off as at one thread. */
+ * shows one: every native run disturbed, SMT siblings among the row's
+ * CPUs, one thread (no coherence to blame), or the same ratio off as at one
+ * thread. */
 START_TEST(validate_verdicts)
 {
 	struct host_topo *adj = load("1s-smt-adjacent", 1), *last = load("2s-smt-last", 1);
@@ -221,22 +222,25 @@ START_TEST(validate_verdicts)
 	free(last);
 
 	struct validate_row r = {.workload = "contended", .threads = 1, .error = 0.25};
-	validate_judge(&r, r.error, 0);
+	validate_judge(&r, r.error, 0, 0);
 	ck_assert_int_eq(r.within, 1);
 	ck_assert_ptr_null(r.cause);
 	r.error = -0.26;
-	validate_judge(&r, r.error, 0);
+	validate_judge(&r, r.error, 0, 0);
 	ck_assert_int_eq(r.within, 0);
 	ck_assert_str_eq(r.cause, "one thread, no coherence: the clock frequency or the per-operation cost");
 	r.threads = 2;
 	r.error = 1.40;
-	validate_judge(&r, 0.0, 1);
+	validate_judge(&r, 0.0, 1, 0);
 	ck_assert_str_eq(r.cause, "threads share a physical core (SMT siblings), which the model counts as two cores");
-	validate_judge(&r, 1.2, 0); /* 2.40 / 2.20: 9% apart */
+	validate_judge(&r, 1.2, 0, 0); /* 2.40 / 2.20: 9% apart */
 	ck_assert_str_eq(r.cause, "as at 1 thread: the clock frequency or the per-operation cost, not the sharing");
-	validate_judge(&r, 0.0, 0);
+	validate_judge(&r, 0.0, 0, 0);
 	ck_assert_int_eq(r.within, 0);
 	ck_assert_ptr_null(r.cause);
+	validate_judge(&r, 0.0, 1, 1); /* disturbed runs explain a miss before anything else */
+	ck_assert_str_eq(r.cause, "every native run was disturbed: the host was busy, so the native figure is not this "
+				  "machine's");
 
 	char b[40];
 	validate_grouped(0, b, sizeof b);
@@ -249,6 +253,8 @@ START_TEST(validate_verdicts)
 	ck_assert_str_eq(b, "7,510,000,000");
 	validate_grouped(-123456, b, sizeof b);
 	ck_assert_str_eq(b, "-123,456");
+	validate_rate(3658000000.0, b, sizeof b);
+	ck_assert_str_eq(b, "3,658,000,000/s");
 }
 END_TEST
 

@@ -89,7 +89,7 @@ for w in contended padded false_sharing; do
 done
 expect_eq "rows" $((3 * n)) "$(grep -cE '^(contended|padded|false_sharing) ' "$T/validate.out")"
 expect_grep "thousands grouped (padded: over a million ops/s)" "^padded  *1  *[0-9]\{1,3\}\(,[0-9]\{3\}\)\{2,\}/s " "$T/validate.out"
-bad_verdicts=$(awk '/^(contended|padded|false_sharing) / { e = $5; sub(/%/, "", e); e = e < 0 ? -e : e
+bad_verdicts=$(awk '/^(contended|padded|false_sharing) / { e = $5; sub(/%/, "", e); e += 0; e = e < 0 ? -e : e
 	if ((e <= 25) != ($7 == "within")) print }' "$T/validate.out")
 expect_eq "verdict agrees with the error" "" "$bad_verdicts"
 [ "$n" -ge 2 ] && expect_grep "the 1 -> 2 drop" "^contended, 1 -> 2 threads" "$T/validate.out"

@@ -49,14 +49,17 @@ static const char *const terms[][2] = {
 	{"mark", "cyan tick above the lanes: a `mark` executed (name at left)"},
 	{"hatched", "activity older than the view keeps in memory"},
 	{"window, speed", "time the timeline spans (the whole run once finished); cycles/s"},
+	{"sim-bound", "the simulation cannot keep up with the speed asked for"},
 	{"transfers", "read share (to S), ownership (RFO, to M), invalidation"},
+	{"S19 (many cores)", "a socket's cell: its strongest line state, held in 19 caches"},
+	{"heat, s0", "many cores: bounces per core in the last second; socket 0's lane"},
 };
 
 static void draw_help(struct ui_app *a, struct ui_gfx *g)
 {
 	int keys = a->help == 1;
 	int n = keys ? (int)(sizeof help / sizeof help[0]) : (int)(sizeof terms / sizeof terms[0]);
-	int row = keys ? 22 : 18, col = keys ? 130 : 170;
+	int row = keys ? 22 : 17, col = keys ? 130 : 170;
 	SDL_Rect r = {0, 0, keys ? 600 : 640, 56 + n * row};
 	r.x = (a->lay.w - r.w) / 2;
 	r.y = (a->lay.h - r.h) / 2;

@@ -116,15 +116,12 @@ static double simulate(const struct scenario *s, size_t v, const struct cpu_mode
 static void print_row(const struct validate_row *r, int clean)
 {
 	char nat[40], sim[40], med[40];
-	validate_grouped(r->native, nat, sizeof nat - 2);
-	validate_grouped(r->simulated, sim, sizeof sim - 2);
-	validate_grouped(r->native_median, med, sizeof med - 2);
-	strcat(nat, "/s");
-	strcat(sim, "/s");
-	strcat(med, "/s");
+	validate_rate(r->native, nat, sizeof nat);
+	validate_rate(r->simulated, sim, sizeof sim);
+	validate_rate(r->native_median, med, sizeof med);
 	printf("%-14s  %7d  %17s  %17s  %+7.1f%%  %17s  %s%s%s%s\n", r->workload, r->threads, nat, sim,
 	       100.0 * r->error, med, r->within ? "within 25%" : "off by more than 25%", r->cause ? ": " : "",
-	       r->cause ? r->cause : "", clean ? "" : "  (every native run disturbed)");
+	       r->cause ? r->cause : "", clean || !r->within ? "" : "  (every native run disturbed)");
 	fflush(stdout);
 }
 
@@ -152,14 +149,13 @@ static int write_json(struct outfile *out, cJSON *rows, const struct host_topo *
 		      const char *model_from, const struct cpu_model *m, struct err *e)
 {
 	cJSON *doc = cJSON_CreateObject(), *model = cJSON_CreateObject();
-	if (doc && !cJSON_AddItemToObject(doc, "rows", rows))
+	/* Once added, each belongs to doc; what could not be added is freed here. */
+	if (!doc || !cJSON_AddItemToObject(doc, "rows", rows))
 		cJSON_Delete(rows);
-	else if (!doc)
-		cJSON_Delete(rows);
-	if (doc && model && !cJSON_AddItemToObject(doc, "model", model))
-		cJSON_Delete(model), model = NULL;
-	else if (!doc)
-		cJSON_Delete(model), model = NULL;
+	if (!doc || !model || !cJSON_AddItemToObject(doc, "model", model)) {
+		cJSON_Delete(model);
+		model = NULL;
+	}
 	int ok = doc && model && cJSON_AddStringToObject(model, "name", m->name) &&
 		 cJSON_AddStringToObject(model, "from", model_from) && cJSON_AddNumberToObject(model, "ghz", m->ghz) &&
 		 cJSON_AddNumberToObject(doc, "host_cpus", topo->ncpus) &&
@@ -314,7 +310,7 @@ int cli_validate(int argc, char **argv)
 						   .native_median = how.median, .error = (sim - nat) / nat};
 			if (t == 1)
 				first_error = row.error;
-			validate_judge(&row, first_error, validate_threads_share_core(topo, t));
+			validate_judge(&row, first_error, validate_threads_share_core(topo, t), !how.clean);
 			print_row(&row, how.clean);
 			if (jrows && add_json_row(jrows, &row, how.clean)) {
 				err_internal(&e, "out of memory");

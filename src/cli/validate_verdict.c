@@ -17,13 +17,16 @@ int validate_threads_share_core(const struct host_topo *t, int threads)
 	return 0;
 }
 
-void validate_judge(struct validate_row *r, double first_error, int smt)
+void validate_judge(struct validate_row *r, double first_error, int smt, int disturbed)
 {
 	r->within = fabs(r->error) <= VALIDATE_TOLERANCE;
 	r->cause = NULL;
 	if (r->within)
 		return;
-	if (r->threads > 1 && smt)
+	if (disturbed)
+		r->cause = "every native run was disturbed: the host was busy, so the native figure is not this "
+			   "machine's";
+	else if (r->threads > 1 && smt)
 		r->cause = "threads share a physical core (SMT siblings), which the model counts as two cores";
 	else if (r->threads == 1)
 		r->cause = "one thread, no coherence: the clock frequency or the per-operation cost";
@@ -46,4 +49,11 @@ void validate_grouped(double v, char *buf, size_t n)
 		buf[k++] = digits[i];
 	}
 	buf[k] = 0;
+}
+
+void validate_rate(double v, char *buf, size_t n)
+{
+	char g[40];
+	validate_grouped(v, g, sizeof g);
+	snprintf(buf, n, "%s/s", g);
 }

@@ -19,13 +19,16 @@ struct validate_row {
 };
 
 /* Judge row r. first_error is the same workload's error at 1 thread (r's own
- * at 1 thread); smt: whether the row's CPUs include two SMT siblings. */
-void validate_judge(struct validate_row *r, double first_error, int smt);
+ * at 1 thread); smt: whether the row's CPUs include two SMT siblings;
+ * disturbed: whether every native run of the row was disturbed. */
+void validate_judge(struct validate_row *r, double first_error, int smt, int disturbed);
 
 /* Whether the first `threads` online CPUs include two SMT siblings of one core. */
 int validate_threads_share_core(const struct host_topo *t, int threads);
 
 /* 7,510,000,000: a rate rounded to a whole number, digits in groups of three. */
 void validate_grouped(double v, char *buf, size_t n);
+/* The same with its unit: 7,510,000,000/s. */
+void validate_rate(double v, char *buf, size_t n);
 
 #endif
