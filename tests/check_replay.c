@@ -254,10 +254,14 @@ START_TEST(bad_records)
 		{"I  0400,3\n S 1000,0\n", 2, 9, "size of 1"},
 		{"I  0400,3\n0 10\n", 2, 1, "lackey record"},
 		{"hello\n", 1, 1, "not a trace record"},
-		{"2 10000000000000\n2 10000000000000\n", 2, 0, "past 2^52 cycles"},
+		{"2 10000000000000\n2 10000000000000\n", 2, 3, "past 2^52 cycles"},
 		/* the store's miss takes the clock past 2^52; then any computation does */
-		{"2 fffffffffffff\n1 0\n2 1\n", 3, 0, "past 2^52 cycles"},
-		{" L ffffffffffffffff,8\n", 1, 0, "past the last simulated byte"},
+		{"2 fffffffffffff\n1 0\n2 1\n", 3, 3, "past 2^52 cycles"},
+		{" L ffffffffffffffff,8\n", 1, 4, "past the last simulated byte"},
+		/* the fast paths' records know their columns too */
+		{"0 0x10\n1 0x20\n2 0x30\n0 0x40\n0 0x50\n0 0x60\n0 0x70\n0 0x80\n0 0x90\n0 0xa0\n0 0xb0\n"
+		 "0 0xc0\n0 0xd0\n2 0x10000000000000\n2 0x10000000000000\n0 0x10\n0 0x20\n0 0x30\n0 0x40\n"
+		 "0 0x50\n0 0x60\n0 0x70\n0 0x80\n0 0x90\n0 0xa0\n", 14, 5, "past 2^52 cycles"},
 	};
 	struct cpu_model m = teaching();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

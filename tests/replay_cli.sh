@@ -89,4 +89,38 @@ expect_grep "more traces than CPUs: message" "9 traces on the CPU model 'x460-8w
 printf 'PK\003\004junk' >"$T/broken.zip"
 expect_status "broken zip" 2 "$BOUNCE" replay "$T/broken.zip"
 expect_grep "broken zip: message" "broken.zip: cannot open the zip archive" "$T/err"
+# A signal is polled while the readers read, not only per record: 3 GB of
+# blank lines (300 gzip members of 10 MB each) yield no record, and SIGINT
+# took 28 s to be honoured; here within a few seconds, with and without
+# the read-ahead thread.
+head -c 10000000 /dev/zero | tr '\0' '\n' | gzip -1 >"$T/nl.gz"
+for i in $(seq 300); do cat "$T/nl.gz"; done >"$T/blank.data.gz"
+for jobs in 1 2; do
+	start=$(date +%s)
+	"$BOUNCE" replay --jobs $jobs --json "$T/blank.json" "$T/blank.data.gz" >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep 1
+	kill -INT "$pid"
+	wait "$pid"
+	expect_eq "SIGINT amid blank lines, --jobs $jobs: exit status" 130 "$?"
+	took=$(($(date +%s) - start))
+	[ "$took" -le 5 ] && ok "SIGINT amid blank lines, --jobs $jobs: honoured ($took s)" ||
+		bad "SIGINT amid blank lines, --jobs $jobs: took $took s"
+	[ -e "$T/blank.json" ] && bad "SIGINT amid blank lines: report written" || ok "SIGINT amid blank lines: no report"
+done
+# A zip is opened once, not once per member: 1024 members beside 10,000
+# other entries took 46 s and 3.3 GB.
+mkdir "$T/many"
+awk 'BEGIN { for (i = 0; i < 10000; i++) print "other" i ".txt" }' | (cd "$T/many" && xargs touch)
+awk -v dir="$T/many" 'BEGIN { for (i = 0; i < 1024; i++) { f = dir "/t_" i ".data"; print "0 10" >f; close(f) } }' </dev/null
+(cd "$T/many" && zip -q ../many.zip ./*)
+start=$(date +%s)
+expect_status "zip of 1024 members and 10,000 other entries" 0 timeout 60 "$BOUNCE" replay --quiet --cpu manycore-1024 --csv "$T/many.csv" "$T/many.zip"
+took=$(($(date +%s) - start))
+[ "$took" -le 10 ] && ok "zip of 1024 members: $took s" || bad "zip of 1024 members took $took s"
+expect_eq "zip of 1024 members: 1024 cores" 1024 "$(grep -c "^[0-9]" "$T/many.csv")"
+# Out of descriptors is the machine's limit, said with its reason (exit 3).
+(ulimit -n 30 && exec "$BOUNCE" replay --quiet --cpu manycore-1024 "$T"/many/t_*.data) >"$T/out" 2>"$T/err"
+expect_eq "out of descriptors: exit status" 3 "$?"
+expect_grep "out of descriptors: the reason" "cannot open the trace: Too many open files" "$T/err"
 finish
