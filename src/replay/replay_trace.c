@@ -1,10 +1,11 @@
-/* Trace streams: bytes from zlib (plain or gzip files alike), libzip (an
+/* Trace streams: bytes from a trace file (plain or gzip alike), libzip (an
  * archive's members) or memory, cut into lines in a fixed buffer, and each
  * line parsed as a teaching-format or lackey record. A stream's format is
  * decided by its first record and then held. */
 #include "config.h"
 #include "replay/replay_trace.h"
 #include "base/input_file.h"
+#include "replay/trace_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <zip.h>
-#include <zlib.h>
 
 #define RT_BUF (256u << 10)
 
@@ -28,7 +28,7 @@ struct rt_zip {
 
 struct rt_stream {
 	char name[512];
-	gzFile gz;
+	struct trace_file *tf;      /* a file's bytes, inflated if gzip */
 	struct rt_zip *zip;         /* a member's archive, shared by its members */
 	zip_file_t *zf;
 	const char *mem;            /* rt_open_buffer: the whole input */
@@ -67,8 +67,7 @@ void rt_close(struct rt_stream *s)
 {
 	if (!s)
 		return;
-	if (s->gz)
-		gzclose(s->gz);
+	tf_close(s->tf);
 	if (s->zf)
 		zip_fclose(s->zf);
 	if (s->zip && --s->zip->refs == 0) {
@@ -94,12 +93,9 @@ void rt_input(const struct rt_stream *s, uint64_t *done, uint64_t *total)
 {
 	*total = s->in_total;
 	*done = s->in_done;
-	if (s->gz) {
-		/* the compressed file's offset: a gzip trace's uncompressed
-		 * size is not known before its end */
-		z_off_t at = gzoffset(s->gz);
-		*done = at > 0 ? (uint64_t)at : 0;
-	}
+	if (s->tf) /* the compressed file's offset: a gzip trace's uncompressed
+		    * size is not known before its end */
+		*done = tf_offset(s->tf);
 	if (s->eof || *done > *total)
 		*done = *total;
 }
@@ -278,19 +274,20 @@ int rt_open(char *const *paths, size_t n_paths, struct rt_stream **out, int max_
 		struct rt_stream *s = stream_new(paths[i], e);
 		if (!s)
 			goto fail;
-		/* zlib reads a file that is not gzip as it is */
-		errno = 0;
-		if (!(s->gz = gzopen(paths[i], "rb"))) {
-			if (errno)
-				err_sys(e, paths[i], errno, "cannot open the trace");
+		int errnum, fd = input_open(paths[i], &st, &errnum);
+		if (fd < 0) {
+			if (errnum)
+				err_sys(e, paths[i], errnum, "cannot open the trace");
 			else
-				err_internal(e, "%s: out of memory opening the trace", paths[i]);
+				err_set(e, paths[i], 0, 0, "is %s (expected a trace file)", input_kind(st.st_mode));
 			rt_close(s);
 			goto fail;
 		}
-		/* under half of a refill: zlib then reads a plain file
-		 * straight into buf rather than copying through its own */
-		gzbuffer(s->gz, 64u << 10);
+		if (!(s->tf = tf_open(fd))) {
+			err_internal(e, "replay: out of memory");
+			rt_close(s);
+			goto fail;
+		}
 		if (st.st_size > 0)
 			s->in_total = (uint64_t)st.st_size;
 		out[n++] = s;
@@ -303,15 +300,6 @@ fail:
 }
 
 /* ---- lines ---- */
-
-/* zlib's message for a failed read, without the path gzerror puts first. */
-static const char *gz_why(gzFile gz, const char *path)
-{
-	int errnum;
-	const char *m = gzerror(gz, &errnum);
-	size_t n = strlen(path);
-	return !strncmp(m, path, n) && !strncmp(m + n, ": ", 2) ? m + n + 2 : m;
-}
 
 /* Called only once no newline is left in the buffer (next_line): data that
  * cannot be read (corrupt compressed data) begins on the next line, after
@@ -328,10 +316,13 @@ static int refill(struct rt_stream *s, struct err *e)
 	 * trace of blank lines or Valgrind messages yields none for hours. */
 	if (err_poll(e))
 		return -1;
-	if (s->gz) {
-		got = gzread(s->gz, s->buf + s->len, (unsigned)room);
+	if (s->tf) {
+		const char *why;
+		got = tf_read(s->tf, s->buf + s->len, room, &why);
 		if (got < 0)
-			return err_set(e, s->name, line, col, "cannot read the trace from here on: %s", gz_why(s->gz, s->name));
+			return err_poll(e) ? -1 :
+			       why ? err_set(e, s->name, line, col, "cannot read the trace from here on: %s", why) :
+			       err_sys(e, s->name, EINTR, "cannot read the trace");
 	} else if (s->zf) {
 		got = (long)zip_fread(s->zf, s->buf + s->len, room);
 		if (got < 0)
@@ -343,16 +334,8 @@ static int refill(struct rt_stream *s, struct err *e)
 		s->mem += got;
 		s->mem_len -= (size_t)got;
 	}
-	if (got == 0) {
-		int errnum = Z_OK;
-		if (s->gz)
-			gzerror(s->gz, &errnum);
-		/* a gzip stream cut short reads as a clean end, but zlib knows */
-		if (errnum != Z_OK)
-			return err_set(e, s->name, line, col, "cannot read the trace from here on: %s",
-				       gz_why(s->gz, s->name));
+	if (got == 0)
 		s->eof = 1;
-	}
 	s->in_done += (uint64_t)got;
 	s->len += (size_t)got;
 	s->buf[s->len] = 0;  /* a sentinel: scanning stops at the end */
