@@ -632,7 +632,7 @@ static int merge_check_grid(char **files, const struct mrow *rows, size_t points
 			    char **names, struct err *e)
 {
 	size_t product = 1;
-	size_t *count = calloc(points, sizeof *count), *first = calloc(points, sizeof *first);
+	size_t *count = calloc(points ? points : 1, sizeof *count), *first = calloc(points ? points : 1, sizeof *first);
 	size_t *stride = calloc(np + 1, sizeof *stride), *nval = calloc(np + 1, sizeof *nval);
 	int rc = 0;
 	if (!count || !first || !stride || !nval)
@@ -719,7 +719,7 @@ static int merge_check_grid(char **files, const struct mrow *rows, size_t points
 static int merge_check(char **files, const struct mrow *rows, size_t n, size_t np, char **names, struct err *e)
 {
 	const struct mrow *first = &rows[0];
-	size_t nvar = 0;
+	size_t nvar = 1; /* rows[0] is point 0's first (n >= 1) */
 	while (nvar < n && rows[nvar].point == first->point)
 		nvar++;
 	if (first->point != 0)
