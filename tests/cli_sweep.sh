@@ -167,4 +167,17 @@ expect_status "merge: 100,000 points" 0 timeout 60 "$BOUNCE" merge "$T/big.csv" 
 took=$(($(date +%s) - start))
 [ "$took" -le 10 ] && ok "merge: 100,000 points in $took s" || bad "merge: 100,000 points took $took s"
 cmp -s "$T/big.csv" "$T/bigm.csv" && ok "merge: 100,000 points: equals its one part" || bad "merge: 100,000 points differ"
+# merge honours SIGINT while it reads (it ran a 100,000-row part to its
+# end and wrote the CSV): 10^6 rows take it a couple of seconds.
+awk 'BEGIN { print "point,cores,scenario,variant,ops"; for (i = 0; i < 1000000; i++) printf "%d,%d,\"t\",\"a\",1\n", i, i + 1 }' >"$T/huge.csv"
+start=$(date +%s)
+"$BOUNCE" merge "$T/huge.csv" --csv "$T/hugem.csv" >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 0.3
+kill -INT "$pid"
+wait "$pid"
+expect_eq "merge: SIGINT while reading: exit status" 130 "$?"
+took=$(($(date +%s) - start))
+[ "$took" -le 5 ] && ok "merge: SIGINT honoured in $took s" || bad "merge: SIGINT took $took s"
+[ -e "$T/hugem.csv" ] && bad "merge: SIGINT: output written" || ok "merge: SIGINT: no output"
 finish
