@@ -716,12 +716,10 @@ static int merge_check_grid(char **files, const struct mrow *rows, size_t points
  * same parameters wherever it appears, each (point, variant) once, every
  * point from 0 to the last with the same variants, and as many points as
  * the parameters' values make. rows are sorted by point. */
-static int merge_check(char **files, const struct mrow *rows, size_t n, size_t np, char **names, struct err *e)
+static int merge_check_rows(char **files, const struct mrow *rows, size_t n, size_t nvar, size_t np,
+			    char **names, const struct name_map *vars, struct err *e)
 {
 	const struct mrow *first = &rows[0];
-	size_t nvar = 1; /* rows[0] is point 0's first (n >= 1) */
-	while (nvar < n && rows[nvar].point == first->point)
-		nvar++;
 	if (first->point != 0)
 		return err_set(e, files[first->file], first->line, 1,
 			       "the first point is %zu: no part has point 0 (a shard is missing)", first->point);
@@ -748,11 +746,14 @@ static int merge_check(char **files, const struct mrow *rows, size_t n, size_t n
 			return err_set(e, files[head->file], head->line, 1,
 				       "point %zu has %zu row%s, point 0 has %zu (one per variant): a part is missing rows",
 				       head->point, i % nvar, i % nvar == 1 ? "" : "s", nvar);
-		for (size_t k = b; k < i; k++)
-			if (strcmp(rows[k].variant, r->variant) == 0)
-				return err_set(e, files[r->file], r->line, 1,
-					       "point %zu, variant \"%s\" again (also %s:%lld): every point must appear once (a part given twice?)",
-					       r->point, r->variant, files[rows[k].file], rows[k].line);
+		/* This block's rows before it have point 0's variants, in order
+		 * (else it stopped there): r repeats one when point 0 has r's
+		 * variant earlier than r's place. */
+		size_t k;
+		if (name_map_find(vars, r->variant, strlen(r->variant), &k) && k < i % nvar)
+			return err_set(e, files[r->file], r->line, 1,
+				       "point %zu, variant \"%s\" again (also %s:%lld): every point must appear once (a part given twice?)",
+				       r->point, r->variant, files[rows[b + k].file], rows[b + k].line);
 		if (strcmp(r->variant, rows[i % nvar].variant) != 0)
 			return err_set(e, files[r->file], r->line, 1,
 				       "point %zu has variant \"%s\" where point 0 has \"%s\": parts of different sweeps",
@@ -769,6 +770,27 @@ static int merge_check(char **files, const struct mrow *rows, size_t n, size_t n
 			       r->point, n % nvar, n % nvar == 1 ? "" : "s", nvar);
 	}
 	return merge_check_grid(files, rows, n / nvar, nvar, np, names + 1, e);
+}
+
+static int merge_check(char **files, const struct mrow *rows, size_t n, size_t np, char **names, struct err *e)
+{
+	size_t nvar = 1; /* rows[0] is point 0's first (n >= 1) */
+	while (nvar < n && rows[nvar].point == rows[0].point)
+		nvar++;
+	/* Point 0's variants by name, each at its first place: a variant
+	 * again in a point is found without a scan of the point's rows
+	 * (quadratic in the variants). */
+	struct name_map vars = {0};
+	int rc = 0;
+	for (size_t j = 0; j < nvar && !rc; j++) {
+		size_t at = j;
+		if (name_map_add(&vars, rows[j].variant, strlen(rows[j].variant), &at) < 0)
+			rc = err_internal(e, "out of memory");
+	}
+	if (!rc)
+		rc = merge_check_rows(files, rows, n, nvar, np, names, &vars, e);
+	name_map_free(&vars);
+	return rc;
 }
 
 /* `bounce merge A.csv B.csv ... [--csv OUT]`: shards of one sweep back into
