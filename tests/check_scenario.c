@@ -553,7 +553,7 @@ START_TEST(scen_errors)
 			 "s.json:5:11: $.name: control character U+001B in the string (expected printable text)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"a\\tb\\n\\u0001\": 1")),
 			 "s.json:5:3: $[\"a\\tb\\n\\x01\"]: unknown key \"a\\tb\\n\\x01\" (expected one of $schema, "
-			 "name, description, cpu, cores, seed, program, defines, threads, interrupts, stop, report, "
+			 "name, description, cpu, cores, seed, program, defines, threads, interrupts, stop, cflags, report, "
 			 "variants, expect)");
 	/* The data directory is the one the loader uses: the test
 	 * environment points BOUNCE_DATADIR at the source tree. */
@@ -587,9 +587,9 @@ START_TEST(scen_errors2)
 						      "  {\"name\": \"a\", \"cores\": 4}]")),
 			 "s.json:6:12: $.variants[1].name: duplicate variant name \"a\" (first at $.variants[0])");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"defines\": {\"X\": 1}, \"variants\": [{\"name\": \"a\", \"defines\": {\"X\": 1}}]")),
-			 "s.json:5:37: $.variants[0]: variant \"a\" overrides nothing (its defines equal the base's) (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop that differs from the base)");
+			 "s.json:5:37: $.variants[0]: variant \"a\" overrides nothing (its defines equal the base's) (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop, cflags that differs from the base)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"variants\": [{\"name\": \"a\"}]")),
-			 "s.json:5:16: $.variants[0]: variant \"a\" overrides nothing (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop that differs from the base)");
+			 "s.json:5:16: $.variants[0]: variant \"a\" overrides nothing (expected one of defines, cores, cpu, seed, program, threads, interrupts, stop, cflags that differs from the base)");
 	ck_assert_str_eq(load_err("s.json", scen_text("\"variants\": [{\"name\": \"big\", \"cores\": 4}],\n"
 						      "  \"expect\": [{\"metric\": \"variants.bog.cycles\", \"max\": 1}]")),
 			 "s.json:6:25: $.expect[0].metric: metric \"variants.bog.cycles\" names no variant \"bog\" (did you mean \"big\"?)");

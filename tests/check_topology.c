@@ -1,10 +1,11 @@
 /* Unit tests of the topology: Linux CPU numbering, the closest shared level,
- * message legs that add up to the transfer latencies they come from, and
- * every refusal of an impossible topology. */
+ * message legs that add up to the transfer latencies they come from,
+ * every refusal of an impossible topology, and the placement policies. */
 #include "config.h"
 
 #include <check.h>
 #include <string.h>
+#include "base/placement.h"
 #include "base/topology.h"
 
 /* 2 sockets x 2 clusters x 2 cores x 2 threads, 1 hop apart. */
@@ -221,6 +222,66 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* The Linux id (smt-last numbering of t) of the first n CPUs placed by p:
+ * what docs/scenario-format.md's placement table lists. */
+static void placed_ids(struct topology t, enum placement p, int n, int *ids)
+{
+	struct err e = {0};
+	int phys = t.sockets * t.cores_per_socket;
+	ck_assert_int_eq(placement_apply(&t, p, &e), 0);
+	for (int i = 0; i < n; i++) {
+		struct topo_place pl = topo_place_of(&t, i);
+		ids[i] = pl.thread * phys + pl.core;
+	}
+}
+
+static void expect_ids(const int *got, const int *want, int n, const char *what)
+{
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(got[i] == want[i], "%s: CPU %d is Linux CPU %d, expected %d", what, i, got[i], want[i]);
+}
+
+START_TEST(placements_as_documented)
+{
+	int ids[16];
+	/* xeon-8176-8s: 8 sockets x 28 cores x 2 */
+	struct topology x = eight_sockets();
+	static const int x_compact[16] = {0, 224, 1, 225, 2, 226, 3, 227, 4, 228, 5, 229, 6, 230, 7, 231};
+	static const int x_scatter[16] = {0, 28, 56, 84, 112, 140, 168, 196, 1, 29, 57, 85, 113, 141, 169, 197};
+	static const int first16[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+	placed_ids(x, PLACE_COMPACT, 16, ids);
+	expect_ids(ids, x_compact, 16, "xeon compact");
+	placed_ids(x, PLACE_SCATTER, 16, ids);
+	expect_ids(ids, x_scatter, 16, "xeon scatter");
+	placed_ids(x, PLACE_CORES_FIRST, 16, ids);
+	expect_ids(ids, first16, 16, "xeon cores-first");
+	placed_ids(x, PLACE_NUMBERED, 16, ids);
+	expect_ids(ids, first16, 16, "xeon numbered");
+	/* epyc-9654: 1 socket x 12 CCXs of 8 cores x 2 */
+	struct topology a;
+	memset(&a, 0, sizeof a);
+	a.sockets = 1;
+	a.cores_per_socket = 96;
+	a.cores_per_cluster = 8;
+	a.threads_per_core = 2;
+	static const int a_compact[16] = {0, 96, 1, 97, 2, 98, 3, 99, 4, 100, 5, 101, 6, 102, 7, 103};
+	static const int a_scatter[16] = {0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 1, 9, 17, 25};
+	placed_ids(a, PLACE_COMPACT, 16, ids);
+	expect_ids(ids, a_compact, 16, "epyc compact");
+	placed_ids(a, PLACE_SCATTER, 16, ids);
+	expect_ids(ids, a_scatter, 16, "epyc scatter");
+	placed_ids(a, PLACE_CORES_FIRST, 16, ids);
+	expect_ids(ids, first16, 16, "epyc cores-first");
+	/* every policy numbers each hardware thread once */
+	for (enum placement p = PLACE_COMPACT; p < PLACE_N; p++) {
+		struct topology t = small();
+		struct err e = {0};
+		ck_assert_int_eq(placement_apply(&t, p, &e), 0);
+		ck_assert_int_eq(topo_validate(&t, &e), 0);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("topology");
@@ -231,6 +292,7 @@ int main(void)
 	tcase_add_test(tc, two_hop_socket_pair);
 	tcase_add_test(tc, leg_table_matches_topo_leg);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, placements_as_documented);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -123,4 +123,35 @@ wait
 awk 'BEGIN { print "cores,ops_per_sec,variant"; for (s = 0; s < 250; s++) for (c = 1; c <= 64; c++) print c "," c * s + 1 ",v" s }' >"$tmp/many.csv"
 interrupted "plot" 0.2 "plot: interrupted; no output written" \
 	"$BOUNCE" plot "$tmp/many.csv" -o "$tmp/int.png" --size 4096x4096
+# --repeat's spread: a min-max bar at each point in the series' colour
+# (the axis is the same with and without: the bar stays inside the range).
+cat >"$tmp/rep.csv" <<'CSV'
+point,cores,scenario,variant,ops_per_sec,ops_per_sec_min,ops_per_sec_max
+0,1,"s","atomic",0,0,0
+1,2,"s","atomic",50,10,90
+2,4,"s","atomic",100,100,100
+CSV
+cut -d, -f1-5 "$tmp/rep.csv" >"$tmp/norep.csv"
+"$BOUNCE" plot "$tmp/rep.csv" -o "$tmp/bars.png" --lin-x || fail "plot with M_min, M_max exited $?"
+"$BOUNCE" plot "$tmp/norep.csv" -o "$tmp/nobars.png" --lin-x || fail "plot without them exited $?"
+with=$("$PNGCHECK" count "$tmp/bars.png" $S1) without=$("$PNGCHECK" count "$tmp/nobars.png" $S1)
+# the bar spans 80% of the plot's height, about 370 pixels at 960x600
+[ "$with" -ge $((without + 300)) ] || fail "no error bar: $with pixels of the series' colour, $without without"
+# --baseline draws the sweep's ratio column, and says how to get it
+cat >"$tmp/vs.csv" <<'CSV'
+point,cores,scenario,variant,ops_per_sec,ops_per_sec_vs_atomic
+0,1,"s","atomic",10,1
+0,1,"s","percpu",20,2
+1,2,"s","atomic",10,1
+1,2,"s","percpu",40,4
+CSV
+"$BOUNCE" plot "$tmp/vs.csv" -o "$tmp/vs.png" --baseline atomic || fail "plot --baseline exited $?"
+"$BOUNCE" plot "$tmp/vs.csv" -o "$tmp/vsm.png" --metric ops_per_sec_vs_atomic || fail "plot --metric M_vs exited $?"
+cmp -s "$tmp/vs.png" "$tmp/vsm.png" || fail "--baseline atomic is not the chart of ops_per_sec_vs_atomic"
+"$BOUNCE" plot "$tmp/vs.csv" -o "$tmp/vsy.png" || fail "plot vs.csv exited $?"
+cmp -s "$tmp/vs.png" "$tmp/vsy.png" && fail "--baseline drew ops_per_sec"
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/nob.png" --baseline atomic 2>"$tmp/err"
+[ $? = 2 ] && [ ! -e "$tmp/nob.png" ] || fail "--baseline without the column: not exit 2, or a PNG"
+grep -qF "$tmp/sw.csv:1:1: no column 'ops_per_sec_vs_atomic' (sweep with --baseline atomic to have it)" "$tmp/err" ||
+	fail "--baseline without the column: $(cat "$tmp/err")"
 echo "ok: plot"

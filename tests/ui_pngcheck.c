@@ -3,6 +3,7 @@
  *   ui_pngcheck size FILE W H          the image is W x H
  *   ui_pngcheck colors FILE RRGGBB...  each colour covers >= 40 pixels
  *   ui_pngcheck differ A B             at least 0.5% of the pixels differ
+ *   ui_pngcheck count FILE RRGGBB      print how many pixels have the colour
  * Exits 0 when the assertion holds, 1 with a message when not, 2 on error. */
 #include <SDL.h>
 #include <SDL_image.h>
@@ -74,6 +75,16 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: ui_pngcheck size FILE W H | colors FILE RRGGBB... | differ A B\n");
+	if (argc == 4 && !strcmp(argv[1], "count")) {
+		SDL_Surface *s = load(argv[2]);
+		Uint32 want = (Uint32)strtoul(argv[3], NULL, 16);
+		long n = 0;
+		for (int y = 0; y < s->h; y++)
+			for (int x = 0; x < s->w; x++)
+				n += px(s, x, y) == want;
+		printf("%ld\n", n);
+		return 0;
+	}
+	fprintf(stderr, "usage: ui_pngcheck size FILE W H | colors FILE RRGGBB... | differ A B | count FILE RRGGBB\n");
 	return 2;
 }

@@ -213,11 +213,19 @@ static struct plot_series *series_named(struct plot_data *d, const char *name, i
 	return s;
 }
 
-/* Appended in row order; sorted by x once all are read (sort_series). */
-static int series_add(struct plot_series *s, double x, double y, size_t row)
+/* Appended in row order; sorted by x once all are read (sort_series).
+ * bar: the point's error bar (lo, hi), NULL for none. */
+static int series_add(struct plot_series *s, double x, double y, const double *bar, size_t row)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
+		for (int b = 0; bar && b < 2; b++) {
+			double **arr = b ? &s->hi : &s->lo;
+			double *nb = realloc(*arr, cap * sizeof *nb);
+			if (!nb)
+				return -1;
+			*arr = nb;
+		}
 		double *nx = realloc(s->x, cap * sizeof *nx);
 		if (!nx)
 			return -1;
@@ -234,13 +242,17 @@ static int series_add(struct plot_series *s, double x, double y, size_t row)
 	}
 	s->x[s->n] = x;
 	s->y[s->n] = y;
+	if (bar) {
+		s->lo[s->n] = bar[0];
+		s->hi[s->n] = bar[1];
+	}
 	s->row[s->n] = row;
 	s->n++;
 	return 0;
 }
 
 struct point {
-	double x, y;
+	double x, y, lo, hi;
 	size_t row;
 };
 
@@ -266,11 +278,16 @@ static size_t sort_series(struct plot_data *d, int *oom)
 			return 0;
 		}
 		for (size_t k = 0; k < s->n; k++)
-			p[k] = (struct point){s->x[k], s->y[k], s->row[k]};
+			p[k] = (struct point){s->x[k], s->y[k], s->lo && s->hi ? s->lo[k] : 0, s->lo && s->hi ? s->hi[k] : 0,
+					      s->row[k]};
 		qsort(p, s->n, sizeof *p, by_x_then_row);
 		for (size_t k = 0; k < s->n; k++) {
 			s->x[k] = p[k].x;
 			s->y[k] = p[k].y;
+			if (s->lo && s->hi) {
+				s->lo[k] = p[k].lo;
+				s->hi[k] = p[k].hi;
+			}
 			s->row[k] = p[k].row;
 			if (k && p[k].x == p[k - 1].x && (!first_dup || p[k].row < first_dup))
 				first_dup = p[k].row;
@@ -283,7 +300,7 @@ static size_t sort_series(struct plot_data *d, int *oom)
 /* What the chart needs of a data row: its x and metric, where it is, and
  * its x text, series value and sweep parameters (NUL-separated in key). */
 struct kept_row {
-	double x, y;
+	double x, y, bar[2];
 	long long line, xcol, scol;
 	char *key;
 };
@@ -292,6 +309,7 @@ struct kept {
 	struct kept_row *row;
 	size_t n, cap;
 	int series_col;         /* the series column, -1: none */
+	int lo_col, hi_col;     /* the metric's M_min and M_max (error bars), -1: none */
 	int params[64];         /* sweep parameters that may split a variant */
 	size_t np;
 };
@@ -312,7 +330,7 @@ static const char *key_at(const char *key, size_t i)
 	return key;
 }
 
-static int keep(struct kept *k, const struct csv_row *r, int xc, double x, double y)
+static int keep(struct kept *k, const struct csv_row *r, int xc, double x, double y, const double *bar)
 {
 	if (k->n == k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 256;
@@ -339,8 +357,8 @@ static int keep(struct kept *k, const struct csv_row *r, int xc, double x, doubl
 		memcpy(at, v, l);
 		at += l;
 	}
-	k->row[k->n++] = (struct kept_row){x, y, r->line, r->col[xc], k->series_col >= 0 ? r->col[k->series_col] : 1,
-					   key};
+	k->row[k->n++] = (struct kept_row){x, y, {bar[0], bar[1]}, r->line, r->col[xc],
+					   k->series_col >= 0 ? r->col[k->series_col] : 1, key};
 	return 0;
 }
 
@@ -376,7 +394,7 @@ static int group(const char *file, const struct csv_row *h, const struct kept *k
 				      "with fewer values)", name, PLOT_MAX_SERIES);
 			break;
 		}
-		if (!s || series_add(s, r->x, r->y, i + 1))
+		if (!s || series_add(s, r->x, r->y, k->hi_col >= 0 ? r->bar : NULL, i + 1))
 			return err_internal(e, "out of memory");
 	}
 	if (!bad && err_is_set(fault)) {
@@ -413,14 +431,28 @@ static int group(const char *file, const struct csv_row *h, const struct kept *k
  * (columns between "point" and "scenario") other than x that may split a
  * variant into several series when no --series is given. */
 static int columns(const char *file, const struct csv_row *h, const struct plot_spec *spec, int *xc, int *yc,
-		   struct kept *k, struct err *e)
+		   struct kept *k, char *yn, size_t yn_size, struct err *e)
 {
-	const char *xn = spec->x ? spec->x : "cores", *yn = spec->metric ? spec->metric : "ops_per_sec";
+	const char *xn = spec->x ? spec->x : "cores", *metric = spec->metric ? spec->metric : "ops_per_sec";
 	int sc = -1;
+	snprintf(yn, yn_size, "%s", metric);
+	if (spec->baseline) {
+		/* the sweep's --baseline column: the ratio computed where the
+		 * figures were, not again from rounded text */
+		snprintf(yn, yn_size, "%s_vs_%s", metric, spec->baseline);
+		if (column(h, yn) < 0)
+			return err_set(e, file, 1, 1, "no column '%s' (sweep with --baseline %s to have it)", yn,
+				       spec->baseline);
+	}
 	if ((*xc = column(h, xn)) < 0)
 		return no_column(file, h, "x", xn, e);
 	if ((*yc = column(h, yn)) < 0)
 		return no_column(file, h, "metric", yn, e);
+	char bar_name[300];
+	snprintf(bar_name, sizeof bar_name, "%s_min", yn);
+	k->lo_col = column(h, bar_name);
+	snprintf(bar_name, sizeof bar_name, "%s_max", yn);
+	k->hi_col = k->lo_col >= 0 ? column(h, bar_name) : -1;
 	if (spec->series && (sc = column(h, spec->series)) < 0)
 		return no_column(file, h, "series", spec->series, e);
 	if (sc < 0 && (sc = column(h, "series")) < 0)
@@ -454,16 +486,20 @@ int plot_read(const struct plot_spec *spec, struct plot_data *d, struct err *e)
 	struct csv_row h = {0}, r = {0};
 	struct kept k = {0};
 	struct err fault = {0};
-	const char *xn = spec->x ? spec->x : "cores", *yn = spec->metric ? spec->metric : "ops_per_sec";
+	const char *xn = spec->x ? spec->x : "cores";
+	char yn[256] = "";
 	int xc = -1, yc = -1, got = csv_next(&in, &h, e);
-	int rc = got < 0 ? -1 : got == 0 ? err_set(e, file, 1, 1, "empty file") : columns(file, &h, spec, &xc, &yc, &k, e);
+	int rc = got < 0 ? -1 : got == 0 ? err_set(e, file, 1, 1, "empty file") :
+		 columns(file, &h, spec, &xc, &yc, &k, yn, sizeof yn, e);
 	while (!rc && (got = csv_next(&in, &r, e)) > 0) {
-		double x, y;
+		double x, y, bar[2] = {0, 0};
 		if (r.n != h.n)
 			rc = err_set(e, file, r.line, 1, "%zu fields, the header has %zu", r.n, h.n);
-		else if (number(file, &r, xc, xn, &x, &fault) || number(file, &r, yc, yn, &y, &fault))
+		else if (number(file, &r, xc, xn, &x, &fault) || number(file, &r, yc, yn, &y, &fault) ||
+			 (k.hi_col >= 0 && (number(file, &r, k.lo_col, h.f[k.lo_col], &bar[0], &fault) ||
+					    number(file, &r, k.hi_col, h.f[k.hi_col], &bar[1], &fault))))
 			break;
-		else if (keep(&k, &r, xc, x, y))
+		else if (keep(&k, &r, xc, x, y, bar))
 			rc = err_internal(e, "out of memory");
 	}
 	if (!rc && got < 0)
@@ -492,6 +528,8 @@ void plot_data_free(struct plot_data *d)
 		free(d->s[i].name);
 		free(d->s[i].x);
 		free(d->s[i].y);
+		free(d->s[i].lo);
+		free(d->s[i].hi);
 		free(d->s[i].row);
 	}
 	free(d->s);

@@ -170,10 +170,12 @@ static int data_range(const struct plot_data *d, int which, double *lo, double *
 	for (size_t i = 0; i < d->ns; i++)
 		for (size_t k = 0; k < d->s[i].n; k++) {
 			double v = which ? d->s[i].y[k] : d->s[i].x[k];
-			if (!any || v < *lo)
-				*lo = v;
-			if (!any || v > *hi)
-				*hi = v;
+			/* y's range holds the error bars too */
+			double a = which && d->s[i].lo ? d->s[i].lo[k] : v, b = which && d->s[i].hi ? d->s[i].hi[k] : v;
+			if (!any || a < *lo)
+				*lo = a;
+			if (!any || b > *hi)
+				*hi = b;
 			any = 1;
 		}
 	return any;
@@ -261,6 +263,13 @@ static void draw_chart(SDL_Renderer *r, struct ui_text *t, const struct plot_dat
 		for (size_t k = 1; k < s->n; k++)
 			thick_line(r, axis_px(ax, s->x[k - 1]), axis_px(ay, s->y[k - 1]), axis_px(ax, s->x[k]),
 				   axis_px(ay, s->y[k]));
+		for (size_t k = 0; s->lo && k < s->n; k++) {
+			/* min..max of the replicates, capped at both ends */
+			int x = axis_px(ax, s->x[k]), y0 = axis_px(ay, s->lo[k]), y1 = axis_px(ay, s->hi[k]);
+			SDL_RenderDrawLine(r, x, y0, x, y1);
+			SDL_RenderDrawLine(r, x - 5, y0, x + 5, y0);
+			SDL_RenderDrawLine(r, x - 5, y1, x + 5, y1);
+		}
 		for (size_t k = 0; k < s->n; k++)
 			marker(r, (int)i, axis_px(ax, s->x[k]), axis_px(ay, s->y[k]), 4);
 	}

@@ -13,6 +13,7 @@ struct err;
 struct plot_series {
 	char *name;
 	double *x, *y;          /* sorted by x; no two points share an x */
+	double *lo, *hi;        /* each y's error bar (the CSV's M_min, M_max), NULL: none */
 	size_t *row;            /* while reading: each point's CSV row, for messages */
 	size_t n, cap;
 };
@@ -28,13 +29,16 @@ struct plot_spec {
 	const char *x;          /* x column; NULL = "cores" */
 	const char *metric;     /* y column; NULL = "ops_per_sec" */
 	const char *series;     /* series column; NULL = see plot_read */
+	const char *baseline;   /* NULL, or draw the metric's ratio column M_vs_BASELINE */
 };
 
 /* Read spec->csv into d. Series: the --series column when given, else a
  * "series" column, else "variant" plus every sweep parameter other than x
  * whose value varies (a sweep's parameters are the columns between "point"
  * and "scenario"), else one series. Every x and metric value must be a
- * number; a series may not have two rows at the same x. */
+ * number; a series may not have two rows at the same x. When the CSV has
+ * the metric's M_min and M_max (sweep --repeat), each point gets them as
+ * its error bar, and y is the mean. */
 int plot_read(const struct plot_spec *spec, struct plot_data *d, struct err *e);
 void plot_data_free(struct plot_data *d);
 

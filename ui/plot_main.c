@@ -1,4 +1,4 @@
-/* `bounce plot CSV -o F.png [--metric M] [--x COLUMN] [--series COLUMN]
+/* `bounce plot CSV -o F.png [--metric M] [--baseline V] [--x COLUMN] [--series COLUMN]
  * [--title T] [--subtitle S] [--log-x|--lin-x] [--log-y] [--size WxH]`: its options
  * (getopt_long), then read (plot_csv.c) and draw (plot_draw.c). */
 #include "config.h"
@@ -14,12 +14,15 @@
 #include "ui_engine.h"
 
 static const char plot_usage[] =
-	"usage: bounce plot CSV -o F.png [--metric M] [--x COLUMN] [--series COLUMN]\n"
+	"usage: bounce plot CSV -o F.png [--metric M] [--baseline VARIANT] [--x COLUMN] [--series COLUMN]\n"
 	"                   [--title T] [--subtitle S] [--log-x | --lin-x] [--log-y] [--size WxH]\n"
 	"  Draw a CSV with a header row (a sweep's or merge's --csv, or any table)\n"
 	"  as a line chart: the metric against x, one line per series.\n"
 	"  -o, --output F.png  the PNG to write (whole or not at all)\n"
-	"  --metric M          the y column (default ops_per_sec)\n"
+	"  --metric M          the y column (default ops_per_sec); with M_min and M_max\n"
+	"                      columns (sweep --repeat), each point has a min-max bar\n"
+	"  --baseline VARIANT  draw M's ratio to VARIANT, the column M_vs_VARIANT\n"
+	"                      (sweep --baseline VARIANT)\n"
 	"  --x COLUMN          the x column (default cores)\n"
 	"  --series COLUMN     one line per value of COLUMN, at most 256 (default: the\n"
 	"                      \"series\" column, else \"variant\" plus each sweep --set\n"
@@ -34,14 +37,15 @@ static const char plot_usage[] =
 int ui_plot_cmd(int argc, char **argv, const struct ui_sink *sink,
 		const volatile sig_atomic_t *interrupted, struct err *e)
 {
-	enum { O_METRIC = 256, O_X, O_SERIES, O_TITLE, O_SUBTITLE, O_LOGX, O_LINX, O_LOGY, O_SIZE };
+	enum { O_METRIC = 256, O_X, O_SERIES, O_TITLE, O_SUBTITLE, O_LOGX, O_LINX, O_LOGY, O_SIZE, O_BASELINE };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'}, {"metric", required_argument, NULL, O_METRIC},
 		{"x", required_argument, NULL, O_X}, {"series", required_argument, NULL, O_SERIES},
 		{"title", required_argument, NULL, O_TITLE}, {"subtitle", required_argument, NULL, O_SUBTITLE},
 		{"log-x", no_argument, NULL, O_LOGX},
 		{"lin-x", no_argument, NULL, O_LINX}, {"log-y", no_argument, NULL, O_LOGY},
-		{"size", required_argument, NULL, O_SIZE}, {"help", no_argument, NULL, 'h'},
+		{"size", required_argument, NULL, O_SIZE}, {"baseline", required_argument, NULL, O_BASELINE},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct plot_spec spec = {0};
@@ -56,6 +60,7 @@ int ui_plot_cmd(int argc, char **argv, const struct ui_sink *sink,
 		case O_METRIC: spec.metric = optarg; break;
 		case O_X: spec.x = optarg; break;
 		case O_SERIES: spec.series = optarg; break;
+		case O_BASELINE: spec.baseline = optarg; break;
 		case O_TITLE: st.title = optarg; break;
 		case O_SUBTITLE: st.subtitle = optarg; break;
 		case O_LOGX: st.log_x = 1; break;

@@ -8,13 +8,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An error in an instruction that has a .loc names the C position, and
+ * where in the assembly it is and what the compiler wrote there (when the
+ * line is at hand: not for a reference resolved at the end). */
 int (asm_error)(struct asm_state *st, uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	err_vset(st->e, ERR_INPUT, st->cur_file, (int)st->cur_line, (int)col, fmt, ap);
+	if (st->err_cloc == ASM_NO_LOC) {
+		err_vset(st->e, ERR_INPUT, st->cur_file, (int)st->cur_line, (int)col, fmt, ap);
+		va_end(ap);
+		return -1;
+	}
+	char msg[sizeof st->e->msg];
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return -1;
+	const struct src_loc *l = &st->locs[st->err_cloc];
+	const char *text = st->line_text ? st->line_text : "";
+	size_t len = st->line_text ? st->line_len : 0;
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	return err_set(st->e, st->files[l->file], (int)l->line, (int)l->col,
+		       "%s (in the assembly at %s:%u:%u%s%.*s%s)", msg, st->cur_file,
+		       (unsigned)st->cur_line, (unsigned)col, len ? ": '" : "",
+		       (int)(len > 80 ? 80 : len), text, len > 80 ? "...'" : len ? "'" : "");
 }
 
 int (asm_error_loc)(struct asm_state *st, uint32_t loc, uint32_t col, const char *fmt, ...)
@@ -50,7 +67,7 @@ int asm_grow(struct asm_state *st, void **arr, uint32_t *cap, uint32_t need, siz
 }
 
 /* Files are named once; src_loc.file indexes this list. */
-int asm_add_file(struct asm_state *st, const char *path)
+int asm_intern_file(struct asm_state *st, const char *path, uint16_t *idx)
 {
 	uint32_t i;
 	for (i = 0; i < st->n_files; i++)
@@ -65,21 +82,36 @@ int asm_add_file(struct asm_state *st, const char *path)
 			return asm_oom(st);
 		st->n_files++;
 	}
-	st->cur_file_idx = (uint16_t)i;
+	*idx = (uint16_t)i;
+	return 0;
+}
+
+int asm_add_file(struct asm_state *st, const char *path)
+{
+	uint16_t i;
+	if (asm_intern_file(st, path, &i))
+		return -1;
+	st->cur_file_idx = i;
 	st->cur_file = st->files[i];
+	return 0;
+}
+
+int asm_new_loc_at(struct asm_state *st, uint16_t file, uint32_t line, uint32_t col,
+		   uint32_t *loc)
+{
+	if (asm_grow(st, (void **)&st->locs, &st->cap_locs, st->n_locs + 1, sizeof *st->locs))
+		return -1;
+	struct src_loc *l = &st->locs[st->n_locs];
+	l->file = file;
+	l->line = line;
+	l->col = col > UINT16_MAX ? UINT16_MAX : (uint16_t)col;
+	*loc = st->n_locs++;
 	return 0;
 }
 
 int asm_new_loc(struct asm_state *st, uint32_t col, uint32_t *loc)
 {
-	if (asm_grow(st, (void **)&st->locs, &st->cap_locs, st->n_locs + 1, sizeof *st->locs))
-		return -1;
-	struct src_loc *l = &st->locs[st->n_locs];
-	l->file = st->cur_file_idx;
-	l->line = st->cur_line;
-	l->col = col > UINT16_MAX ? UINT16_MAX : (uint16_t)col;
-	*loc = st->n_locs++;
-	return 0;
+	return asm_new_loc_at(st, st->cur_file_idx, st->cur_line, col, loc);
 }
 
 void asm_loc_text(const struct asm_state *st, uint32_t loc, char *buf, size_t n)
@@ -115,6 +147,8 @@ static void state_free(struct asm_state *st)
 	name_map_free(&st->defines);
 	free(st->toks);
 	free(st->include_path);
+	free(st->dwarf_files);
+	free(st->comp_dir);
 	memset(st, 0, sizeof *st);
 }
 
@@ -123,6 +157,7 @@ static int state_init(struct asm_state *st, const struct asm_input *in, struct e
 	static const struct asm_input defaults = { .nr_cpus = 1, .line_size = 64 };
 	memset(st, 0, sizeof *st);
 	st->e = e;
+	st->err_cloc = ASM_NO_LOC;
 	st->in = in ? in : &defaults;
 	st->nr_cpus = st->in->nr_cpus;
 	st->line_size = st->in->line_size ? st->in->line_size : 64;
@@ -175,8 +210,12 @@ int asm_assemble(const struct asm_input *in, struct program *out, struct err *e)
 	struct asm_state st;
 	memset(out, 0, sizeof *out);
 	int rc = state_init(&st, in, e);
-	for (size_t i = 0; rc == 0 && i < st.in->n_files; i++)
+	for (size_t i = 0; rc == 0 && i < st.in->n_files; i++) {
+		asm_unit_begin(&st, (uint32_t)i, st.in->compiled && st.in->compiled[i]);
 		rc = asm_run_file(&st, st.in->files[i]);
+		if (rc == 0)
+			rc = asm_unit_end(&st);
+	}
 	if (rc == 0 && st.in->n_files == 0)
 		rc = err_set(e, NULL, 0, 0, "assembler: no input files");
 	if (rc == 0)
@@ -193,8 +232,12 @@ int asm_assemble_string(const char *name, const char *text, const struct asm_inp
 	struct asm_state st;
 	memset(out, 0, sizeof *out);
 	int rc = state_init(&st, in, e);
-	if (rc == 0)
+	if (rc == 0) {
+		asm_unit_begin(&st, 0, st.in->compiled && st.in->compiled[0]);
 		rc = asm_run_string(&st, name ? name : "<string>", text ? text : "");
+	}
+	if (rc == 0)
+		rc = asm_unit_end(&st);
 	if (rc == 0)
 		rc = asm_finish(&st, out);
 	state_free(&st);

@@ -1,7 +1,7 @@
-/* Directives: sections, .align, data (.byte/.word/.long/.quad/.space),
+/* Directives: .align/.p2align, data (.byte/.word/.long/.quad/.space),
  * .equ with scenario defines overriding it, and .include (handed to the
- * source driver). .globl/.global/.type/.size are accepted and ignored:
- * every symbol is global and sizes are computed from the layout. */
+ * source driver). Sections are asm_section.c's, what compiler output
+ * adds (.file, .loc, .comm, strings, ...) asm_compiled.c's. */
 #include "config.h"
 #include "asm/asm_internal.h"
 
@@ -14,7 +14,7 @@ static int is_punct(const struct asm_tok *t, char c)
 	return t->kind == T_PUNCT && t->ch == c;
 }
 
-static int end_of_line(struct asm_state *st, uint32_t pos)
+int asm_end_of_line(struct asm_state *st, uint32_t pos)
 {
 	const struct asm_tok *t = &st->toks[pos];
 	if (t->kind == T_END)
@@ -77,8 +77,35 @@ int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t co
 	return 0;
 }
 
+int asm_section_write(struct asm_state *st, int section, uint64_t at, const uint8_t *b,
+		      uint64_t n)
+{
+	if (section == SEC_PERCPU)
+		memcpy(st->percpu + at, b, (size_t)n);
+	else if (sp_mem_write(&st->data, at, b, n))
+		return asm_oom(st);
+	return 0;
+}
+
+/* n bytes of `fill` at `at`: zeros cost nothing (sparse memory), other
+ * bytes are bounded in all (PROG_MAX_FILLED). */
+static int section_fill(struct asm_state *st, uint64_t at, uint64_t n, uint8_t fill,
+			uint32_t col)
+{
+	if (!fill || !n)
+		return 0;
+	if ((st->filled += n) > PROG_MAX_FILLED)
+		return asm_error(st, col, "more than %llu bytes filled with a non-zero value",
+				 (unsigned long long)PROG_MAX_FILLED);
+	if (st->section == SEC_PERCPU)
+		memset(st->percpu + at, fill, (size_t)n);
+	else if (sp_mem_fill(&st->data, at, fill, n))
+		return asm_oom(st);
+	return 0;
+}
+
 /* A constant expression that must be known here (sizes, alignment). */
-static int const_expr(struct asm_state *st, uint32_t *pos, int64_t *v)
+int asm_const_expr(struct asm_state *st, uint32_t *pos, int64_t *v)
 {
 	struct asm_expr x;
 	x.len = 0;
@@ -87,24 +114,51 @@ static int const_expr(struct asm_state *st, uint32_t *pos, int64_t *v)
 	return asm_expr_eval(st, x.n, x.len, POL_CONST, 0, 0, v);
 }
 
-static int dir_align(struct asm_state *st, uint32_t pos)
+/* `.align n[, [fill][, max]]` (bytes) and `.p2align p[, [fill][, max]]`
+ * (2^p bytes), as GAS: padding with fill (default 0), skipped when it
+ * would exceed max. In .text, where there are no addresses, a no-op. */
+static int dir_align(struct asm_state *st, uint32_t pos, int p2)
 {
 	const struct asm_tok *t = &st->toks[pos];
-	int64_t n;
-	if (const_expr(st, &pos, &n) || end_of_line(st, pos))
+	int64_t n, fill = 0, max = -1;
+	if (asm_const_expr(st, &pos, &n))
 		return -1;
+	if (p2 && (n < 0 || n > 12))
+		return asm_error(st, t->col, ".p2align %" PRId64 " is not in 0..12", n);
+	if (p2)
+		n = (int64_t)1 << n;
 	if (n < 1 || n > ASM_MAX_ALIGN || (n & (n - 1)))
 		return asm_error(st, t->col, ".align %" PRId64 " is not a power of two in 1..%u", n,
 				 ASM_MAX_ALIGN);
+	if (is_punct(&st->toks[pos], ',')) {
+		const struct asm_tok *f = &st->toks[++pos];
+		if (!is_punct(f, ',') && f->kind != T_END) {
+			if (asm_const_expr(st, &pos, &fill))
+				return -1;
+			if (!asm_fits(fill, 1))
+				return asm_error(st, f->col, "fill value %" PRId64 " does not fit in a byte",
+						 fill);
+		}
+		if (is_punct(&st->toks[pos], ',')) {
+			pos++;
+			if (asm_const_expr(st, &pos, &max))
+				return -1;
+		}
+	}
+	if (asm_end_of_line(st, pos))
+		return -1;
 	if (st->section == SEC_TEXT)
 		return 0;
 	uint64_t size = st->section == SEC_DATA ? st->data_size : st->percpu_size;
 	uint64_t *amax = st->section == SEC_DATA ? &st->data_align : &st->percpu_align;
-	uint64_t at;
+	uint64_t pad = -size & (uint64_t)(n - 1), at;
+	if (max >= 0 && pad > (uint64_t)max)
+		return 0;
 	if ((uint64_t)n > *amax)
 		*amax = (uint64_t)n;
-	return asm_section_bytes(st, st->section, (uint64_t)(-size & (uint64_t)(n - 1)), t->col,
-				 &at);
+	if (asm_section_bytes(st, st->section, pad, t->col, &at))
+		return -1;
+	return section_fill(st, at, pad, (uint8_t)fill, t->col);
 }
 
 static int dir_data(struct asm_state *st, uint32_t pos, unsigned width, uint32_t col)
@@ -119,12 +173,13 @@ static int dir_data(struct asm_state *st, uint32_t pos, unsigned width, uint32_t
 		uint32_t c = st->toks[pos].col;
 		if (asm_expr_sum(st, &pos, &x) || asm_section_bytes(st, st->section, width, c, &at))
 			return -1;
+		/* .long may hold an address too: .data is below 4 GiB */
 		if (asm_settle(st, st->section == SEC_DATA ? FIX_DATA : FIX_PERCPU,
-			       width == 8 ? POL_QUAD : POL_CONST, 0, (uint8_t)width, at, x.n, x.len,
+			       width >= 4 ? POL_QUAD : POL_CONST, 0, (uint8_t)width, at, x.n, x.len,
 			       loc, 1))
 			return -1;
 		if (!is_punct(&st->toks[pos], ','))
-			return end_of_line(st, pos);
+			return asm_end_of_line(st, pos);
 		pos++;
 	}
 }
@@ -134,33 +189,26 @@ static int dir_space(struct asm_state *st, uint32_t pos)
 	const struct asm_tok *t = &st->toks[pos];
 	int64_t n, fill = 0;
 	uint64_t at;
-	if (const_expr(st, &pos, &n))
+	if (asm_const_expr(st, &pos, &n))
 		return -1;
 	if (is_punct(&st->toks[pos], ',')) {
 		const struct asm_tok *f = &st->toks[++pos];
-		if (const_expr(st, &pos, &fill))
+		if (asm_const_expr(st, &pos, &fill))
 			return -1;
 		if (!asm_fits(fill, 1))
 			return asm_error(st, f->col, "fill value %" PRId64 " does not fit in a byte",
 					 fill);
 	}
-	if (end_of_line(st, pos))
+	if (asm_end_of_line(st, pos))
 		return -1;
 	if (n < 0)
 		return asm_error(st, t->col, ".space %" PRId64 " is negative", n);
-	/* zeros are free (sparse memory); bytes written are bounded */
-	if (fill && (st->filled += (uint64_t)n) > PROG_MAX_FILLED)
+	if (fill && st->filled + (uint64_t)n > PROG_MAX_FILLED)
 		return asm_error(st, t->col, ".space fills more than %llu bytes with a non-zero value",
 				 (unsigned long long)PROG_MAX_FILLED);
 	if (asm_section_bytes(st, st->section, (uint64_t)n, t->col, &at))
 		return -1;
-	if (!fill)
-		return 0;
-	if (st->section == SEC_PERCPU)
-		memset(st->percpu + at, (int)(uint8_t)fill, (size_t)n);
-	else if (sp_mem_fill(&st->data, at, (uint8_t)fill, (uint64_t)n))
-		return asm_oom(st);
-	return 0;
+	return section_fill(st, at, (uint64_t)n, (uint8_t)fill, t->col);
 }
 
 static int dir_equ(struct asm_state *st, uint32_t pos)
@@ -174,7 +222,7 @@ static int dir_equ(struct asm_state *st, uint32_t pos)
 		return asm_error(st, st->toks[pos + 1].col, "expected ',' after the .equ name");
 	pos += 2;
 	int64_t v;
-	if (const_expr(st, &pos, &v) || end_of_line(st, pos))
+	if (asm_const_expr(st, &pos, &v) || asm_end_of_line(st, pos))
 		return -1;
 	size_t d;
 	if (name_map_find(&st->defines, name->s, name->len, &d)) {
@@ -186,7 +234,7 @@ static int dir_equ(struct asm_state *st, uint32_t pos)
 	uint32_t idx;
 	if (asm_sym_ref(st, name->s, name->len, &idx))
 		return -1;
-	const struct asm_sym *s = &st->syms[idx];
+	const struct asm_sym *s = asm_sym_at(st, idx);
 	if (s->defined && s->section == SEC_ABS && s->value == v)
 		return 0;
 	return asm_sym_define(st, name, SEC_ABS, v);
@@ -199,7 +247,7 @@ static int dir_include(struct asm_state *st, uint32_t pos)
 	asm_tok_text(t, what, sizeof what);
 	if (t->kind != T_STR || t->len == 0)
 		return asm_error(st, t->col, "expected a file name in quotes but found %s", what);
-	if (end_of_line(st, pos + 1))
+	if (asm_end_of_line(st, pos + 1))
 		return -1;
 	free(st->include_path);
 	if (!(st->include_path = strndup(t->s, t->len)))
@@ -208,52 +256,32 @@ static int dir_include(struct asm_state *st, uint32_t pos)
 	return 0;
 }
 
-static int set_section(struct asm_state *st, const struct asm_tok *t)
-{
-	if (asm_tok_is(t, ".text"))
-		st->section = SEC_TEXT;
-	else if (asm_tok_is(t, ".data"))
-		st->section = SEC_DATA;
-	else if (asm_tok_is(t, ".percpu") || asm_tok_is(t, ".data..percpu"))
-		st->section = SEC_PERCPU;
-	else
-		return 0;
-	return 1;
-}
-
 int asm_parse_directive(struct asm_state *st, uint32_t pos)
 {
 	const struct asm_tok *t = &st->toks[pos];
 	char what[96];
-	if (set_section(st, t))
-		return end_of_line(st, pos + 1);
-	if (asm_tok_is(t, ".section")) {
-		const struct asm_tok *n = &st->toks[pos + 1];
-		if (!set_section(st, n)) {
-			asm_tok_text(n, what, sizeof what);
-			return asm_error(st, n->col, "unknown section %s", what);
-		}
-		return end_of_line(st, pos + 2);
-	}
-	if (asm_tok_is(t, ".align") || asm_tok_is(t, ".balign"))
-		return dir_align(st, pos + 1);
+	int rc = asm_section_directive(st, pos);
+	if (rc == 0)
+		rc = asm_compiler_directive(st, pos);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (asm_tok_is(t, ".align") || asm_tok_is(t, ".balign") || asm_tok_is(t, ".p2align"))
+		return dir_align(st, pos + 1, asm_tok_is(t, ".p2align"));
 	if (asm_tok_is(t, ".byte"))
 		return dir_data(st, pos + 1, 1, t->col);
-	if (asm_tok_is(t, ".word") || asm_tok_is(t, ".short"))
+	if (asm_tok_is(t, ".word") || asm_tok_is(t, ".short") || asm_tok_is(t, ".value") ||
+	    asm_tok_is(t, ".2byte"))
 		return dir_data(st, pos + 1, 2, t->col);
-	if (asm_tok_is(t, ".long") || asm_tok_is(t, ".int"))
+	if (asm_tok_is(t, ".long") || asm_tok_is(t, ".int") || asm_tok_is(t, ".4byte"))
 		return dir_data(st, pos + 1, 4, t->col);
-	if (asm_tok_is(t, ".quad"))
+	if (asm_tok_is(t, ".quad") || asm_tok_is(t, ".8byte"))
 		return dir_data(st, pos + 1, 8, t->col);
-	if (asm_tok_is(t, ".space") || asm_tok_is(t, ".zero"))
+	if (asm_tok_is(t, ".space") || asm_tok_is(t, ".zero") || asm_tok_is(t, ".skip"))
 		return dir_space(st, pos + 1);
 	if (asm_tok_is(t, ".equ") || asm_tok_is(t, ".set"))
 		return dir_equ(st, pos + 1);
 	if (asm_tok_is(t, ".include"))
 		return dir_include(st, pos + 1);
-	if (asm_tok_is(t, ".globl") || asm_tok_is(t, ".global") || asm_tok_is(t, ".type") ||
-	    asm_tok_is(t, ".size"))
-		return 0;
 	asm_tok_text(t, what, sizeof what);
 	return asm_error(st, t->col, "unknown directive %s", what);
 }

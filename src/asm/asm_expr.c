@@ -53,6 +53,8 @@ static int primary(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int 
 	char what[96];
 	uint8_t r, sz;
 	if (t->kind == T_NUM) {
+		if (t->big)
+			return asm_error(st, t->col, "number too large");
 		(*pos)++;
 		return asm_expr_push(st, x, X_NUM, t->col, (int64_t)t->num);
 	}
@@ -179,7 +181,7 @@ static int check_symbol(struct asm_state *st, const struct asm_sym *s, uint32_t 
 		if ((flags & PF_GS) && s->section != SEC_PERCPU)
 			return asm_error(st, col, "gs: needs a .percpu symbol, '%s' is in %s", nm,
 					 section_name(s->section));
-		if (!(flags & (PF_GS | PF_REG)) && s->section == SEC_PERCPU)
+		if (!(flags & (PF_GS | PF_REG | PF_ADDR)) && s->section == SEC_PERCPU)
 			return asm_error(st, col,
 					 "'%s' is a .percpu offset: write gs:[%s] or add a per-CPU offset register",
 					 nm, nm);
@@ -201,7 +203,7 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 			stack[sp++] = n[i].v;
 			continue;
 		case X_SYM: {
-			const struct asm_sym *s = &st->syms[n[i].v];
+			const struct asm_sym *s = asm_sym_at(st, (uint64_t)n[i].v);
 			if (!s->defined) {
 				char hint[160];
 				if (may_defer)

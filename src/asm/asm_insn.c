@@ -4,96 +4,155 @@
 #include "config.h"
 #include "asm/asm_internal.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 enum form {
 	F_NONE, F_MOV, F_ALU, F_TEST, F_UNARY, F_SHIFT, F_BRANCH, F_PUSH, F_POP, F_XADD,
-	F_XCHG, F_MOVZX, F_MOVSX, F_MOVSXD, F_LEA, F_WORK, F_MARK, F_GHOST_ADD, F_GHOST_READ
+	F_XCHG, F_MOVZX, F_MOVSX, F_MOVSXD, F_LEA, F_WORK, F_MARK, F_GHOST_ADD, F_GHOST_READ,
+	F_IMUL,     /* 1, 2 or 3 operands: becomes F_UNARY (OP_IMUL1), F_IMUL2 or F_IMUL3 */
+	F_IMUL2, F_IMUL3, F_SHIFTD, F_BT, F_SETCC, F_CMOV, F_MOVABS
 };
 
+/* size: the operation width of a form without operands (cdqe, pushf) */
 struct mnem {
 	const char *name;
-	uint8_t op, cond, form, lockable;
+	uint8_t op, cond, form, lockable, size;
 };
 
 static const struct mnem mnems[] = {
-	{ "mov", OP_MOV, 0, F_MOV, 0 },
-	{ "movzx", OP_MOVZX, 0, F_MOVZX, 0 },
-	{ "movsx", OP_MOVSX, 0, F_MOVSX, 0 },
-	{ "movsxd", OP_MOVSX, 0, F_MOVSXD, 0 },
-	{ "lea", OP_LEA, 0, F_LEA, 0 },
-	{ "add", OP_ADD, 0, F_ALU, 1 },
-	{ "sub", OP_SUB, 0, F_ALU, 1 },
-	{ "and", OP_AND, 0, F_ALU, 1 },
-	{ "or", OP_OR, 0, F_ALU, 1 },
-	{ "xor", OP_XOR, 0, F_ALU, 1 },
-	{ "cmp", OP_CMP, 0, F_ALU, 0 },
-	{ "test", OP_TEST, 0, F_TEST, 0 },
-	{ "inc", OP_INC, 0, F_UNARY, 1 },
-	{ "dec", OP_DEC, 0, F_UNARY, 1 },
-	{ "neg", OP_NEG, 0, F_UNARY, 1 },
-	{ "not", OP_NOT, 0, F_UNARY, 1 },
-	{ "shl", OP_SHL, 0, F_SHIFT, 0 },
-	{ "sal", OP_SHL, 0, F_SHIFT, 0 },
-	{ "shr", OP_SHR, 0, F_SHIFT, 0 },
-	{ "jmp", OP_JMP, 0, F_BRANCH, 0 },
-	{ "call", OP_CALL, 0, F_BRANCH, 0 },
-	{ "je", OP_JCC, CC_E, F_BRANCH, 0 },
-	{ "jz", OP_JCC, CC_E, F_BRANCH, 0 },
-	{ "jne", OP_JCC, CC_NE, F_BRANCH, 0 },
-	{ "jnz", OP_JCC, CC_NE, F_BRANCH, 0 },
-	{ "jl", OP_JCC, CC_L, F_BRANCH, 0 },
-	{ "jnge", OP_JCC, CC_L, F_BRANCH, 0 },
-	{ "jle", OP_JCC, CC_LE, F_BRANCH, 0 },
-	{ "jng", OP_JCC, CC_LE, F_BRANCH, 0 },
-	{ "jg", OP_JCC, CC_G, F_BRANCH, 0 },
-	{ "jnle", OP_JCC, CC_G, F_BRANCH, 0 },
-	{ "jge", OP_JCC, CC_GE, F_BRANCH, 0 },
-	{ "jnl", OP_JCC, CC_GE, F_BRANCH, 0 },
-	{ "jb", OP_JCC, CC_B, F_BRANCH, 0 },
-	{ "jc", OP_JCC, CC_B, F_BRANCH, 0 },
-	{ "jnae", OP_JCC, CC_B, F_BRANCH, 0 },
-	{ "jbe", OP_JCC, CC_BE, F_BRANCH, 0 },
-	{ "jna", OP_JCC, CC_BE, F_BRANCH, 0 },
-	{ "ja", OP_JCC, CC_A, F_BRANCH, 0 },
-	{ "jnbe", OP_JCC, CC_A, F_BRANCH, 0 },
-	{ "jae", OP_JCC, CC_AE, F_BRANCH, 0 },
-	{ "jnb", OP_JCC, CC_AE, F_BRANCH, 0 },
-	{ "jnc", OP_JCC, CC_AE, F_BRANCH, 0 },
-	{ "js", OP_JCC, CC_S, F_BRANCH, 0 },
-	{ "jns", OP_JCC, CC_NS, F_BRANCH, 0 },
-	{ "ret", OP_RET, 0, F_NONE, 0 },
-	{ "push", OP_PUSH, 0, F_PUSH, 0 },
-	{ "pop", OP_POP, 0, F_POP, 0 },
-	{ "xadd", OP_XADD, 0, F_XADD, 1 },
-	{ "cmpxchg", OP_CMPXCHG, 0, F_XADD, 1 },
-	{ "xchg", OP_XCHG, 0, F_XCHG, 1 },
-	{ "mfence", OP_MFENCE, 0, F_NONE, 0 },
-	{ "lfence", OP_LFENCE, 0, F_NONE, 0 },
-	{ "sfence", OP_SFENCE, 0, F_NONE, 0 },
-	{ "pause", OP_PAUSE, 0, F_NONE, 0 },
-	{ "nop", OP_NOP, 0, F_NONE, 0 },
-	{ "cli", OP_CLI, 0, F_NONE, 0 },
-	{ "sti", OP_STI, 0, F_NONE, 0 },
-	{ "hlt", OP_HLT, 0, F_NONE, 0 },
-	{ "work", OP_WORK, 0, F_WORK, 0 },
-	{ "bh_disable", OP_BH_DISABLE, 0, F_NONE, 0 },
-	{ "bh_enable", OP_BH_ENABLE, 0, F_NONE, 0 },
-	{ "preempt_disable", OP_PREEMPT_DISABLE, 0, F_NONE, 0 },
-	{ "preempt_enable", OP_PREEMPT_ENABLE, 0, F_NONE, 0 },
-	{ "mark", OP_MARK, 0, F_MARK, 0 },
-	{ "ghost_add", OP_GHOST_ADD, 0, F_GHOST_ADD, 0 },
-	{ "ghost_read", OP_GHOST_READ, 0, F_GHOST_READ, 0 },
+	{ "mov", OP_MOV, 0, F_MOV, 0, 0 },
+	{ "movzx", OP_MOVZX, 0, F_MOVZX, 0, 0 },
+	{ "movsx", OP_MOVSX, 0, F_MOVSX, 0, 0 },
+	{ "movsxd", OP_MOVSX, 0, F_MOVSXD, 0, 0 },
+	{ "lea", OP_LEA, 0, F_LEA, 0, 0 },
+	{ "add", OP_ADD, 0, F_ALU, 1, 0 },
+	{ "sub", OP_SUB, 0, F_ALU, 1, 0 },
+	{ "and", OP_AND, 0, F_ALU, 1, 0 },
+	{ "or", OP_OR, 0, F_ALU, 1, 0 },
+	{ "xor", OP_XOR, 0, F_ALU, 1, 0 },
+	{ "cmp", OP_CMP, 0, F_ALU, 0, 0 },
+	{ "test", OP_TEST, 0, F_TEST, 0, 0 },
+	{ "inc", OP_INC, 0, F_UNARY, 1, 0 },
+	{ "dec", OP_DEC, 0, F_UNARY, 1, 0 },
+	{ "neg", OP_NEG, 0, F_UNARY, 1, 0 },
+	{ "not", OP_NOT, 0, F_UNARY, 1, 0 },
+	{ "adc", OP_ADC, 0, F_ALU, 1, 0 },
+	{ "sbb", OP_SBB, 0, F_ALU, 1, 0 },
+	{ "shl", OP_SHL, 0, F_SHIFT, 0, 0 },
+	{ "sal", OP_SHL, 0, F_SHIFT, 0, 0 },
+	{ "shr", OP_SHR, 0, F_SHIFT, 0, 0 },
+	{ "sar", OP_SAR, 0, F_SHIFT, 0, 0 },
+	{ "rol", OP_ROL, 0, F_SHIFT, 0, 0 },
+	{ "ror", OP_ROR, 0, F_SHIFT, 0, 0 },
+	{ "shld", OP_SHLD, 0, F_SHIFTD, 0, 0 },
+	{ "shrd", OP_SHRD, 0, F_SHIFTD, 0, 0 },
+	{ "imul", OP_IMUL, 0, F_IMUL, 0, 0 },
+	{ "mul", OP_MUL1, 0, F_UNARY, 0, 0 },
+	{ "div", OP_DIV, 0, F_UNARY, 0, 0 },
+	{ "idiv", OP_IDIV, 0, F_UNARY, 0, 0 },
+	{ "cbw", OP_CBW, 0, F_NONE, 0, 2 },
+	{ "cwde", OP_CBW, 0, F_NONE, 0, 4 },
+	{ "cdqe", OP_CBW, 0, F_NONE, 0, 8 },
+	{ "cwd", OP_CWD, 0, F_NONE, 0, 2 },
+	{ "cdq", OP_CWD, 0, F_NONE, 0, 4 },
+	{ "cqo", OP_CWD, 0, F_NONE, 0, 8 },
+	{ "bt", OP_BT, 0, F_BT, 0, 0 },
+	{ "bts", OP_BTS, 0, F_BT, 1, 0 },
+	{ "btr", OP_BTR, 0, F_BT, 1, 0 },
+	{ "btc", OP_BTC, 0, F_BT, 1, 0 },
+	{ "movabs", OP_MOV, 0, F_MOVABS, 0, 0 },
+	{ "jmp", OP_JMP, 0, F_BRANCH, 0, 0 },
+	{ "call", OP_CALL, 0, F_BRANCH, 0, 0 },
+	{ "ret", OP_RET, 0, F_NONE, 0, 0 },
+	{ "pushf", OP_PUSHF, 0, F_NONE, 0, 8 },
+	{ "pushfq", OP_PUSHF, 0, F_NONE, 0, 8 },
+	{ "popf", OP_POPF, 0, F_NONE, 0, 8 },
+	{ "popfq", OP_POPF, 0, F_NONE, 0, 8 },
+	{ "endbr64", OP_NOP, 0, F_NONE, 0, 0 },
+	{ "push", OP_PUSH, 0, F_PUSH, 0, 0 },
+	{ "pop", OP_POP, 0, F_POP, 0, 0 },
+	{ "xadd", OP_XADD, 0, F_XADD, 1, 0 },
+	{ "cmpxchg", OP_CMPXCHG, 0, F_XADD, 1, 0 },
+	{ "xchg", OP_XCHG, 0, F_XCHG, 1, 0 },
+	{ "mfence", OP_MFENCE, 0, F_NONE, 0, 0 },
+	{ "lfence", OP_LFENCE, 0, F_NONE, 0, 0 },
+	{ "sfence", OP_SFENCE, 0, F_NONE, 0, 0 },
+	{ "pause", OP_PAUSE, 0, F_NONE, 0, 0 },
+	{ "nop", OP_NOP, 0, F_NONE, 0, 0 },
+	{ "cli", OP_CLI, 0, F_NONE, 0, 0 },
+	{ "sti", OP_STI, 0, F_NONE, 0, 0 },
+	{ "hlt", OP_HLT, 0, F_NONE, 0, 0 },
+	{ "work", OP_WORK, 0, F_WORK, 0, 0 },
+	{ "bh_disable", OP_BH_DISABLE, 0, F_NONE, 0, 0 },
+	{ "bh_enable", OP_BH_ENABLE, 0, F_NONE, 0, 0 },
+	{ "preempt_disable", OP_PREEMPT_DISABLE, 0, F_NONE, 0, 0 },
+	{ "preempt_enable", OP_PREEMPT_ENABLE, 0, F_NONE, 0, 0 },
+	{ "mark", OP_MARK, 0, F_MARK, 0, 0 },
+	{ "ghost_add", OP_GHOST_ADD, 0, F_GHOST_ADD, 0, 0 },
+	{ "ghost_read", OP_GHOST_READ, 0, F_GHOST_READ, 0, 0 },
 };
 
-static const struct mnem *find_mnem(const struct asm_tok *t)
+/* jcc, setcc and cmovcc: a family's prefix and one of the condition
+ * suffixes, with x86's aliases. */
+static const struct mnem cc_families[] = {
+	{ "j", OP_JCC, 0, F_BRANCH, 0, 0 },
+	{ "set", OP_SETCC, 0, F_SETCC, 0, 0 },
+	{ "cmov", OP_CMOVCC, 0, F_CMOV, 0, 0 },
+};
+
+static const struct { const char *suffix; uint8_t cond; } cc_suffixes[] = {
+	{ "o", CC_O }, { "no", CC_NO }, { "b", CC_B }, { "c", CC_B }, { "nae", CC_B },
+	{ "ae", CC_AE }, { "nb", CC_AE }, { "nc", CC_AE }, { "e", CC_E }, { "z", CC_E },
+	{ "ne", CC_NE }, { "nz", CC_NE }, { "be", CC_BE }, { "na", CC_BE }, { "a", CC_A },
+	{ "nbe", CC_A }, { "s", CC_S }, { "ns", CC_NS }, { "p", CC_P }, { "pe", CC_P },
+	{ "np", CC_NP }, { "po", CC_NP }, { "l", CC_L }, { "nge", CC_L }, { "ge", CC_GE },
+	{ "nl", CC_GE }, { "le", CC_LE }, { "ng", CC_LE }, { "g", CC_G }, { "nle", CC_G },
+};
+
+/* The mnemonic t names, into *m (its name as written, in lower case, in
+ * name[16] for a conditional one); -1 when there is none. */
+static int find_mnem(const struct asm_tok *t, struct mnem *m, char name[16])
 {
 	for (size_t i = 0; i < sizeof mnems / sizeof mnems[0]; i++)
 		if (asm_tok_is_ci(t, mnems[i].name))
-			return &mnems[i];
-	return NULL;
+			return *m = mnems[i], 0;
+	for (size_t f = 0; f < sizeof cc_families / sizeof cc_families[0]; f++) {
+		size_t n = strlen(cc_families[f].name);
+		if (t->kind != T_IDENT || t->len <= n || t->len >= 16 ||
+		    strncasecmp(t->s, cc_families[f].name, n) != 0)
+			continue;
+		for (size_t k = 0; k < sizeof cc_suffixes / sizeof cc_suffixes[0]; k++) {
+			const char *sfx = cc_suffixes[k].suffix;
+			if (strlen(sfx) != t->len - n || strncasecmp(t->s + n, sfx, t->len - n) != 0)
+				continue;
+			*m = cc_families[f];
+			m->cond = cc_suffixes[k].cond;
+			for (size_t i = 0; i < t->len; i++)
+				name[i] = (char)(t->s[i] | 0x20);
+			name[t->len] = 0;
+			m->name = name;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* `rep nop` is pause (its encoding, and what GCC writes for
+ * __builtin_ia32_pause); no string instruction is modelled. *pos is at
+ * the `rep`; on success it is at the `nop`. */
+static int rep_prefix(struct asm_state *st, uint32_t *pos, const struct mnem **m)
+{
+	const struct asm_tok *n = &st->toks[*pos + 1];
+	if (!asm_tok_is_ci(n, "nop"))
+		return asm_error(st, st->toks[*pos].col, "'rep' is modelled only in 'rep nop' (pause)");
+	for (size_t i = 0; i < sizeof mnems / sizeof mnems[0]; i++)
+		if (mnems[i].op == OP_PAUSE)
+			*m = &mnems[i];
+	(*pos)++;
+	return 0;
 }
 
 static int is_rm(const struct asm_opnd *o)
@@ -112,7 +171,7 @@ static int need(struct asm_state *st, const struct mnem *m, const struct asm_opn
 	/* A bare name where a register or memory was wanted is most often a
 	 * misspelt register or a data label without its brackets: say which. */
 	if (o->o.kind == OPND_IMM && o->has_expr && o->x.len == 1 && o->x.n[0].op == X_SYM) {
-		const struct asm_sym *y = &st->syms[o->x.n[0].v];
+		const struct asm_sym *y = asm_sym_at(st, (uint64_t)o->x.n[0].v);
 		char hint[160];
 		if (!y->defined)
 			return asm_error(st, o->col, "'%s' needs %s: '%s' is not a register%s", m->name, what,
@@ -265,6 +324,52 @@ static int check_form(struct asm_state *st, const struct mnem *m, struct asm_opn
 		a->o.size = 8;
 		*size = 8;
 		return 0;
+	case F_IMUL2:
+	case F_IMUL3:
+	case F_CMOV:
+		if (a->o.kind != OPND_REG || a->o.size < 2)
+			return need(st, m, a, "a 16-, 32- or 64-bit register destination");
+		if (!is_rm(b))
+			return need(st, m, b, "a register or memory source");
+		if (settle_sizes(st, a, b, 0))
+			return -1;
+		*size = a->o.size;
+		return 0;
+	case F_SHIFTD:
+	case F_BT:
+		if (!is_rm(a))
+			return need(st, m, a, "a register or memory destination");
+		if (m->form == F_SHIFTD ? b->o.kind != OPND_REG : !(b->o.kind == OPND_REG || b->o.kind == OPND_IMM))
+			return need(st, m, b, m->form == F_SHIFTD ? "a register source" :
+					     "a register or immediate bit offset");
+		if (b->o.kind == OPND_IMM) {
+			if (!a->o.size)
+				return asm_error(st, a->col, "operand size not specified");
+			b->o.size = 1;
+		} else if (settle_sizes(st, a, b, 0)) {
+			return -1;
+		}
+		if (a->o.size < 2)
+			return asm_error(st, a->col, "'%s' has no 8-bit form", m->name);
+		*size = a->o.size;
+		return 0;
+	case F_SETCC:
+		if (!is_rm(a))
+			return need(st, m, a, "an 8-bit register or memory destination");
+		if (!a->o.size)
+			a->o.size = 1;
+		if (a->o.size != 1)
+			return need(st, m, a, "an 8-bit register or memory destination");
+		*size = 1;
+		return 0;
+	case F_MOVABS:
+		if (a->o.kind != OPND_REG || a->o.size != 8)
+			return need(st, m, a, "a 64-bit register destination");
+		if (b->o.kind != OPND_IMM)
+			return need(st, m, b, "an immediate source");
+		b->o.size = 8;
+		*size = 8;
+		return 0;
 	case F_GHOST_ADD:
 	case F_GHOST_READ:
 		if (a->o.kind != OPND_MEM)
@@ -277,12 +382,12 @@ static int check_form(struct asm_state *st, const struct mnem *m, struct asm_opn
 		*size = a->o.size;
 		return 0;
 	default:
-		*size = 0;
+		*size = m->size;
 		return 0;
 	}
 }
 
-static int n_operands(int form)
+static int max_operands(int form)
 {
 	switch (form) {
 	case F_NONE:
@@ -291,10 +396,45 @@ static int n_operands(int form)
 	case F_PUSH:
 	case F_POP:
 	case F_WORK:
+	case F_SETCC:
 		return 1;
+	case F_IMUL:
+	case F_SHIFTD:
+		return 3;
 	default:
 		return 2;
 	}
+}
+
+/* A shift without a count shifts by 1, as x86's one-operand encoding. */
+static int min_operands(int form)
+{
+	return form == F_IMUL || form == F_SHIFT ? 1 : max_operands(form);
+}
+
+/* imul's immediate or shld/shrd's count (an immediate or cl), into
+ * in->imm3. It is a constant: symbols defined by .equ before it may be
+ * used, addresses not. */
+static int third_operand(struct asm_state *st, const struct mnem *m, struct asm_opnd *o,
+			 struct insn *in)
+{
+	int64_t v;
+	if (m->form == F_SHIFTD && o->o.kind == OPND_REG) {
+		if (o->o.reg != R_RCX || o->o.size != 1 || o->o.hi8)
+			return asm_error(st, o->col, "shift count must be an immediate or cl");
+		in->imm3 = COUNT_CL;
+		return 0;
+	}
+	if (o->o.kind != OPND_IMM)
+		return need(st, m, o, m->form == F_SHIFTD ? "an immediate or cl count" : "an immediate");
+	if (asm_expr_eval(st, o->x.n, o->x.len, POL_CONST, o->flags, 0, &v))
+		return -1;
+	if (m->form == F_SHIFTD ? v < 0 || v > 255 : !asm_fits(v, in->size < 4 ? in->size : 4) ||
+	    (in->size >= 4 && v > INT32_MAX))
+		return asm_error(st, o->col, "immediate %" PRId64 " does not fit in %u bits", v,
+				 m->form == F_SHIFTD ? 8u : in->size < 4 ? 8u * in->size : 32u);
+	in->imm3 = (int32_t)v;
+	return 0;
 }
 
 static int intern_mark(struct asm_state *st, const struct asm_tok *t, uint32_t *idx)
@@ -323,7 +463,14 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 		(*pos)++;
 		return intern_mark(st, t, &in->target);
 	}
-	if (t->kind != T_IDENT || asm_reserved_name(t->s, t->len))
+	/* jmp rax, call [rip + fp], jmp [QWORD PTR .L4[0+rax*8]]: there are
+	 * no code addresses; say what makes a compiler write them */
+	if ((t->kind == T_PUNCT && t->ch == '[') ||
+	    (t->kind == T_IDENT && asm_reserved_name(t->s, t->len)))
+		return asm_error(st, t->col, "'%s' needs a label but found %s: indirect jumps and calls are "
+				 "not modelled (a switch's jump table: compile with -fno-jump-tables; a "
+				 "function pointer: call the function by name)", m->name, what);
+	if (t->kind != T_IDENT)
 		return asm_error(st, t->col, "'%s' needs a label but found %s", m->name, what);
 	struct asm_xnode n = { .op = X_SYM, .col = t->col };
 	uint32_t idx;
@@ -334,7 +481,7 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 	return asm_add_fixup(st, FIX_TARGET, 0, 0, 0, st->n_insns, &n, 1, loc);
 }
 
-int asm_parse_insn(struct asm_state *st, uint32_t pos)
+static int parse_insn(struct asm_state *st, uint32_t pos)
 {
 	const struct asm_tok *t = &st->toks[pos];
 	char what[96];
@@ -352,8 +499,24 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 					 what);
 		}
 	}
+	const struct mnem *m = NULL;
+	if (asm_tok_is_ci(t, "rep")) {
+		if (in.lock)
+			return asm_error(st, t->col, "'lock' cannot prefix 'rep'");
+		if (rep_prefix(st, &pos, &m))
+			return -1;
+		t = &st->toks[pos];
+	}
 	asm_tok_text(t, what, sizeof what);
-	const struct mnem *m = find_mnem(t);
+	struct mnem mn;
+	char cc_name[16];
+	if (!m && find_mnem(t, &mn, cc_name) == 0)
+		m = &mn;
+	if (!m && st->compiled)
+		return asm_error(st, t->col, "unknown instruction %s (%s%s: bounce runs integer code; see "
+				 "docs/c-workloads.md for the instructions it models)", what,
+				 st->cloc_valid ? "compiled from " : "in compiler output",
+				 st->cloc_valid ? st->files[st->cloc_file] : "");
 	if (!m)
 		return asm_error(st, t->col, "unknown instruction %s", what);
 	if (in.lock && !m->lockable)
@@ -363,26 +526,21 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 	pos++;
 	in.op = m->op;
 	in.cond = m->cond;
-	uint32_t loc;
+	uint32_t loc; /* of the assembly line, where fixups report */
 	if (asm_new_loc(st, col0, &loc))
 		return -1;
-	in.loc = loc;
+	in.loc = st->err_cloc != ASM_NO_LOC ? st->err_cloc : loc;
 
-	struct asm_opnd ops[2] = {0};
+	struct asm_opnd ops[3] = {0};
 	int n = 0;
 	if (m->form == F_BRANCH || m->form == F_MARK) {
 		if (parse_name_operand(st, &pos, m, &in, loc))
 			return -1;
 	} else {
 		while (st->toks[pos].kind != T_END) {
-			if (n == n_operands(m->form)) {
+			if (n == max_operands(m->form)) {
 				const struct asm_tok *x = &st->toks[pos];
-				const struct asm_tok *prev = &st->toks[pos - 1];
 				asm_tok_text(x, what, sizeof what);
-				if (x->kind == T_PUNCT && x->ch == '[' && prev->kind == T_IDENT)
-					return asm_error(st, x->col, "unexpected '[' after the operands of '%s': "
-							 "write the symbol inside the brackets, as in [%.*s + rcx*8]",
-							 m->name, (int)prev->len, prev->s);
 				return asm_error(st, x->col, "unexpected %s after the operands of '%s'",
 						 what, m->name);
 			}
@@ -394,12 +552,34 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 				return -1;
 			n++;
 		}
-		if (n != n_operands(m->form))
-			return asm_error(st, st->toks[pos].col, "'%s' takes %d operand%s", m->name,
-					 n_operands(m->form), n_operands(m->form) == 1 ? "" : "s");
+		int lo = min_operands(m->form), hi = max_operands(m->form);
+		if (n < lo || n > hi) {
+			if (lo == hi)
+				return asm_error(st, st->toks[pos].col, "'%s' takes %d operand%s", m->name,
+						 hi, hi == 1 ? "" : "s");
+			return asm_error(st, st->toks[pos].col, "'%s' takes %d to %d operands", m->name,
+					 lo, hi);
+		}
 		if (n == 1)
 			memset(&ops[1], 0, sizeof ops[1]);
-		if (n && check_form(st, m, &ops[0], &ops[1], &in.size))
+		if (m->form == F_IMUL && n == 2 && ops[1].o.kind == OPND_IMM) {
+			/* GAS's imul r, imm: r = r * imm */
+			ops[2] = ops[1];
+			ops[1] = ops[0];
+			n = 3;
+		}
+		if (m->form == F_IMUL) {
+			mn.form = n == 1 ? F_UNARY : n == 2 ? F_IMUL2 : F_IMUL3;
+			mn.op = n == 1 ? OP_IMUL1 : n == 2 ? OP_IMUL : OP_IMUL3;
+			in.op = mn.op;
+		}
+		if (m->form == F_SHIFT && n == 1) {
+			ops[1].o.kind = OPND_IMM;
+			ops[1].o.imm = 1;
+		}
+		if (check_form(st, m, &ops[0], &ops[1], &in.size))
+			return -1;
+		if (n == 3 && third_operand(st, m, &ops[2], &in))
 			return -1;
 		if (in.lock && ops[0].o.kind != OPND_MEM)
 			return asm_error(st, ops[0].col, "'lock' needs a memory destination");
@@ -416,18 +596,31 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos)
 		return -1;
 	if (n > 0)
 		in.a = ops[0].o;
-	if (n > 1)
+	if (n > 1 || ops[1].o.kind != OPND_NONE)
 		in.b = ops[1].o;
 	st->insns[idx] = in;
 	st->n_insns++;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && i < 2; i++) {
 		if (!ops[i].has_expr)
 			continue;
 		int mem = ops[i].o.kind == OPND_MEM;
+		uint8_t flags = (uint8_t)(ops[i].flags | (in.op == OP_LEA ? PF_ADDR : 0));
 		if (asm_settle(st, i ? FIX_OPND_B : FIX_OPND_A, mem ? POL_MEM : POL_IMM,
-			       ops[i].flags, mem ? 8 : ops[i].o.size, idx, ops[i].x.n, ops[i].x.len,
+			       flags, mem ? 8 : ops[i].o.size, idx, ops[i].x.n, ops[i].x.len,
 			       loc, 1))
 			return -1;
 	}
 	return 0;
+}
+
+int asm_parse_insn(struct asm_state *st, uint32_t pos)
+{
+	/* Under a .loc the instruction is at its C line: where it runs, and
+	 * where its errors are reported (with the assembly line). */
+	if (st->cloc_valid &&
+	    asm_new_loc_at(st, st->cloc_file, st->cloc_line, st->cloc_col, &st->err_cloc))
+		return -1;
+	int rc = parse_insn(st, pos);
+	st->err_cloc = ASM_NO_LOC;
+	return rc;
 }

@@ -16,6 +16,9 @@
 #define ASM_MAX_TOTAL (64u << 20)       /* bytes read in all, counting re-inclusions */
 #define ASM_MAX_CPUS 65536
 #define ASM_MAX_ALIGN 4096u
+#define ASM_MAX_SECTION_STACK 16 /* .pushsection nesting */
+#define ASM_MAX_DWARF_FILE 65535u /* highest .file number */
+#define ASM_NO_LOC UINT32_MAX
 #define ASM_MAX_IDENT 255u       /* bytes in a name: keeps messages and the symbol table sane */
 /* Tokens on one line: a line is lexed whole before it is parsed, 40 bytes
  * a token, and a 16 MiB line of commas took 550 MB before its first
@@ -31,6 +34,7 @@ struct asm_tok {
 	const char *s;         /* T_IDENT, T_STR: into the line, not NUL-terminated */
 	uint32_t len;
 	uint64_t num;          /* T_NUM */
+	uint8_t big;           /* T_NUM: over 64 bits, num is not its value */
 };
 
 /* Expressions compile to postfix so that a forward reference can be kept
@@ -58,13 +62,22 @@ enum asm_policy {
 #define PF_OFFSET 1    /* POL_IMM: `offset` keyword given */
 #define PF_GS 2        /* POL_MEM: gs: segment */
 #define PF_REG 4       /* POL_MEM: a base or index register is present */
+#define PF_ADDR 8      /* POL_MEM: the address is computed, not accessed (lea) */
 
+/* In compiler output a name is first the file's own (local): its key in
+ * sym_names is the name, a NUL and the file's number. When the file ends,
+ * a local that was declared .globl, or that the file uses without
+ * defining, becomes an alias of the global symbol of that name. */
 struct asm_sym {
-	char *name;
+	char *name;            /* NUL-terminated; a local's key continues after the NUL */
 	uint8_t section;       /* enum sym_section */
 	uint8_t defined;
+	uint8_t local;         /* the file's own (compiler output) */
+	uint8_t globl;         /* local: .globl/.weak/.comm made it global */
+	uint8_t lcl;           /* local: .local said so (a later .comm stays local) */
 	int64_t value;
 	uint32_t loc;          /* index into locs of the definition */
+	uint32_t alias;        /* 1 + index of the symbol this one stands for; 0: none */
 };
 
 enum asm_fix_kind { FIX_OPND_A, FIX_OPND_B, FIX_TARGET, FIX_DATA, FIX_PERCPU };
@@ -76,6 +89,7 @@ struct asm_fixup {
 	uint64_t at;           /* insn index or byte offset in the section image */
 	struct asm_xnode *n;   /* FIX_TARGET: one X_SYM node */
 	uint32_t len;
+	uint32_t cloc;         /* err_cloc when it was written */
 };
 
 struct asm_state {
@@ -130,6 +144,36 @@ struct asm_state {
 	/* set by a `.include` line for the source driver to open */
 	char *include_path;
 	uint32_t include_col;
+
+	/* the line being parsed, for directives that read it raw (.section)
+	 * and for messages; NULL once the files are read */
+	const char *line_text;
+	size_t line_len;
+	/* the top-level input file being read and whether it is compiler
+	 * output (asm_input.compiled); its first symbol index */
+	uint32_t unit;
+	uint8_t compiled;
+	uint32_t unit_first_sym;
+	/* Line info of the file (.file N / .loc): DWARF file numbers to 1 +
+	 * an index into files (0: not given), .file 0's directory, and the
+	 * current .loc, which instructions take as their position. */
+	uint32_t *dwarf_files;
+	uint32_t cap_dwarf_files;
+	char *comp_dir;
+	uint8_t cloc_valid;
+	uint16_t cloc_file;
+	uint32_t cloc_line;
+	uint16_t cloc_col;
+	/* while an instruction with a .loc is parsed (or its fixup settled):
+	 * its C position, where errors are reported; ASM_NO_LOC otherwise */
+	uint32_t err_cloc;
+	/* a non-allocated section (.debug_*, .note*, ...) is being skipped */
+	uint8_t discard;
+	uint8_t prev_section, prev_discard;
+	struct asm_section_save {
+		uint8_t section, discard;
+	} sec_stack[ASM_MAX_SECTION_STACK];
+	uint32_t n_sec_stack;
 };
 
 /* asm_assemble.c */
@@ -149,7 +193,11 @@ int asm_oom(struct asm_state *st);
 #endif
 int asm_grow(struct asm_state *st, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 int asm_add_file(struct asm_state *st, const char *path);
+/* The index of path in files, added if new; the current file is unchanged. */
+int asm_intern_file(struct asm_state *st, const char *path, uint16_t *idx);
 int asm_new_loc(struct asm_state *st, uint32_t col, uint32_t *loc);
+int asm_new_loc_at(struct asm_state *st, uint16_t file, uint32_t line, uint32_t col,
+		   uint32_t *loc);
 void asm_loc_text(const struct asm_state *st, uint32_t loc, char *buf, size_t n);
 
 /* asm_lex.c */
@@ -159,7 +207,14 @@ int asm_tok_is_ci(const struct asm_tok *t, const char *word);
 void asm_tok_text(const struct asm_tok *t, char *buf, size_t n);
 
 /* asm_symtab.c */
+/* The symbol a name means here: the file's own in compiler output, else
+ * the global one. */
 int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx);
+int asm_sym_global(struct asm_state *st, const char *name, size_t len, uint32_t *idx);
+/* The symbol at idx, or the global one it stands for. */
+struct asm_sym *asm_sym_at(struct asm_state *st, uint64_t idx);
+/* The end of a compiled file: bind its locals to globals (see asm_sym). */
+int asm_sym_unit_end(struct asm_state *st);
 int asm_sym_define(struct asm_state *st, const struct asm_tok *t, int section, int64_t value);
 int asm_reserved_name(const char *name, size_t len);
 /* " (did you mean 'x'?)" naming the defined symbol closest to `name` in
@@ -195,6 +250,26 @@ int asm_parse_insn(struct asm_state *st, uint32_t pos);
 
 /* asm_directive.c */
 int asm_parse_directive(struct asm_state *st, uint32_t pos);
+int asm_end_of_line(struct asm_state *st, uint32_t pos);
+int asm_const_expr(struct asm_state *st, uint32_t *pos, int64_t *v);
+/* Write n bytes at offset `at` of a data section's image. */
+int asm_section_write(struct asm_state *st, int section, uint64_t at, const uint8_t *b,
+		      uint64_t n);
+
+/* asm_section.c */
+/* Whether the line (raw text) switches sections: the only lines read
+ * while a discarded section is being skipped. */
+int asm_is_section_switch(const char *text, size_t len);
+/* .section/.pushsection/.popsection/.previous/.text/.data/.bss/...:
+ * 1 when t is one of them (handled), 0 when not, -1 on error. */
+int asm_section_directive(struct asm_state *st, uint32_t pos);
+
+/* asm_compiled.c: what compiler output adds (.file/.loc line info,
+ * .comm/.lcomm, .local/.globl, strings, ignored bookkeeping). 1 when
+ * handled, 0 when t is not one of them, -1 on error. */
+int asm_compiler_directive(struct asm_state *st, uint32_t pos);
+void asm_unit_begin(struct asm_state *st, uint32_t unit, int compiled);
+int asm_unit_end(struct asm_state *st);
 int asm_section_bytes(struct asm_state *st, int section, uint64_t n, uint32_t col,
 		      uint64_t *at);
 

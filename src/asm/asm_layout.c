@@ -15,8 +15,14 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static int check_defines(struct asm_state *st)
 {
+	int any_c = 0;
+	for (size_t i = 0; st->in->compiled && i < st->in->n_files; i++)
+		any_c |= st->in->compiled[i];
+	const char *nor = any_c ? " and no C file mentions it" : "";
 	for (size_t i = 0; i < st->in->n_defines; i++) {
 		const struct asm_define *d = &st->in->defines[i];
+		if (d->used_by_c)
+			continue;
 		size_t last; /* a .equ marks the last define of its name (dir_equ) */
 		if (d->name && name_map_find(&st->defines, d->name, strlen(d->name), &last) &&
 		    st->define_used[last])
@@ -26,11 +32,11 @@ static int check_defines(struct asm_state *st)
 		asm_did_you_mean(st, name, SEC_ABS, hint, sizeof hint);
 		if (d->file && d->line > 0)
 			return err_set(st->e, d->file, d->line, d->col,
-				       "define '%s' names no .equ in the program%s", name, hint);
+				       "define '%s' names no .equ in the program%s%s", name, nor, hint);
 		if (d->file)
-			return err_set(st->e, NULL, 0, 0, "%s %s=%lld: names no .equ in the program%s",
-				       d->file, name, (long long)d->value, hint);
-		return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program%s", name, hint);
+			return err_set(st->e, NULL, 0, 0, "%s %s=%lld: names no .equ in the program%s%s",
+				       d->file, name, (long long)d->value, nor, hint);
+		return err_set(st->e, NULL, 0, 0, "define '%s' names no .equ in the program%s%s", name, nor, hint);
 	}
 	return 0;
 }
@@ -81,16 +87,19 @@ static int layout(struct asm_state *st, struct program *p)
 
 static int resolve_fixups(struct asm_state *st)
 {
+	st->line_text = NULL; /* the files' text is gone */
 	for (uint32_t i = 0; i < st->n_fix; i++) {
 		const struct asm_fixup *f = &st->fix[i];
 		const struct src_loc *l = &st->locs[f->loc];
 		st->cur_file_idx = l->file;
 		st->cur_file = st->files[l->file];
 		st->cur_line = l->line;
+		st->err_cloc = f->cloc;
 		if (asm_settle(st, f->kind, f->policy, f->flags, f->width, f->at, f->n, f->len,
 			       f->loc, 0))
 			return -1;
 	}
+	st->err_cloc = ASM_NO_LOC;
 	return 0;
 }
 
@@ -99,12 +108,22 @@ static int by_section_value(const void *a, const void *b)
 	const struct symbol *x = a, *y = b;
 	if (x->section != y->section)
 		return x->section < y->section ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
+/* A global before the file-local symbols of its name (program_symbol
+ * finds it first), those in the order they were defined. */
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
+	const struct symbol *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->local != y->local)
+		return x->local < y->local ? -1 : 1;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
 /* A data symbol's size runs to the next higher address in its section
@@ -138,17 +157,18 @@ static int build_symbols(struct asm_state *st, struct program *p)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < st->n_syms; i++)
-		n += st->syms[i].defined;
+		n += st->syms[i].defined && !st->syms[i].alias;
 	p->syms = calloc(n ? n : 1, sizeof *p->syms);
 	if (!p->syms)
 		return asm_oom(st);
 	for (uint32_t i = 0; i < st->n_syms; i++) {
 		struct asm_sym *s = &st->syms[i];
-		if (!s->defined)
+		if (!s->defined || s->alias)
 			continue;
 		struct symbol *o = &p->syms[p->n_syms++];
 		o->name = s->name;
 		s->name = NULL;
+		o->local = s->local;
 		o->section = s->section;
 		o->value = s->value;
 		o->loc = s->loc;

@@ -1,6 +1,7 @@
 /* The assembler's lexer: one source line into tokens (st->toks, closed by a
  * T_END). Any byte the language has no use for is an error at its column;
- * comments may hold any valid UTF-8, code and strings only ASCII. */
+ * comments (`;` or `#` to the end of the line) may hold any valid UTF-8,
+ * code and strings only ASCII. */
 #include "config.h"
 #include "asm/asm_internal.h"
 
@@ -66,6 +67,8 @@ static int lex_number(struct asm_state *st, const unsigned char *s, size_t len, 
 	size_t p = *i;
 	uint64_t v = 0;
 	int hex = s[p] == '0' && p + 1 < len && (s[p + 1] == 'x' || s[p + 1] == 'X');
+	/* A number over 64 bits is a token still (a .file directive's md5
+	 * is 128 bits); it is an error where a value is read from it. */
 	if (hex) {
 		p += 2;
 		if (p >= len || !isxdigit(s[p]))
@@ -73,14 +76,14 @@ static int lex_number(struct asm_state *st, const unsigned char *s, size_t len, 
 		for (; p < len && isxdigit(s[p]); p++) {
 			unsigned d = (unsigned)(isdigit(s[p]) ? s[p] - '0' : tolower(s[p]) - 'a' + 10);
 			if (v >> 60)
-				return asm_error(st, t->col, "number too large");
+				t->big = 1;
 			v = v << 4 | d;
 		}
 	} else {
 		for (; p < len && isdigit(s[p]); p++) {
 			unsigned d = s[p] - '0';
 			if (v > (UINT64_MAX - d) / 10)
-				return asm_error(st, t->col, "number too large");
+				t->big = 1;
 			v = v * 10 + d;
 		}
 	}
@@ -113,7 +116,15 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len)
 		struct asm_tok *t = &st->toks[st->n_toks];
 		memset(t, 0, sizeof *t);
 		t->col = (uint32_t)(i + 1);
-		if (i >= len || s[i] == ';') {
+		/* `lock; add` and `rep; nop`: after a lone prefix, `;` joins
+		 * it to the instruction that follows instead of starting a
+		 * comment, as in GAS. */
+		if (i < len && s[i] == ';' && st->n_toks == 1 &&
+		    (asm_tok_is_ci(&st->toks[0], "lock") || asm_tok_is_ci(&st->toks[0], "rep"))) {
+			i++;
+			continue;
+		}
+		if (i >= len || s[i] == ';' || s[i] == '#') {
 			t->kind = T_END;
 			st->n_toks++;
 			return 0;
@@ -133,9 +144,11 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len)
 			if (lex_number(st, s, len, &i, t))
 				return -1;
 		} else if (c == '"') {
+			/* a backslash escapes the next byte (`\"`); the directive
+			 * that reads the string decodes the escapes */
 			size_t b = ++i;
 			while (i < len && s[i] != '"')
-				i++;
+				i += s[i] == '\\' && i + 1 < len ? 2 : 1;
 			if (i >= len)
 				return asm_error(st, t->col, "unterminated string");
 			t->kind = T_STR;

@@ -1,6 +1,8 @@
 /* One instruction operand: a register, an immediate expression (`CPU`,
- * `offset sym`), or a memory reference `[size ptr] [gs:][base + index*scale
- * + disp]`. Sizes left unwritten are 0 here; asm_insn.c settles them. */
+ * `offset sym`, `OFFSET FLAT:sym`), or a memory reference `[size ptr]
+ * [gs:][disp][base + index*scale + disp]`, where `rip` as the base means
+ * the symbol's own address (compiler output's `sym[rip]`, `[rip + sym]`).
+ * Sizes left unwritten are 0 here; asm_insn.c settles them. */
 #include "config.h"
 #include "asm/asm_internal.h"
 
@@ -21,6 +23,17 @@ static int expected(struct asm_state *st, const struct asm_tok *t, const char *w
 static int tok_reg(const struct asm_tok *t, uint8_t *reg, uint8_t *size)
 {
 	return t->kind == T_IDENT && asm_reg_lookup(t->s, t->len, reg, size) == 0;
+}
+
+/* ah ch dh bh: bits 8-15 of rax rcx rdx rbx, operands only (never an
+ * address or a thread's register). */
+static int tok_reg_hi8(const struct asm_tok *t, uint8_t *reg)
+{
+	static const char *const names[] = { "ah", "ch", "dh", "bh" };
+	for (uint8_t i = 0; i < 4; i++)
+		if (asm_tok_is_ci(t, names[i]))
+			return *reg = i, 1;
+	return 0;
 }
 
 static int add_reg(struct asm_state *st, struct asm_opnd *op, const struct asm_tok *t,
@@ -45,11 +58,24 @@ static int add_reg(struct asm_state *st, struct asm_opnd *op, const struct asm_t
 	return 0;
 }
 
-/* The terms between [ and ], split at + and - outside parentheses: each
- * is a register, reg*scale, scale*reg, or part of the displacement. */
-static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
+/* rip-relative: the address is the displacement's symbol; there are no
+ * code addresses, so it takes no other register and needs a symbol. */
+static int check_rip(struct asm_state *st, const struct asm_opnd *op, uint32_t col)
 {
-	int have_disp = 0;
+	if (op->o.base != R_NONE || op->o.index != R_NONE)
+		return asm_error(st, col, "rip cannot be combined with another register");
+	for (uint32_t i = 0; i < op->x.len; i++)
+		if (op->x.n[i].op == X_SYM)
+			return 0;
+	return asm_error(st, col, "a rip-relative address needs a symbol (sym[rip] or [rip + sym])");
+}
+
+/* The terms between [ and ], split at + and - outside parentheses: each
+ * is a register, reg*scale, scale*reg, rip, or part of the displacement,
+ * which may have begun before the '[' (have_disp). */
+static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, int have_disp)
+{
+	uint32_t rip_col = 0;
 	for (int first = 1;; first = 0) {
 		const struct asm_tok *t = &st->toks[*pos];
 		const struct asm_tok *sign = NULL;
@@ -63,8 +89,22 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 			sign = t;
 			t = &st->toks[++*pos];
 		}
+		/* Clang's inline-asm memory operands: [rip + offset sym] */
+		if (asm_tok_is_ci(t, "offset") && st->toks[*pos + 1].kind == T_IDENT)
+			t = &st->toks[++*pos];
 		uint8_t reg, size;
 		const struct asm_tok *t1 = &st->toks[*pos + (t->kind != T_END)];
+		if (asm_tok_is_ci(t, "rip")) {
+			if (sign && sign->ch == '-')
+				return asm_error(st, t->col, "a register cannot be subtracted");
+			if (rip_col)
+				return asm_error(st, t->col, "rip can only appear once");
+			rip_col = t->col;
+			(*pos)++;
+			continue;
+		}
+		if (tok_reg_hi8(t, &reg))
+			return asm_error(st, t->col, "address register %.*s must be 64-bit", (int)t->len, t->s);
 		if (tok_reg(t, &reg, &size)) {
 			if (sign && sign->ch == '-')
 				return asm_error(st, t->col, "a register cannot be subtracted");
@@ -73,7 +113,7 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 			int scaled = 0;
 			if (is_punct(&st->toks[*pos], '*')) {
 				const struct asm_tok *s = &st->toks[++*pos];
-				if (s->kind != T_NUM)
+				if (s->kind != T_NUM || s->big)
 					return expected(st, s, "a scale (1, 2, 4 or 8)");
 				scale = s->num;
 				scaled = 1;
@@ -85,7 +125,8 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 				return -1;
 			continue;
 		}
-		if (t->kind == T_NUM && is_punct(t1, '*') && tok_reg(&st->toks[*pos + 2], &reg, &size)) {
+		if (t->kind == T_NUM && !t->big && is_punct(t1, '*') &&
+		    tok_reg(&st->toks[*pos + 2], &reg, &size)) {
 			if (sign && sign->ch == '-')
 				return asm_error(st, st->toks[*pos + 2].col,
 						 "a register cannot be subtracted");
@@ -101,7 +142,8 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		if (asm_expr_term(st, pos, &op->x))
 			return -1;
 		if (have_disp) {
-			if (asm_expr_push(st, &op->x, sign->ch == '-' ? X_SUB : X_ADD, sign->col, 0))
+			int minus = sign && sign->ch == '-';
+			if (asm_expr_push(st, &op->x, minus ? X_SUB : X_ADD, sign ? sign->col : t->col, 0))
 				return -1;
 		} else if (sign && sign->ch == '-') {
 			if (asm_expr_push(st, &op->x, X_NEG, sign->col, 0))
@@ -109,12 +151,28 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		}
 		have_disp = 1;
 	}
-	op->has_expr = have_disp;
+	op->has_expr = (uint8_t)have_disp;
+	if (rip_col && check_rip(st, op, rip_col))
+		return -1;
 	if (op->o.base != R_NONE || op->o.index != R_NONE)
 		op->flags |= PF_REG;
 	if (op->o.gs)
 		op->flags |= PF_GS;
 	return 0;
+}
+
+/* A memory operand from its '[' at *pos, with its size keyword's size
+ * (0: none), gs: and whether a displacement came before the brackets. */
+static int parse_mem_at(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, int sz, int gs,
+			int have_disp)
+{
+	(*pos)++;
+	op->o.kind = OPND_MEM;
+	op->o.size = (uint8_t)sz;
+	op->o.gs = (uint8_t)gs;
+	op->o.base = op->o.index = R_NONE;
+	op->o.scale = 1;
+	return parse_mem(st, pos, op, have_disp);
 }
 
 static int size_keyword(const struct asm_tok *t)
@@ -144,39 +202,37 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		if (asm_tok_is_ci(t, "ptr"))
 			t = &st->toks[++*pos];
 	}
-	if (asm_tok_is_ci(t, "gs") && is_punct(&st->toks[*pos + 1], ':')) {
-		op->o.gs = 1;
+	int gs = asm_tok_is_ci(t, "gs") && is_punct(&st->toks[*pos + 1], ':');
+	if (gs) {
 		*pos += 2;
 		t = &st->toks[*pos];
-		if (!is_punct(t, '['))
-			return expected(st, t, "'[' after gs:");
 	}
-	if (is_punct(t, '[')) {
-		(*pos)++;
-		op->o.kind = OPND_MEM;
-		op->o.size = (uint8_t)sz;
-		op->o.base = op->o.index = R_NONE;
-		op->o.scale = 1;
-		return parse_mem(st, pos, op);
+	if (is_punct(t, '['))
+		return parse_mem_at(st, pos, op, sz, gs, 0);
+	if (sz || gs) {
+		/* GAS's disp[base + index*scale]: the displacement may stand
+		 * before the brackets (`counter[rip]`, `8[rdi]`) */
+		if (t->kind == T_END || is_punct(t, ','))
+			return expected(st, t, sz ? "a memory operand after the size" : "an address after gs:");
+		if (asm_expr_sum(st, pos, &op->x))
+			return -1;
+		if (!is_punct(&st->toks[*pos], '['))
+			return expected(st, &st->toks[*pos], "'[' (a memory operand)");
+		return parse_mem_at(st, pos, op, sz, gs, 1);
 	}
-	if (sz && t->kind == T_IDENT && is_punct(&st->toks[*pos + 1], '['))
-		/* GAS's sym[reg] puts the displacement outside; here it goes inside */
-		return asm_error(st, t->col, "expected a memory operand after the size but found '%.*s[': "
-				 "write the symbol inside the brackets, as in [%.*s + rcx*8]",
-				 (int)t->len, t->s, (int)t->len, t->s);
-	if (sz)
-		return expected(st, t, "a memory operand after the size");
 	if (is_punct(t, '%') && st->toks[*pos + 1].kind == T_IDENT)
 		/* %rax: AT&T syntax, what GCC emits by default */
 		return asm_error(st, t->col, "expected an operand but found '%%%.*s': bounce's assembly is "
 				 "Intel syntax (write %.*s, as gcc -masm=intel does)",
 				 (int)st->toks[*pos + 1].len, st->toks[*pos + 1].s,
 				 (int)st->toks[*pos + 1].len, st->toks[*pos + 1].s);
-	if (tok_reg(t, &reg, &size)) {
+	int hi8 = tok_reg_hi8(t, &reg);
+	if (hi8 || tok_reg(t, &reg, &size)) {
 		(*pos)++;
 		op->o.kind = OPND_REG;
 		op->o.reg = reg;
-		op->o.size = size;
+		op->o.size = hi8 ? 1 : size;
+		op->o.hi8 = (uint8_t)hi8;
 		return 0;
 	}
 	if (asm_tok_is(t, "CPU")) {
@@ -187,10 +243,19 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 	if (asm_tok_is_ci(t, "offset")) {
 		op->flags |= PF_OFFSET;
 		t = &st->toks[++*pos];
+		/* GCC's `OFFSET FLAT:sym`: the flat (only) segment */
+		if (asm_tok_is_ci(t, "flat") && is_punct(&st->toks[*pos + 1], ':')) {
+			*pos += 2;
+			t = &st->toks[*pos];
+		}
 	}
 	if (t->kind == T_END || is_punct(t, ','))
 		return expected(st, t, "an operand");
+	if (asm_expr_sum(st, pos, &op->x))
+		return -1;
+	if (!(op->flags & PF_OFFSET) && is_punct(&st->toks[*pos], '['))
+		return parse_mem_at(st, pos, op, 0, 0, 1);
 	op->o.kind = OPND_IMM;
 	op->has_expr = 1;
-	return asm_expr_sum(st, pos, &op->x);
+	return 0;
 }

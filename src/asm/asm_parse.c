@@ -26,6 +26,7 @@ int asm_add_fixup(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t fl
 	f->width = width;
 	f->at = at;
 	f->loc = loc;
+	f->cloc = st->err_cloc;
 	st->n_fix++;
 	return 0;
 }
@@ -34,13 +35,20 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 	       uint64_t at, const struct asm_xnode *n, uint32_t len, uint32_t loc, int may_defer)
 {
 	if (kind == FIX_TARGET) {
-		const struct asm_sym *s = &st->syms[n[0].v];
+		const struct asm_sym *s = asm_sym_at(st, (uint64_t)n[0].v);
 		if (!s->defined) {
 			char hint[160];
 			if (may_defer)
 				return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
-			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name,
-					 asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint));
+			asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint);
+			/* From C, an undefined label is a function no program
+			 * defines: most often the C library's, which does not
+			 * exist on the simulated machine. */
+			if (st->err_cloc != ASM_NO_LOC && (st->insns[at].op == OP_CALL || st->insns[at].op == OP_JMP) && !hint[0])
+				return asm_error(st, n[0].col, "call to '%s', which no program defines (there is "
+						 "no C library: define it in a .c file of \"program\", or leave it out)",
+						 s->name);
+			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name, hint);
 		}
 		if (s->section != SEC_TEXT)
 			return asm_error(st, n[0].col, "'%s' is not a code label", s->name);
@@ -95,6 +103,12 @@ static int define_label(struct asm_state *st, const struct asm_tok *t)
 
 int asm_parse_line(struct asm_state *st, const char *text, size_t len)
 {
+	/* a discarded section's contents (debug data with its label
+	 * differences) are skipped unread up to the next section switch */
+	if (st->discard && !asm_is_section_switch(text, len))
+		return 0;
+	st->line_text = text;
+	st->line_len = len;
 	if (asm_lex_line(st, text, len))
 		return -1;
 	uint32_t pos = 0;

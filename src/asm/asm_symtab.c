@@ -1,6 +1,7 @@
 /* The assembler's names: symbols by name in a name_map (a reference before
  * the definition creates an undefined entry that the definition fills in),
- * register names, and the words no symbol may take. */
+ * a compiled file's own symbols and their binding to globals when the file
+ * ends, register names, and the words no symbol may take. */
 #include "config.h"
 #include "asm/asm_internal.h"
 #include "base/suggest.h"
@@ -10,10 +11,19 @@
 #include <string.h>
 #include <strings.h>
 
-int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx)
+/* The symbol keyed `name` (global) or `name NUL unit` (a file's own). */
+static int sym_lookup(struct asm_state *st, const char *name, size_t len, int local,
+		      uint32_t *idx)
 {
+	char key[ASM_MAX_IDENT + 16];
+	size_t klen = len;
+	if (len > ASM_MAX_IDENT)
+		return asm_error(st, 0, "name longer than %u characters", ASM_MAX_IDENT);
+	memcpy(key, name, len);
+	if (local)
+		klen += (size_t)snprintf(key + len, sizeof key - len, "%c%u", 0, (unsigned)st->unit) ;
 	size_t found;
-	if (name_map_find(&st->sym_names, name, len, &found)) {
+	if (name_map_find(&st->sym_names, key, klen, &found)) {
 		*idx = (uint32_t)found;
 		return 0;
 	}
@@ -23,13 +33,61 @@ int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *id
 	memset(s, 0, sizeof *s);
 	/* the map keys on this copy, which lives as long as the state */
 	size_t at = st->n_syms;
-	if (!(s->name = strndup(name, len)))
+	if (!(s->name = malloc(klen + 1)))
 		return asm_oom(st);
-	if (name_map_add(&st->sym_names, s->name, len, &at) < 0) {
+	memcpy(s->name, key, klen);
+	s->name[klen] = 0;
+	s->local = (uint8_t)local;
+	if (name_map_add(&st->sym_names, s->name, klen, &at) < 0) {
 		free(s->name);
 		return asm_oom(st);
 	}
 	*idx = st->n_syms++;
+	return 0;
+}
+
+int asm_sym_ref(struct asm_state *st, const char *name, size_t len, uint32_t *idx)
+{
+	return sym_lookup(st, name, len, st->compiled, idx);
+}
+
+int asm_sym_global(struct asm_state *st, const char *name, size_t len, uint32_t *idx)
+{
+	return sym_lookup(st, name, len, 0, idx);
+}
+
+struct asm_sym *asm_sym_at(struct asm_state *st, uint64_t idx)
+{
+	struct asm_sym *s = &st->syms[idx];
+	return s->alias ? &st->syms[s->alias - 1] : s;
+}
+
+int asm_sym_unit_end(struct asm_state *st)
+{
+	for (uint32_t i = st->unit_first_sym; i < st->n_syms; i++) {
+		const struct asm_sym *s = &st->syms[i];
+		/* compiler-local labels stay the file's whatever it says */
+		if (!s->local || !strncmp(s->name, ".L", 2) || (s->defined && !s->globl))
+			continue;
+		uint32_t g;
+		if (asm_sym_global(st, s->name, strlen(s->name), &g))
+			return -1;
+		s = &st->syms[i]; /* the table may have moved */
+		struct asm_sym *gs = &st->syms[g];
+		if (s->defined && gs->defined) {
+			char where[600];
+			asm_loc_text(st, gs->loc, where, sizeof where);
+			return asm_error_loc(st, s->loc, st->locs[s->loc].col,
+					     "duplicate symbol '%s' (first defined at %s)", s->name, where);
+		}
+		if (s->defined) {
+			gs->defined = 1;
+			gs->section = s->section;
+			gs->value = s->value;
+			gs->loc = s->loc;
+		}
+		st->syms[i].alias = g + 1;
+	}
 	return 0;
 }
 
@@ -109,7 +167,7 @@ int asm_reg_lookup(const char *name, size_t len, uint8_t *reg, uint8_t *size)
 int asm_reserved_name(const char *name, size_t len)
 {
 	static const char *const words[] = {
-		"CPU", "NR_CPUS", "byte", "word", "dword", "qword", "ptr", "offset", "gs",
+		"CPU", "NR_CPUS", "byte", "word", "dword", "qword", "ptr", "offset", "gs", "rip",
 		"ah", "bh", "ch", "dh", NULL
 	};
 	uint8_t r, sz;
@@ -127,7 +185,8 @@ const char *asm_did_you_mean(const struct asm_state *st, const char *name, int s
 	struct suggest g;
 	suggest_init(&g, name);
 	for (uint32_t i = 0; i < st->n_syms; i++)
-		if (st->syms[i].defined && (section < 0 || st->syms[i].section == section))
+		if (st->syms[i].defined && !st->syms[i].alias &&
+		    (section < 0 || st->syms[i].section == section))
 			suggest_offer(&g, st->syms[i].name);
 	if (suggest_best(&g))
 		snprintf(buf, n, " (did you mean '%s'?)", suggest_best(&g));

@@ -10,16 +10,27 @@
 #include <string.h>
 #include <unistd.h>
 
-int input_is_workload_name(const char *path)
+static int ends_in(const char *path, const char *const *ext, size_t n_ext)
 {
-	static const char *const ext[] = { ".s", ".S", ".inc" };
 	size_t n = strlen(path);
-	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+	for (size_t i = 0; i < n_ext; i++) {
 		size_t k = strlen(ext[i]);
 		if (n > k && strcmp(path + n - k, ext[i]) == 0 && path[n - k - 1] != '/')
 			return 1;
 	}
 	return 0;
+}
+
+int input_is_workload_name(const char *path)
+{
+	static const char *const ext[] = { ".s", ".S", ".inc" };
+	return ends_in(path, ext, sizeof ext / sizeof ext[0]);
+}
+
+int input_is_program_name(const char *path)
+{
+	static const char *const ext[] = { ".c" };
+	return input_is_workload_name(path) || ends_in(path, ext, sizeof ext / sizeof ext[0]);
 }
 
 const char *input_kind(mode_t mode)

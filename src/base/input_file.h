@@ -16,6 +16,10 @@ int input_open(const char *path, struct stat *st, int *errnum);
  * read, so no message can quote a line of a file that is not a workload. */
 int input_is_workload_name(const char *path);
 #define INPUT_WORKLOAD_NAMES ".s, .S or .inc"
+/* A scenario's program may also be a C source, which is compiled first
+ * (load/c_compile.h); an .include may not. */
+int input_is_program_name(const char *path);
+#define INPUT_PROGRAM_NAMES ".s, .S, .inc or .c"
 
 /* The rest of stream f, in a malloc'd buffer with a NUL after the *len
  * bytes read; with max > 0 it stops once more than max bytes are in

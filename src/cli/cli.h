@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "load/scenario.h"
+#include "report/report.h"
 #include "report/runner.h"
 #include "base/error.h"
 
@@ -33,6 +34,7 @@ struct cli_opts {
 	const char *scenario;  /* NULL: the built-in default */
 	const char *cpu, *variant;
 	int cores;
+	enum placement placement;  /* --placement, PLACE_NONE: the scenario's */
 	bool has_seed;
 	uint64_t seed;
 	struct cli_set sets[CLI_MAX_SETS];
@@ -42,7 +44,10 @@ struct cli_opts {
 	bool help;             /* --help was given: its text is printed, do nothing */
 	long long trace_limit;  /* --trace-limit, -1: the default */
 	double max_seconds;    /* run: wall-clock guard, 0 none */
+	const char *baseline;  /* --baseline VARIANT: ratios of every figure to its */
+	int repeat;            /* --repeat N: each run at seeds S..S+N-1 (1: once) */
 	/* sweep */
+	const char *find;      /* --find 'COLUMN>=X' */
 	int jobs, shard_k, shard_n;
 	bool jobs_given;
 	int progress;          /* 1 --progress, -1 --no-progress, 0 on a terminal */
@@ -70,11 +75,14 @@ struct cli_ov {
 	struct cpu_model cpu;
 	char cpu_file[4096];   /* where cpu came from, for messages ("": unknown) */
 	struct asm_define defs[CLI_MAX_SETS];
+	struct scen_cpu_key cpu_keys[CLI_MAX_SETS];
+	char cpu_opts[CLI_MAX_SETS][160];  /* "--set cpu.KEY=VALUE" of each */
 };
 
-/* Turn --cpu/--cores/--seed and one value of each --set (pick[i], or the
- * first when pick is NULL) into overrides. Names `cores`, `seed` and `cpu`
- * set those; any other name is a define. */
+/* Turn --cpu/--cores/--seed/--placement and one value of each --set
+ * (pick[i], or the first when pick is NULL) into overrides. Names `cores`,
+ * `seed`, `cpu` and `placement` set those, `cpu.KEY` one key of the CPU
+ * model; any other name is a define. */
 int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *ov, struct err *e);
 /* What every subcommand that runs a scenario starts with: load it (or the
  * built-in default), check --variant names one, and build the overrides. */
@@ -112,6 +120,21 @@ struct cli_meter {
  * with cli_interrupted set) and, when progress, a progress line is kept on
  * stderr. How a run is sliced does not change its result. */
 enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
+
+/* --repeat: run variant v again at the seeds after seed0 (o->repeat - 1
+ * more runs, overrides ov) and add "replicates" to vobj, the variant's
+ * report from the run at seed0 (report_compare.c). */
+int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, const struct scen_overrides *ov,
+		  uint64_t seed0, cJSON *vobj, struct err *e);
+/* --baseline: add the ratios to the baseline variant to a finished report. */
+int cli_add_baseline(const struct cli_opts *o, cJSON *rep, struct err *e);
+/* The CSV columns beyond the plain ones that o asks for. */
+struct rep_csv_extra cli_csv_extra(const struct cli_opts *o);
+
+/* Split the CSV fields of line (no newline) into f (up to n); quoted
+ * fields lose their quotes and "" becomes ". Returns the count, -1 when
+ * malformed. Modifies line. */
+int csv_fields(char *line, char **f, int n);
 
 int cli_run(const struct cli_opts *o);
 int cli_check(const struct cli_opts *o);

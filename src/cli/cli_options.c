@@ -31,7 +31,8 @@ enum {
 enum {
 	O_CPU = 256, O_CORES, O_SEED, O_VARIANT, O_SET, O_JSON, O_CSV, O_JUNIT, O_TRACE, O_MARKDOWN,
 	O_CHECK, O_SHARD, O_SPEED, O_SCREENSHOT, O_FRAMES, O_WIDTH, O_HEIGHT, O_PROGRESS,
-	O_NO_PROGRESS, O_TRACE_LIMIT, O_C2C, O_MAX_SECONDS,
+	O_NO_PROGRESS, O_TRACE_LIMIT, O_C2C, O_MAX_SECONDS, O_PLACEMENT,
+	O_BASELINE, O_REPEAT, O_FIND,
 };
 
 struct opt_def {
@@ -50,7 +51,8 @@ static const struct opt_def opt_defs[] = {
 	{"cores", required_argument, O_CORES, C_SCEN, "N", "simulate N cores (1..1024)"},
 	{"seed", required_argument, O_SEED, C_SCEN, "S", "random seed (decimal, 0..2^63-1)"},
 	{"variant", required_argument, O_VARIANT, C_SCEN, "NAME", "only this variant (expectations about the others are skipped)"},
-	{"set", required_argument, O_SET, C_SCEN, "NAME=VALUE", "a define's value, or cores, seed or cpu; once per NAME"},
+	{"set", required_argument, O_SET, C_SCEN, "NAME=VALUE", "a define's value, or cores, seed, cpu, placement or cpu.KEY (a CPU-model key); once per NAME"},
+	{"placement", required_argument, O_PLACEMENT, C_SCEN, "POLICY", "place the run's CPUs on the model's topology: compact, scatter, cores-first or numbered"},
 	{"json", required_argument, O_JSON, C_RUN, "FILE", "write the JSON report"},
 	{"csv", required_argument, O_CSV, C_RUN | C_SWEEP | C_MERGE, "FILE", "write CSV (sweep, merge: stdout without it)"},
 	{"junit", required_argument, O_JUNIT, C_RUN, "FILE", "write the expectations as JUnit XML"},
@@ -59,6 +61,9 @@ static const struct opt_def opt_defs[] = {
 	{"trace-limit", required_argument, O_TRACE_LIMIT, C_RUN, "EVENTS", "at most EVENTS trace events per variant (default 250000, 0: no limit)"},
 	{"c2c", no_argument, O_C2C, C_RUN, NULL, "after the summary, shared lines by HITM and the instructions behind them"},
 	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\""},
+	{"baseline", required_argument, O_BASELINE, C_RUN | C_SWEEP, "VARIANT", "add each figure's ratio to this variant's (CSV: M_vs_VARIANT; summary: vs VARIANT)"},
+	{"repeat", required_argument, O_REPEAT, C_RUN | C_SWEEP, "N", "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)"},
+	{"find", required_argument, O_FIND, C_SWEEP, "'COLUMN>=X'", "print where the condition first holds in each series (>=, <=, >, <, =)"},
 	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
 	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
 	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
@@ -128,7 +133,7 @@ int cli_help(const char *cmd, FILE *f)
 		else
 			snprintf(lhs, sizeof lhs, "    --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
 		fprintf(f, "  %-28s %s\n", lhs, d->val == O_SET && c->bit == C_SWEEP ?
-			"values to sweep over: a define, cores, seed or cpu; once per NAME" : d->help);
+			"values to sweep over: a define, cores, seed, cpu, placement or cpu.KEY; once per NAME" : d->help);
 	}
 	return 0;
 }
@@ -149,6 +154,15 @@ static int parse_int(const char *opt, const char *s, long long lo, long long hi,
 		return err_set(e, NULL, 0, 0, "%s: '%s' is not an integer in %lld..%lld", opt, s, lo, hi);
 	*out = v;
 	return 0;
+}
+
+static int parse_placement(const char *opt, const char *s, enum placement *out, struct err *e)
+{
+	*out = placement_find(s);
+	if (*out != PLACE_NONE)
+		return 0;
+	return err_set(e, NULL, 0, 0, "%s: unknown placement '%s' (expected compact, scatter, cores-first or numbered)",
+		       opt, s);
 }
 
 static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
@@ -239,6 +253,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 	o->jobs = online_cpus();
 	o->frames = 120;
 	o->trace_limit = -1;
+	o->repeat = 1;
 	const struct cmd_def *cd = find_cmd(cmd);
 	if (!cd)
 		return err_set(e, NULL, 0, 0, "unknown command '%s' (see bounce help)", cmd);
@@ -270,6 +285,17 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 		switch (c) {
 		case O_CPU: o->cpu = val; break;
 		case O_VARIANT: o->variant = val; break;
+		case O_BASELINE: o->baseline = val; break;
+		case O_FIND: o->find = val; break;
+		case O_REPEAT:
+			if (parse_int("--repeat", val, 1, 1000, &v, e))
+				return -1;
+			o->repeat = (int)v;
+			break;
+		case O_PLACEMENT:
+			if (parse_placement("--placement", val, &o->placement, e))
+				return -1;
+			break;
 		case O_CORES:
 			if (parse_int("--cores", val, 1, CPU_MAX_CORES, &v, e))
 				return -1;
@@ -400,6 +426,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 	ov->cores = o->cores;
 	ov->has_seed = o->has_seed;
 	ov->seed = o->seed;
+	ov->placement = o->placement;
 	for (size_t i = 0; i < o->n_sets; i++) {
 		const char *name = o->sets[i].name;
 		const char *val = o->sets[i].values[pick ? pick[i] : 0];
@@ -408,6 +435,13 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 		snprintf(opt, sizeof opt, "--set %s", name);
 		if (strcmp(name, "cpu") == 0) {
 			cpu = val;
+		} else if (strncmp(name, "cpu.", 4) == 0) {
+			size_t k = ov->n_cpu_keys++;
+			snprintf(c->cpu_opts[k], sizeof c->cpu_opts[k], "--set %s=%s", name, val);
+			c->cpu_keys[k] = (struct scen_cpu_key){.key = name + 4, .value = val, .opt = c->cpu_opts[k]};
+		} else if (strcmp(name, "placement") == 0) {
+			if (parse_placement(opt, val, &ov->placement, e))
+				return -1;
 		} else if (strcmp(name, "cores") == 0) {
 			if (parse_int(opt, val, 1, CPU_MAX_CORES, &n, e))
 				return -1;
@@ -425,6 +459,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 		}
 	}
 	ov->defines = c->defs;
+	ov->cpu_keys = c->cpu_keys;
 	if (cpu) {
 		if (scen_load_cpu(cpu, &c->cpu, e))
 			return -1;
@@ -458,6 +493,10 @@ int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, s
 		return err_set(e, s->file, 0, 0, "--variant: no variant named '%s' (have: %s)",
 			       o->variant, names);
 	}
+	if (o->baseline && scen_find_variant(s, o->baseline) < 0)
+		return err_set(e, s->file, 0, 0, "--baseline: no variant named '%s'", o->baseline);
+	if (o->baseline && o->variant && strcmp(o->baseline, o->variant))
+		return err_set(e, NULL, 0, 0, "--baseline %s: --variant %s leaves it out", o->baseline, o->variant);
 	return cli_overrides(o, NULL, ov, e);
 }
 

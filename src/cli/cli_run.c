@@ -197,7 +197,8 @@ static int write_output(FILE *f, const cJSON *rep, int kind, struct err *e)
 	} else if (kind == OUT_MARKDOWN) {
 		rep_write_markdown(rep, f);
 	} else if (kind == OUT_CSV) {
-		rep_write_csv_header(f, NULL, 0);
+		struct rep_csv_extra x = rep_csv_extra_of(rep);
+		rep_write_csv_header(f, NULL, 0, &x);
 		rep_write_csv_rows(rep, NULL, 0, f);
 	} else {
 		rep_write_junit(rep, f);
@@ -511,6 +512,12 @@ int cli_run(const struct cli_opts *o)
 				sim_cycles(r->sim));
 		int bad = rep_add_variant(rep, r, &e) || (sl->trace && copy_trace(sl->trace, outfile_stream(trace_out), &e)) ||
 			  (sl->trace && trace_note(trace_meta, r->run.variant, (int)p.reported, p.trace_limit, &sl->ts));
+		/* --repeat: the other seeds here, in order, whatever --jobs */
+		if (!bad)
+			bad = cli_replicate(o, &s, sl->v, &ov.ov, r->run.seed,
+					    cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"),
+							       cJSON_GetArraySize(cJSON_GetObjectItem(rep, "variants")) - 1),
+					    &e);
 		if (!bad && walled) { /* the report says why this variant stopped */
 			cJSON *vs = cJSON_GetObjectItem(rep, "variants");
 			cJSON_ReplaceItemInObject(cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), "stopped",
@@ -554,6 +561,8 @@ stop:
 		err_set(&e, NULL, 0, 0, "no variant started before the wall-clock limit of %g s", o->max_seconds);
 		goto fail;
 	}
+	if (cli_add_baseline(o, rep, &e))
+		goto fail;
 	int failed = rep_check_expectations(rep, &s);
 	if (err_poll(&e))
 		goto fail;

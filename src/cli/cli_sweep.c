@@ -21,6 +21,7 @@
 #include "cli/cli_inputs.h"
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
+#include "cli/sweep_find.h"
 #include "base/input_file.h"
 #include "base/name_map.h"
 #include "report/report.h"
@@ -71,10 +72,14 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 			goto fail;
 		}
 		int bad = rep_add_variant(rep, &r, e);
+		cJSON *vs = cJSON_GetObjectItem(rep, "variants");
+		bad = bad || cli_replicate(o, s, v, &ov.ov, r.run.seed, cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), e);
 		runner_free(&r);
 		if (bad)
 			goto fail;
 	}
+	if (cli_add_baseline(o, rep, e))
+		goto fail;
 	char pbuf[32];
 	const char *vals[CLI_MAX_SETS + 1];
 	snprintf(pbuf, sizeof pbuf, "%zu", p);
@@ -355,6 +360,47 @@ static int write_chunks(const char *path, const char *header, struct chunk *cs, 
 	return outfile_commit(out, e);
 }
 
+/* The sweep's CSV header: point, the --set names, the report's columns
+ * and those --repeat and --baseline add. Malloc'd; NULL out of memory. */
+static char *sweep_header(const struct cli_opts *o)
+{
+	const char *params[CLI_MAX_SETS + 1] = {"point"};
+	for (size_t i = 0; i < o->n_sets; i++)
+		params[i + 1] = o->sets[i].name;
+	char *header = NULL;
+	size_t hlen = 0;
+	FILE *hf = open_memstream(&header, &hlen);
+	if (!hf)
+		return NULL;
+	struct rep_csv_extra extra = cli_csv_extra(o);
+	rep_write_csv_header(hf, params, o->n_sets + 1, &extra);
+	if (fclose(hf)) {
+		free(header);
+		return NULL;
+	}
+	return header;
+}
+
+/* --find's answers from the rows in point order (write_chunks sorted them
+ * when it wrote the CSV; sorted here when it did not). */
+static void print_found(const struct sweep_find *find, const char *header, struct chunk *cs, size_t n)
+{
+	qsort(cs, n, sizeof *cs, cmp_chunk);
+	size_t nrows = 0;
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = cs[i].text; (p = strchr(p, '\n')); p++)
+			nrows++;
+	const char **rows = malloc((nrows ? nrows : 1) * sizeof *rows);
+	if (!rows)
+		return;
+	nrows = 0;
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = cs[i].text; *p; p = strchr(p, '\n') + 1)
+			rows[nrows++] = p;
+	sweep_find_print(find, header, rows, nrows, stdout);
+	free(rows);
+}
+
 int cli_sweep(const struct cli_opts *o)
 {
 	struct scenario s = {0};
@@ -366,10 +412,18 @@ int cli_sweep(const struct cli_opts *o)
 	struct chunk *cs = NULL;
 	size_t ncs = 0;
 	struct cli_inputs inputs = {0};
+	char *header = NULL;
+	struct sweep_find find;
 
 	struct cli_ov ov0;
 	const char *csv_opt = "--csv";
 	if (cli_setup(o, &s, &ov0, &e) || cli_inputs_add_scenario(&inputs, o, &s, &e))
+		goto fail;
+	if (!(header = sweep_header(o))) {
+		err_internal(&e, "out of memory");
+		goto fail;
+	}
+	if (o->find && sweep_find_parse(o->find, header, o->n_sets, &find, &e))
 		goto fail;
 	size_t np = n_points(o);
 	if (np == SIZE_MAX) {
@@ -445,6 +499,7 @@ int cli_sweep(const struct cli_opts *o)
 		}
 		if (kids[j] == 0) {
 			close(pipefd[0]);
+			free(header); /* the parent's to write */
 			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent));
 		}
 	}
@@ -464,22 +519,11 @@ int cli_sweep(const struct cli_opts *o)
 			err_internal(&e, "cannot read sweep part %s", paths[j]);
 			goto fail;
 		}
-	const char *params[CLI_MAX_SETS + 1] = {"point"};
-	for (size_t i = 0; i < o->n_sets; i++)
-		params[i + 1] = o->sets[i].name;
-	char *header = NULL;
-	size_t hlen = 0;
-	FILE *hf = open_memstream(&header, &hlen);
-	if (!hf) {
-		err_internal(&e, "out of memory");
+	/* With --find and no --csv the answer is the output, not the CSV. */
+	if ((o->csv || !o->find) && write_chunks(o->csv, header, cs, ncs, &e))
 		goto fail;
-	}
-	rep_write_csv_header(hf, params, o->n_sets + 1);
-	fclose(hf);
-	int bad = write_chunks(o->csv, header, cs, ncs, &e);
-	free(header);
-	if (bad)
-		goto fail;
+	if (o->find)
+		print_found(&find, header, cs, ncs);
 	goto out;
 fail:
 	rc = cli_fail(&e);
@@ -498,6 +542,7 @@ out:
 		rmdir(dir);
 	}
 	cli_inputs_free(&inputs);
+	free(header);
 	scen_free(&s);
 	return rc;
 }
@@ -514,7 +559,7 @@ struct mrow {
 /* Split the CSV fields of line (no newline) into f (up to n); quoted
  * fields lose their quotes and "" becomes ". Returns the count, -1 when
  * malformed. Modifies line. */
-static int csv_fields(char *line, char **f, int n)
+int csv_fields(char *line, char **f, int n)
 {
 	int k = 0;
 	char *p = line;
@@ -561,7 +606,7 @@ static int cmp_mrow(const void *a, const void *b)
 
 /* The most fields a sweep CSV's line may have (its header is read into as
  * many names). */
-#define MERGE_FIELDS (CLI_MAX_SETS + 40)
+#define MERGE_FIELDS (CLI_MAX_SETS + 120)
 
 /* Parse row text (file fi, line ln) into r; np is the number of parameter
  * columns between "point" and "scenario". A row must have the header's

@@ -4,6 +4,7 @@
  * locked RMWs and interrupt entry and exit. */
 #include "config.h"
 #include "cpu/core.h"
+#include "cpu/alu_wide.h"
 #include "cpu/ghost.h"
 
 #include <inttypes.h>
@@ -40,8 +41,9 @@ enum step {
 	/* A pseudo-instruction outside the simulated machine (mark, the ghost
 	 * counters): pc moves on; no time; not counted. */
 	ST_FREE,
-	/* hlt, once the store buffer has drained: counted, no cpi; pc stays
-	 * on the hlt and the core halts. */
+	/* hlt, or the ret of a thread's entry function, once the store
+	 * buffer has drained: counted, no cpi; pc stays on the instruction
+	 * and the core halts. */
 	ST_HALT,
 	/* Again, now: the store buffer made room within the lookahead (the
 	 * stall, if any, is charged) and the instruction starts over at the
@@ -71,17 +73,6 @@ static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 /* t + d, NONE for NONE (and past it) */
 static inline uint64_t later(uint64_t t, uint64_t d) { return t > NONE - d ? NONE : t + d; }
-
-static inline uint64_t mask(unsigned size)
-{
-	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
-}
-
-static inline int64_t sext(uint64_t v, unsigned size)
-{
-	unsigned sh = 64 - 8 * size;
-	return (int64_t)(v << sh) >> sh;
-}
 
 /* ---- accounting ---- */
 
@@ -161,6 +152,18 @@ static enum step check_access(struct core_env *env, struct core *c, uint64_t a, 
 	for (int i = 0; i < 3 && !range; i++)
 		if (a >= env->map[i][0] && end <= env->map[i][1])
 			range = env->map[i];
+	/* Each CPU's stack is its own: an access to another's is this one
+	 * running off its end (a large local array, deep recursion) and
+	 * would silently corrupt a neighbour; so is an unmapped access while
+	 * rsp is outside the stack. Checked here, on the slow path only: the
+	 * memo never covers a line this refuses. */
+	int rsp_out = c->r[R_RSP] < c->stack_lo || c->r[R_RSP] > c->stack_hi;
+	if (__builtin_expect((range == env->map[2] && (a < c->stack_lo || end > c->stack_hi)) ||
+			     ((!range || end <= a) && rsp_out), 0))
+		return fault(env, c, "stack overflow: %s of %u bytes at 0x%llx, outside this CPU's %u-byte stack "
+			     "0x%llx-0x%llx (rsp 0x%llx)", what, size, (unsigned long long)a, PROG_STACK_SIZE,
+			     (unsigned long long)c->stack_lo, (unsigned long long)c->stack_hi,
+			     (unsigned long long)c->r[R_RSP]);
 	if (__builtin_expect(!range || end <= a, 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped", what, size,
 			     (unsigned long long)a);
@@ -591,7 +594,7 @@ static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsign
 
 /* ---- registers and flags ---- */
 
-/* ea and szf are forced inline: GCC left out-of-line clones of both, and a
+/* ea and szpf are forced inline: GCC left out-of-line clones of both, and a
  * contended locked RMW, which computes its address on each of its three
  * attempts, spent 25 host instructions an operation calling them. */
 ALWAYS_INLINE uint64_t ea(const struct core *c, const struct operand *o)
@@ -616,27 +619,48 @@ static inline void wr_reg(struct core *c, unsigned r, unsigned size, uint64_t v)
 	}
 }
 
+/* A register operand at `size` bytes: ah ch dh bh are bits 8-15 of their
+ * register. The test folds away where size is a constant above 1. */
+static inline uint64_t rd_opnd(const struct core *c, const struct operand *o, unsigned size)
+{
+	if (size == 1 && o->hi8)
+		return (c->r[o->reg] >> 8) & 0xff;
+	return c->r[o->reg] & mask(size);
+}
+
+static inline void wr_opnd(struct core *c, const struct operand *o, unsigned size, uint64_t v)
+{
+	if (size == 1 && o->hi8)
+		c->r[o->reg] = (c->r[o->reg] & ~0xff00ull) | (v & 0xff) << 8;
+	else
+		wr_reg(c, o->reg, size, v);
+}
+
 /* The value of a non-memory operand at `size` bytes. */
 static inline uint64_t opval(const struct core *c, const struct operand *o, unsigned size)
 {
 	switch (o->kind) {
-	case OPND_REG: return c->r[o->reg] & mask(size);
+	case OPND_REG: return rd_opnd(c, o, size);
 	case OPND_CPU: return (uint64_t)c->id & mask(size);
 	default: return (uint64_t)o->imm & mask(size);
 	}
 }
 
-ALWAYS_INLINE void szf(struct core *c, uint64_t r, unsigned size)
+ALWAYS_INLINE void szpf(struct core *c, uint64_t r, unsigned size)
 {
 	c->zf = r == 0;
 	c->sf = (r >> (8 * size - 1)) & 1;
+	c->pf_byte = (uint8_t)r;
 }
 
 /* The value and flags of an arithmetic operation: the two-operand ones
- * (add..test) and the one-operand ones (inc..shr, b the shift count). */
+ * (add..test, adc, sbb), the one-operand ones (inc..ror, b the shift
+ * count) and the bit tests (b the bit's index, below the width). Flags x86
+ * leaves undefined keep their value, except OF after a shift or rotate by
+ * more than 1, which is computed as for a count of 1. */
 ALWAYS_INLINE uint64_t arith(struct core *c, unsigned op, uint64_t a, uint64_t b, unsigned size)
 {
-	uint64_t m = mask(size), sign = 1ull << (8 * size - 1), r;
+	uint64_t m = mask(size), sign = 1ull << (8 * size - 1), r, cin;
 	unsigned bits = 8 * size, n;
 	switch (op) {
 	case OP_ADD:
@@ -644,10 +668,22 @@ ALWAYS_INLINE uint64_t arith(struct core *c, unsigned op, uint64_t a, uint64_t b
 		c->cf = r < a;
 		c->of = ((a ^ r) & (b ^ r) & sign) != 0;
 		break;
+	case OP_ADC: /* with a carry in, a + b + 1 carries out exactly when r <= a */
+		cin = c->cf;
+		r = (a + b + cin) & m;
+		c->cf = cin ? r <= a : r < a;
+		c->of = ((a ^ r) & (b ^ r) & sign) != 0;
+		break;
 	case OP_SUB:
 	case OP_CMP:
 		r = (a - b) & m;
 		c->cf = a < b;
+		c->of = ((a ^ b) & (a ^ r) & sign) != 0;
+		break;
+	case OP_SBB:
+		cin = c->cf;
+		r = (a - b - cin) & m;
+		c->cf = cin ? a <= b : a < b;
 		c->of = ((a ^ b) & (a ^ r) & sign) != 0;
 		break;
 	case OP_AND:
@@ -686,6 +722,40 @@ ALWAYS_INLINE uint64_t arith(struct core *c, unsigned op, uint64_t a, uint64_t b
 		c->cf = n <= bits ? (a >> (bits - n)) & 1 : 0;
 		c->of = ((r & sign) != 0) ^ c->cf;
 		break;
+	case OP_SAR: /* a byte or word shifted by its width or more is all sign */
+		n = (unsigned)b & (size == 8 ? 63 : 31);
+		if (!n)
+			return a;
+		r = (uint64_t)(sext(a, size) >> (n >= bits ? bits - 1 : n)) & m;
+		c->cf = n >= bits ? (a & sign) != 0 : (uint64_t)(sext(a, size) >> (n - 1)) & 1;
+		c->of = 0;
+		break;
+	case OP_ROL: /* CF and OF only; a count that is a multiple of the width
+		      * still sets CF from the unchanged value */
+		n = (unsigned)b & (size == 8 ? 63 : 31);
+		if (!n)
+			return a;
+		n %= bits;
+		r = n ? ((a << n) | (a >> (bits - n))) & m : a;
+		c->cf = r & 1;
+		c->of = ((r & sign) != 0) ^ c->cf;
+		return r;
+	case OP_ROR:
+		n = (unsigned)b & (size == 8 ? 63 : 31);
+		if (!n)
+			return a;
+		n %= bits;
+		r = n ? ((a >> n) | (a << (bits - n))) & m : a;
+		c->cf = (r & sign) != 0;
+		c->of = c->cf ^ ((r >> (bits - 2)) & 1);
+		return r;
+	case OP_BT: /* CF only */
+	case OP_BTS:
+	case OP_BTR:
+	case OP_BTC:
+		c->cf = (a >> b) & 1;
+		return op == OP_BT ? a : op == OP_BTS ? a | 1ull << b : op == OP_BTR ? a & ~(1ull << b)
+										 : a ^ 1ull << b;
 	default: /* OP_SHR */
 		n = (unsigned)b & (size == 8 ? 63 : 31);
 		if (!n)
@@ -695,7 +765,7 @@ ALWAYS_INLINE uint64_t arith(struct core *c, unsigned op, uint64_t a, uint64_t b
 		c->of = (a & sign) != 0;
 		break;
 	}
-	szf(c, r, size);
+	szpf(c, r, size);
 	return r;
 }
 
@@ -713,7 +783,11 @@ static inline int cond(const struct core *c, unsigned cc)
 	case CC_A: return !c->cf && !c->zf;
 	case CC_AE: return !c->cf;
 	case CC_S: return c->sf;
-	default: return !c->sf;
+	case CC_NS: return !c->sf;
+	case CC_O: return c->of;
+	case CC_NO: return !c->of;
+	case CC_P: return core_pf(c);
+	default: return !core_pf(c);
 	}
 }
 
@@ -748,6 +822,7 @@ static void irq_enter(struct core_env *env, struct core *c, int src)
 	c->saved.sf = c->sf;
 	c->saved.cf = c->cf;
 	c->saved.of = c->of;
+	c->saved.pf_byte = c->pf_byte;
 	c->saved.intr = c->intr;
 	c->in_handler = 1;
 	c->call_depth = 0;
@@ -771,6 +846,7 @@ static void irq_exit(struct core_env *env, struct core *c)
 	c->sf = c->saved.sf;
 	c->cf = c->saved.cf;
 	c->of = c->saved.of;
+	c->pf_byte = c->saved.pf_byte;
 	c->intr = c->saved.intr;
 	c->in_handler = 0;
 }
@@ -821,21 +897,21 @@ read_src(struct core_env *env, struct core *c, const struct operand *o, unsigned
 	return ST_OK;
 }
 
-/* a = a OP b (cmp and test only set the flags): on a register, as a locked
- * RMW, or as a load and a store through the buffer. */
+/* a = a OP b (cmp, test and bt only set the flags): on a register, as a
+ * locked RMW, or as a load and a store through the buffer. A memory
+ * destination is at addr. */
 ALWAYS_INLINE enum step
-modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t b, unsigned op,
-	  unsigned sz, unsigned akind, unsigned lock, const int plain)
+modify_at(struct core_env *env, struct core *c, const struct insn *in, uint64_t addr, uint64_t b,
+	  unsigned op, unsigned sz, unsigned akind, unsigned lock, const int plain)
 {
-	int writes = op != OP_CMP && op != OP_TEST;
+	int writes = op != OP_CMP && op != OP_TEST && op != OP_BT;
 	uint64_t a, r;
 	if (akind == OPND_REG) {
-		r = arith(c, op, c->r[in->a.reg] & mask(sz), b, sz);
+		r = arith(c, op, rd_opnd(c, &in->a, sz), b, sz);
 		if (writes)
-			wr_reg(c, in->a.reg, sz, r);
+			wr_opnd(c, &in->a, sz, r);
 		return ST_OK;
 	}
-	uint64_t addr = ea(c, &in->a);
 	if (lock) {
 		uint64_t t0, done;
 		TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
@@ -850,6 +926,14 @@ modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t 
 	if (writes)
 		TRY(store_checked(env, c, addr, sz, r));
 	return ST_OK;
+}
+
+ALWAYS_INLINE enum step
+modify_as(struct core_env *env, struct core *c, const struct insn *in, uint64_t b, unsigned op,
+	  unsigned sz, unsigned akind, unsigned lock, const int plain)
+{
+	return modify_at(env, c, in, akind == OPND_MEM ? ea(c, &in->a) : 0, b, op, sz, akind, lock,
+			 plain);
 }
 
 ALWAYS_INLINE enum step
@@ -873,9 +957,9 @@ static inline enum step exchange(struct core_env *env, struct core *c, const str
 		db = &in->a;
 		locked = mem = 1;
 	}
-	b = c->r[db->reg] & mask(sz);
+	b = rd_opnd(c, db, sz);
 	if (!mem) {
-		a = c->r[da->reg] & mask(sz);
+		a = rd_opnd(c, da, sz);
 	} else if (locked) {
 		addr = ea(c, da);
 		TRY(lock_begin(env, c, addr, sz, &a, &t0, &done));
@@ -887,10 +971,10 @@ static inline enum step exchange(struct core_env *env, struct core *c, const str
 	int write = 1;
 	if (in->op == OP_XADD) {
 		r = arith(c, OP_ADD, a, b, sz);
-		wr_reg(c, db->reg, sz, a);
+		wr_opnd(c, db, sz, a);
 	} else if (in->op == OP_XCHG) {
 		r = b;
-		wr_reg(c, db->reg, sz, a);
+		wr_opnd(c, db, sz, a);
 	} else { /* cmpxchg: compare the accumulator with the destination */
 		arith(c, OP_CMP, c->r[R_RAX] & mask(sz), a, sz);
 		if (c->zf) {
@@ -906,7 +990,7 @@ static inline enum step exchange(struct core_env *env, struct core *c, const str
 		return ST_TIMED;
 	}
 	if (!mem)
-		wr_reg(c, da->reg, sz, r);
+		wr_opnd(c, da, sz, r);
 	else if (write)
 		TRY(store(env, c, addr, sz, r));
 	return ST_OK;
@@ -938,6 +1022,105 @@ static inline enum step stack_pop(struct core_env *env, struct core *c, const ch
 	return ST_OK;
 }
 
+/* bt, bts, btr, btc. A register bit offset with a memory operand is
+ * signed and reaches beyond the operand, as on x86: the access moves by
+ * whole operands to the one that holds the bit. */
+static enum step bit_test(struct core_env *env, struct core *c, const struct insn *in)
+{
+	unsigned sz = in->size, bits = 8 * sz;
+	uint64_t off = opval(c, &in->b, sz), addr = 0;
+	if (in->a.kind == OPND_MEM) {
+		addr = ea(c, &in->a);
+		if (in->b.kind == OPND_REG)
+			addr += (uint64_t)((sext(off, sz) >> __builtin_ctz(bits)) * (int64_t)sz);
+	}
+	return modify_at(env, c, in, addr, off & (bits - 1), in->op, sz, in->a.kind, in->lock, 0);
+}
+
+/* shld, shrd: a count of 0 changes no flag. */
+static enum step shift_double(struct core_env *env, struct core *c, const struct insn *in)
+{
+	unsigned sz = in->size;
+	uint64_t cnt = in->imm3 == COUNT_CL ? c->r[R_RCX] : (uint64_t)in->imm3;
+	unsigned n = (unsigned)cnt & (sz == 8 ? 63 : 31);
+	uint64_t a, b = rd_opnd(c, &in->b, sz), addr = 0;
+	if (in->a.kind == OPND_MEM) {
+		addr = ea(c, &in->a);
+		TRY(need_slot(env, c));
+		TRY(load(env, c, addr, sz, &a));
+	} else {
+		a = rd_opnd(c, &in->a, sz);
+	}
+	if (n) {
+		int cf;
+		uint64_t r = alu_shift_double(in->op == OP_SHLD, a, b, n, sz, &cf);
+		c->cf = (uint8_t)cf;
+		c->of = ((r ^ a) >> (8 * sz - 1)) & 1;
+		szpf(c, r, sz);
+		a = r;
+	}
+	if (in->a.kind == OPND_MEM)
+		return store_checked(env, c, addr, sz, a);
+	wr_opnd(c, &in->a, sz, a);
+	return ST_OK;
+}
+
+/* The pair mul, imul (one operand) and div, idiv read and write: ax for
+ * bytes, else rdx:rax at the width. */
+static inline void wr_pair(struct core *c, unsigned sz, uint64_t lo, uint64_t hi)
+{
+	if (sz == 1) {
+		wr_reg(c, R_RAX, 2, hi << 8 | lo);
+		return;
+	}
+	wr_reg(c, R_RAX, sz, lo);
+	wr_reg(c, R_RDX, sz, hi);
+}
+
+/* mul, imul with one operand, div, idiv. The flags x86 leaves undefined
+ * (SF ZF PF after a multiplication, all six after a division) keep their
+ * values. */
+static enum step mul_div(struct core_env *env, struct core *c, const struct insn *in)
+{
+	unsigned sz = in->size;
+	uint64_t src, lo = c->r[R_RAX] & mask(sz), hi, q, r;
+	TRY(read_src(env, c, &in->a, sz, &src));
+	if (in->op == OP_MUL1 || in->op == OP_IMUL1) {
+		c->cf = c->of = (uint8_t)alu_mul(in->op == OP_IMUL1, lo, src, sz, &lo, &hi);
+		wr_pair(c, sz, lo, hi);
+		return ST_OK;
+	}
+	hi = sz == 1 ? (c->r[R_RAX] >> 8) & 0xff : c->r[R_RDX] & mask(sz);
+	if (sz == 1)
+		lo = c->r[R_RAX] & 0xff;
+	if (alu_div(in->op == OP_IDIV, hi, lo, src, sz, &q, &r)) {
+		if (src == 0)
+			return fault(env, c, "divide error: division by zero");
+		return fault(env, c, "divide error: the quotient does not fit in %u bits", 8 * sz);
+	}
+	wr_pair(c, sz, q, r);
+	return ST_OK;
+}
+
+/* RFLAGS as pushf stores it: CF PF ZF SF IF OF and bit 1, which is always set. */
+static inline uint64_t flags_word(const struct core *c)
+{
+	return 2u | c->cf | (unsigned)core_pf(c) << 2 | c->zf << 6 | c->sf << 7 |
+	       (unsigned)c->intr << 9 | c->of << 11;
+}
+
+static inline void set_flags_word(struct core *c, uint64_t f)
+{
+	c->cf = f & 1;
+	c->pf_byte = (f >> 2) & 1 ? 0 : 1;
+	c->zf = (f >> 6) & 1;
+	c->sf = (f >> 7) & 1;
+	c->of = (f >> 11) & 1;
+	if (!c->intr && ((f >> 9) & 1))
+		c->stop_at = c->clock; /* as sti: take what is pending */
+	c->intr = (f >> 9) & 1;
+}
+
 /* Execute one instruction, up to its outcome (enum step); what the outcome
  * costs and counts is core_exec_event's. Cycles charged here are the
  * instruction's own: its accesses, a fence, a stall, a locked hold. */
@@ -957,7 +1140,7 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 	case OP_MOV:
 		if (in->a.kind == OPND_REG) {
 			TRY(read_src(env, c, &in->b, sz, &b));
-			wr_reg(c, in->a.reg, sz, b);
+			wr_opnd(c, &in->a, sz, b);
 			return ST_OK;
 		}
 		TRY(need_slot(env, c));
@@ -977,12 +1160,67 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		return ST_OK;
 
 	case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR:
-	case OP_CMP: case OP_TEST:
+	case OP_CMP: case OP_TEST: case OP_ADC: case OP_SBB:
 		TRY(read_src(env, c, &in->b, sz, &b));
 		return modify(env, c, in, b);
 
 	case OP_INC: case OP_DEC: case OP_NEG: case OP_NOT: case OP_SHL: case OP_SHR:
+	case OP_SAR: case OP_ROL: case OP_ROR:
 		return modify(env, c, in, in->b.kind == OPND_NONE ? 0 : opval(c, &in->b, 1));
+
+	case OP_BT: case OP_BTS: case OP_BTR: case OP_BTC:
+		return bit_test(env, c, in);
+
+	case OP_SHLD: case OP_SHRD:
+		return shift_double(env, c, in);
+
+	case OP_IMUL:
+	case OP_IMUL3: {
+		uint64_t lo, hi;
+		TRY(read_src(env, c, &in->b, sz, &b));
+		a = in->op == OP_IMUL ? rd_opnd(c, &in->a, sz) : (uint64_t)(int64_t)in->imm3 & mask(sz);
+		c->cf = c->of = (uint8_t)alu_mul(1, a, b, sz, &lo, &hi);
+		wr_reg(c, in->a.reg, sz, lo);
+		return ST_OK;
+	}
+
+	case OP_MUL1: case OP_IMUL1: case OP_DIV: case OP_IDIV:
+		return mul_div(env, c, in);
+
+	case OP_CBW:
+		wr_reg(c, R_RAX, sz, (uint64_t)sext(c->r[R_RAX], sz / 2));
+		return ST_OK;
+
+	case OP_CWD:
+		wr_reg(c, R_RDX, sz, (c->r[R_RAX] >> (8 * sz - 1)) & 1 ? ~0ull : 0);
+		return ST_OK;
+
+	case OP_SETCC:
+		if (in->a.kind == OPND_REG) {
+			wr_opnd(c, &in->a, 1, (uint64_t)cond(c, in->cond));
+			return ST_OK;
+		}
+		TRY(need_slot(env, c));
+		return store(env, c, ea(c, &in->a), 1, (uint64_t)cond(c, in->cond));
+
+	case OP_CMOVCC: /* loads its source and, at 32 bits, clears the upper half either way */
+		TRY(read_src(env, c, &in->b, sz, &b));
+		wr_reg(c, in->a.reg, sz, cond(c, in->cond) ? b : c->r[in->a.reg]);
+		return ST_OK;
+
+	case OP_PUSHF:
+		TRY(stack_push(env, c, "pushf"));
+		TRY(need_slot(env, c));
+		TRY(store(env, c, c->r[R_RSP] - 8, 8, flags_word(c)));
+		c->r[R_RSP] -= 8;
+		return ST_OK;
+
+	case OP_POPF:
+		TRY(stack_pop(env, c, "popf"));
+		TRY(load(env, c, c->r[R_RSP], 8, &a));
+		c->r[R_RSP] += 8;
+		set_flags_word(c, a);
+		return ST_OK;
 
 	case OP_XADD:
 	case OP_CMPXCHG:
@@ -1008,8 +1246,10 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 
 	case OP_RET:
 		if (c->call_depth == 0) {
-			if (!c->in_handler)
-				return fault(env, c, "ret with no caller");
+			if (!c->in_handler) { /* the thread's entry function returns: as hlt */
+				TRY(drained(env, c));
+				return ST_HALT;
+			}
 			irq_exit(env, c);
 			c->stop_at = c->clock; /* a pending interrupt may be taken now */
 			return ST_JUMP;

@@ -69,7 +69,10 @@ struct core {
 	/* whether irq.n is non-zero, copied in core_start, so that an event
 	 * of a core without interrupt sources never reads `irq` */
 	uint8_t irq_any;
-	uint8_t intr;            /* IF: hard interrupts enabled */
+	/* PF, kept as the low byte of the result that last set it (PF is
+	 * that byte's even parity): one byte stored per arithmetic
+	 * instruction, the parity computed only when read (core_pf) */
+	uint8_t pf_byte;
 	uint8_t state;           /* enum core_run_state */
 	uint8_t act;             /* enum core_activity, as last reported */
 	int id;
@@ -82,6 +85,7 @@ struct core {
 	 * delivered. NONE, or a count already passed, when no hold is on. */
 	uint64_t irq_hold;
 	int in_handler;          /* running an interrupt handler (context in `saved`) */
+	uint8_t intr;            /* IF: hard interrupts enabled */
 	uint32_t call_depth;     /* calls without their ret, in the current context */
 	int bh_count, preempt_count;
 	uint32_t issued;         /* instructions since the last cpi charge (issue_width > 1) */
@@ -97,7 +101,7 @@ struct core {
 	struct {
 		uint64_t r[R_NREGS];
 		uint32_t pc, call_depth;
-		uint8_t zf, sf, cf, of, intr;
+		uint8_t zf, sf, cf, of, pf_byte, intr;
 	} saved;
 };
 
@@ -129,6 +133,11 @@ struct core_env {
 	struct err err;          /* first runtime fault */
 	int failed;
 };
+
+static inline int core_pf(const struct core *c)
+{
+	return !__builtin_parity(c->pf_byte);
+}
 
 /* Set a core up for a thread (registers, stack, start cycle). */
 void core_init(struct core_env *env, struct core *c, int id);

@@ -20,7 +20,18 @@ enum opcode {
 	OP_LEA,
 	OP_ADD, OP_SUB, OP_AND, OP_OR, OP_XOR, OP_CMP, OP_TEST,
 	OP_INC, OP_DEC, OP_NEG, OP_NOT,
-	OP_SHL, OP_SHR,
+	OP_SHL, OP_SHR, OP_SAR, OP_ROL, OP_ROR,
+	OP_ADC, OP_SBB,
+	OP_SHLD, OP_SHRD,        /* a r/m, b register; count in imm3 (COUNT_CL: cl) */
+	OP_IMUL,                 /* a = a * b */
+	OP_IMUL3,                /* a = b * imm3 */
+	OP_MUL1, OP_IMUL1,       /* one operand: rdx:rax (ax for bytes) = rax * a */
+	OP_DIV, OP_IDIV,         /* rdx:rax (ax for bytes) / a */
+	OP_CBW,                  /* cbw cwde cdqe: sign-extend the lower half of rax (size: its width) */
+	OP_CWD,                  /* cwd cdq cqo: rdx = the sign of rax (size: the width) */
+	OP_BT, OP_BTS, OP_BTR, OP_BTC,
+	OP_SETCC, OP_CMOVCC,     /* cond */
+	OP_PUSHF, OP_POPF,
 	OP_JMP, OP_JCC, OP_CALL, OP_RET, OP_PUSH, OP_POP,
 	OP_XADD, OP_CMPXCHG, OP_XCHG,
 	OP_MFENCE, OP_LFENCE, OP_SFENCE, OP_PAUSE,
@@ -41,11 +52,15 @@ enum opcode {
 	OP_NOPCODES
 };
 
-/* jcc conditions, evaluated on ZF SF CF OF. */
+/* jcc, setcc and cmovcc conditions, evaluated on ZF SF CF OF PF. */
 enum cond {
 	CC_E, CC_NE, CC_L, CC_LE, CC_G, CC_GE, CC_B, CC_BE, CC_A, CC_AE, CC_S, CC_NS,
+	CC_O, CC_NO, CC_P, CC_NP,
 	CC_NCONDS
 };
+
+/* insn.imm3 of shld/shrd whose count is cl. */
+#define COUNT_CL (-1)
 
 enum opnd_kind {
 	OPND_NONE,
@@ -63,17 +78,19 @@ struct operand {
 	uint8_t index;   /* OPND_MEM: R_NONE when absent */
 	uint8_t scale;   /* OPND_MEM: 1, 2, 4, 8 */
 	uint8_t gs;      /* OPND_MEM: gs: segment (this_cpu access) */
+	uint8_t hi8;     /* OPND_REG of size 1: bits 8-15 of reg (ah ch dh bh) */
 	int64_t imm;     /* OPND_IMM value; OPND_MEM displacement with symbols folded in */
 };
 
 /* Intel operand order: a is the destination (or the only operand). */
 struct insn {
 	uint8_t op;      /* enum opcode */
-	uint8_t cond;    /* OP_JCC: enum cond */
+	uint8_t cond;    /* OP_JCC, OP_SETCC, OP_CMOVCC: enum cond */
 	uint8_t lock;    /* lock prefix */
 	uint8_t size;    /* operation width in bytes */
 	uint32_t target; /* OP_JMP/JCC/CALL: instruction index; OP_MARK: mark index */
 	uint32_t loc;    /* index into program.locs: where it was written */
+	int32_t imm3;    /* a third operand: imul's immediate, shld/shrd's count */
 	struct operand a, b;
 };
 

@@ -30,17 +30,17 @@ void program_free(struct program *p)
 
 const struct symbol *program_symbol(const struct program *p, const char *name)
 {
+	/* the first of the name: its global, which sorts before its locals */
 	size_t lo = 0, hi = p->n_syms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(name, p->syms[mid].name);
-		if (c == 0)
-			return &p->syms[mid];
-		if (c < 0)
-			hi = mid;
-		else
+		if (strcmp(p->syms[mid].name, name) < 0)
 			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < p->n_syms && !p->syms[lo].local && strcmp(p->syms[lo].name, name) == 0)
+		return &p->syms[lo];
 	return NULL;
 }
 

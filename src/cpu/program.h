@@ -41,6 +41,7 @@ struct symbol {
 	int64_t value;     /* TEXT: instruction index; DATA: address; PERCPU: offset; ABS: value */
 	uint64_t size;     /* bytes up to the next symbol in the same section (data/percpu) */
 	uint32_t loc;      /* where it was defined */
+	uint8_t local;     /* one compiled file's own (static, .L*): program_symbol skips it */
 };
 
 struct src_loc {
@@ -54,7 +55,7 @@ struct program {
 	uint32_t n_insns;
 	struct symbol *syms;   /* sorted by name (bsearch) */
 	uint32_t n_syms;
-	char **files;          /* every file read, for src_loc.file */
+	char **files;          /* every file read, and the C files .file names, for src_loc.file */
 	uint32_t n_files;
 	struct src_loc *locs;
 	uint32_t n_locs;
@@ -82,6 +83,9 @@ struct asm_define {
 	 * field names ("--set"). NULL: not said. */
 	const char *file;
 	int line, col;
+	/* A C program mentions it (a -D macro to its compile): then naming no
+	 * .equ is not an error. */
+	uint8_t used_by_c;
 };
 
 struct asm_input {
@@ -93,6 +97,16 @@ struct asm_input {
 	size_t n_defines;
 	int nr_cpus;                  /* value of NR_CPUS; sizes __per_cpu_offset */
 	uint32_t line_size;           /* for .align defaults and the percpu stride */
+	/* Per file (NULL: none): non-zero when it is a compiler's output. Its
+	 * symbols are its own unless declared .globl (a C file's statics),
+	 * and its .loc lines name the C source of each instruction. For
+	 * asm_assemble_string, element 0 applies to the text. */
+	const uint8_t *compiled;
+	/* Per file (NULL, or a NULL element: none): the directory the
+	 * compiler ran in, as messages should show it ("" for the current
+	 * one). A relative name in .file resolves against it; without it,
+	 * against the directory `.file 0` names. */
+	const char *const *compile_dirs;
 };
 
 /* Assemble. On error returns -1 with e = file:line:col: message and leaves
@@ -108,6 +122,7 @@ void program_free(struct program *p);
  * Returns 0 when it is one, -1 otherwise. */
 int asm_reg_lookup(const char *name, size_t len, uint8_t *reg, uint8_t *size);
 
+/* The global symbol of that name (never a compiled file's own), or NULL. */
 const struct symbol *program_symbol(const struct program *p, const char *name);
 static inline uint64_t program_percpu_offset(const struct program *p, int cpu)
 {

@@ -397,6 +397,7 @@ void sim_core_view(const struct sim *s, int core, struct sim_core_view *out)
 	out->sf = c->sf;
 	out->cf = c->cf;
 	out->of = c->of;
+	out->pf = (uint8_t)core_pf(c);
 	out->intr_enabled = c->intr;
 	out->bh_count = c->bh_count;
 	out->preempt_count = c->preempt_count;

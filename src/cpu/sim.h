@@ -77,7 +77,7 @@ struct sim_observer {
 struct sim_core_view {
 	uint64_t regs[R_NREGS];
 	uint32_t pc;                 /* next instruction index */
-	uint8_t zf, sf, cf, of, intr_enabled;
+	uint8_t zf, sf, cf, of, pf, intr_enabled;
 	int bh_count, preempt_count;
 	int in_handler;              /* running an interrupt handler */
 	int halted;

@@ -6,6 +6,7 @@
 #include "load/cpu_json.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include "load/topology_json.h"
 #include "mem/memsys.h"
 #include <string.h>
@@ -180,4 +181,137 @@ int cpu_json_load(const char *path, struct cpu_model *m, struct err *e)
 	int r = cpu_json_from_node(d, jpos_root(d), name, m, e);
 	jpos_free(d);
 	return r;
+}
+
+/* The message of an error in a document made from the option's value,
+ * without its position: the caller names the option instead. The JSON
+ * path stays when it leads somewhere below the value ("$.c2c.socket",
+ * said as "topology.c2c.socket"). */
+static void option_msg(const struct err *x, int topo, char *buf, size_t n)
+{
+	const char *m = x->msg;
+	if (topo && !strncmp(m, "$.", 2))
+		snprintf(buf, n, "topology.%s", m + 2);
+	else if (m[0] == '$' && strstr(m, ": "))
+		snprintf(buf, n, "%s", strstr(m, ": ") + 2);
+	else
+		snprintf(buf, n, "%s", m);
+}
+
+/* The value as the JSON a file would hold: text that parses as JSON is
+ * taken as it is (300, [298, 692]), anything else as a string (MOESI), and
+ * a string key's value always as a string. Malloc'd; NULL out of memory. */
+static char *value_json(const char *value, int as_string)
+{
+	if (!as_string) {
+		cJSON *probe = cJSON_Parse(value);
+		cJSON_Delete(probe);
+		if (probe)
+			return strdup(value);
+	}
+	cJSON *s = cJSON_CreateString(value);
+	char *text = s ? cJSON_PrintUnformatted(s) : NULL;
+	cJSON_Delete(s);
+	return text;
+}
+
+/* "topology.c2c.socket": replace that member of the model's topology,
+ * written out as its object, and read the object back, so the topology's
+ * own reader checks the key and the whole topology. */
+static int set_topology_key(struct cpu_model *m, const char *path, const char *vtext, struct err *x)
+{
+	if (!m->topology.sockets)
+		return err_set(x, NULL, 0, 0, "this model gives the flat shorthand (cores_per_socket, lat_c2c_local, "
+			       "lat_c2c_remote), not a \"topology\" object: set those keys instead");
+	cJSON *value = cJSON_Parse(vtext);
+	cJSON *root = topo_json_write(&m->topology);
+	cJSON *at = root;
+	char part[64];
+	int rc = 0;
+	if (!value || !root) {
+		rc = err_internal(x, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		size_t len = strcspn(path, ".");
+		snprintf(part, sizeof part, "%.*s", (int)len, path);
+		if (!path[len])
+			break;
+		cJSON *next = cJSON_GetObjectItemCaseSensitive(at, part);
+		if (!cJSON_IsObject(next)) {
+			rc = err_set(x, NULL, 0, 0, "topology.%s is not an object with keys", part);
+			goto out;
+		}
+		at = next;
+		path += len + 1;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(at, part))
+		cJSON_ReplaceItemInObjectCaseSensitive(at, part, value);
+	else
+		cJSON_AddItemToObject(at, part, value);
+	value = NULL;
+	char *text = cJSON_PrintUnformatted(root);
+	struct jpos_doc *d = text ? jpos_parse("topology", text, strlen(text), x) : NULL;
+	free(text);
+	if (!d) {
+		rc = err_is_set(x) ? -1 : err_internal(x, "out of memory");
+		goto out;
+	}
+	struct topology t;
+	rc = topo_json_read(d, jpos_root(d), &t, x);
+	jpos_free(d);
+	if (!rc)
+		m->topology = t;
+out:
+	cJSON_Delete(value);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int cpu_json_set(struct cpu_model *m, const char *key, const char *value, const char *opt, struct err *e)
+{
+	struct err x;
+	err_clear(&x);
+	const struct cpu_model_field *f = NULL;
+	size_t klen = strcspn(key, ".");
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++)
+		if (strlen(cpu_model_fields[i].key) == klen && !strncmp(cpu_model_fields[i].key, key, klen))
+			f = &cpu_model_fields[i];
+	if (!f || (key[klen] && f->type != CPU_F_TOPOLOGY)) {
+		char base[64];
+		snprintf(base, sizeof base, "%.*s", (int)klen, key);
+		const char *near = jpos_suggest(base, cpu_model_keys);
+		return err_set(e, NULL, 0, 0, "%s: unknown CPU-model key \"%s\"%s%s%s", opt, key,
+			       near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+	}
+	if (f->off == offsetof(struct cpu_model, cores))
+		return err_set(e, NULL, 0, 0, "%s: the core count is the run's (--cores, --set cores=N)", opt);
+	int topo = f->type == CPU_F_TOPOLOGY;
+	if (topo && !key[klen])
+		return err_set(e, NULL, 0, 0, "%s: set one key of the topology (cpu.topology.c2c.socket=N ...)", opt);
+	if (!topo && m->topology.sockets && (f->need == CPU_NEED_IF_FLAT || f->need == CPU_NEED_FLAT_ONLY))
+		return err_set(e, NULL, 0, 0, "%s: this model has a \"topology\", which replaces the flat shorthand "
+			       "key \"%s\" (set cpu.topology.* instead)", opt, f->key);
+	int string = f->type == CPU_F_STR || f->type == CPU_F_FABRIC || f->type == CPU_F_PROTOCOL;
+	char *text = value_json(value, string);
+	if (!text)
+		return err_internal(e, "out of memory");
+	int rc;
+	if (topo) {
+		rc = set_topology_key(m, key + klen + 1, text, &x);
+	} else {
+		struct jpos_doc *d = jpos_parse(opt, text, strlen(text), &x);
+		rc = d ? read_field(d, jpos_root(d), f, m, &x) : -1;
+		jpos_free(d);
+	}
+	free(text);
+	if (!rc)
+		return 0;
+	if (x.kind == ERR_INTERNAL) {
+		*e = x;
+		return -1;
+	}
+	char msg[sizeof x.msg];
+	option_msg(&x, topo, msg, sizeof msg);
+	return err_set(e, NULL, 0, 0, "%s: %s", opt, msg);
 }

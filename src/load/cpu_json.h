@@ -22,4 +22,12 @@ int cpu_json_check_cores(const char *path, int cores, struct err *e);
 int cpu_json_locate(const struct jpos_doc *d, const cJSON *obj, const struct err *verr,
 		    struct err *e);
 
+/* Set one key of a loaded model as a file would give it, for the command
+ * line's --set cpu.KEY=VALUE: KEY is any key of the model's table
+ * (cpu_model_keys) or topology.KEY[.KEY] below its "topology"; VALUE is
+ * JSON (300, [298,692]) or a bare word taken as a string (MOESI). Each is
+ * checked as the file's reader checks it; errors are "OPT: what is wrong".
+ * Whether the model as a whole can run is the caller's check. */
+int cpu_json_set(struct cpu_model *m, const char *key, const char *value, const char *opt, struct err *e);
+
 #endif

@@ -160,13 +160,22 @@ static int parse_range(const char *s, int *lo, int *hi)
 	return 0;
 }
 
-static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs)
+/* A thread's CPUs may also be a placement policy (placement.h): "all",
+ * placed by it. An interrupt's follow the threads' placement. */
+static int parse_cpuset(struct ctx *c, const cJSON *n, struct scen_cpuset *cs, int thread)
 {
 	memset(cs, 0, sizeof *cs);
 	loc_of(c->d, n, &cs->loc);
-	const char *expect = "expected \"all\", a range string such as \"0-3\", or an array of CPU ids";
+	const char *expect = thread ? "expected \"all\", a placement (\"compact\", \"scatter\", \"cores-first\", "
+				      "\"numbered\"), a range string such as \"0-3\", or an array of CPU ids"
+				    : "expected \"all\", a range string such as \"0-3\", or an array of CPU ids";
 	if (cJSON_IsString(n) && !strcmp(n->valuestring, "all")) {
 		cs->all = true;
+		return 0;
+	}
+	if (thread && cJSON_IsString(n) && placement_find(n->valuestring) != PLACE_NONE) {
+		cs->all = true;
+		cs->placement = placement_find(n->valuestring);
 		return 0;
 	}
 	int lo, hi;
@@ -332,7 +341,7 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 	} else if (cJSON_IsArray(n)) {
 		cnt = (size_t)cJSON_GetArraySize(n);
 		if (!cnt)
-			return jpos_error(c->d, n, c->e, "empty program list (expected at least one .s file)");
+			return jpos_error(c->d, n, c->e, "empty program list (expected at least one .s or .c file)");
 	} else {
 		return jpos_error(c->d, n, c->e, "expected a file name or an array of file names, found %s",
 				  jpos_type_name(n));
@@ -347,9 +356,9 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		const char *rel;
 		if ((r = jpos_string(c->d, ch, 4000, &rel, c->e)))
 			break;
-		if (!input_is_workload_name(rel)) {
+		if (!input_is_program_name(rel)) {
 			r = jpos_error(c->d, ch, c->e, "program \"%s\" is not a workload file (expected a name ending in %s)",
-				       rel, INPUT_WORKLOAD_NAMES);
+				       rel, INPUT_PROGRAM_NAMES);
 			break;
 		}
 		char *a = rel[0] == '/' ? strdup(rel) : path_join(c->s->dir, rel);
@@ -363,10 +372,10 @@ static int parse_program(struct ctx *c, const cJSON *n, struct scen_setup *su)
 			su->program[su->n_program++] = b;
 			b = NULL;
 		} else if (file_kind(a) == 2) {
-			r = jpos_error(c->d, ch, c->e, "program \"%s\" is a directory (expected a .s file)", rel);
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is a directory (expected a .s or .c file)", rel);
 		} else if (file_kind(a) == 3) {
 			struct stat st;
-			r = jpos_error(c->d, ch, c->e, "program \"%s\" is %s (expected a .s file)", rel,
+			r = jpos_error(c->d, ch, c->e, "program \"%s\" is %s (expected a .s or .c file)", rel,
 				       stat(a, &st) ? "not a regular file" : input_kind(st.st_mode));
 		} else if (b) {
 			r = jpos_error(c->d, ch, c->e, "program file \"%s\" not found (expected it next to the scenario or in %s)",
@@ -402,6 +411,35 @@ static int parse_defines(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		struct asm_define d = { .name = name, .value = v, .file = c->s->file };
 		jpos_key_where(c->d, ch, &d.line, &d.col);
 		su->defines[su->n_defines++] = d;
+	}
+	return 0;
+}
+
+/* Flags for the compiles of the .c programs. Those that would change what
+ * the compile produces or where (a mode, an output, dependency files) are
+ * refused here: the compile's own flags decide those (c_compile.c). */
+static int parse_cflags(struct ctx *c, const cJSON *n, struct scen_setup *su)
+{
+	static const char *const refused[] = { "-o", "-c", "-E", "-S", "-M", "-save-temps", "-x", "-pipe", NULL };
+	if (jpos_array(c->d, n, c->e))
+		return -1;
+	size_t cnt = (size_t)cJSON_GetArraySize(n);
+	if (!(su->cflags = alloc_array(c, cnt, sizeof *su->cflags)))
+		return -1;
+	for (const cJSON *ch = n->child; ch; ch = ch->next) {
+		const char *f;
+		if (jpos_string(c->d, ch, 4000, &f, c->e))
+			return -1;
+		if (f[0] != '-' || !f[1])
+			return jpos_error(c->d, ch, c->e, "\"%s\" is not a compiler flag (expected one starting with '-', "
+					  "such as \"-O3\"; C files go in \"program\")", f);
+		for (const char *const *r = refused; *r; r++)
+			if (strncmp(f, *r, strlen(*r)) == 0 && (strcmp(*r, "-M") == 0 || !f[strlen(*r)] ||
+								 strcmp(*r, "-x") == 0 || strcmp(*r, "-o") == 0))
+				return jpos_error(c->d, ch, c->e, "flag \"%s\" is bounce's to set: the compile's mode, "
+						  "output and language are fixed (docs/c-workloads.md)", f);
+		if (!(su->cflags[su->n_cflags++] = dup_or_fail(c, f)))
+			return -1;
 	}
 	return 0;
 }
@@ -458,7 +496,7 @@ static int parse_threads(struct ctx *c, const cJSON *n, struct scen_setup *su)
 		const char *entry;
 		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, keys, c->e))
 			return -1;
-		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &t->cpus))
+		if (!(k = require(c, o, "cpus", "\"all\", a placement, \"0-3\" or [ids]")) || parse_cpuset(c, k, &t->cpus, 1))
 			return -1;
 		if (!(k = require(c, o, "entry", "the label the thread starts at")) ||
 		    ident_string(c, k, "label", &entry) || !(t->entry = dup_or_fail(c, entry)))
@@ -493,7 +531,7 @@ static int parse_interrupts(struct ctx *c, const cJSON *n, struct scen_setup *su
 		int64_t v;
 		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, keys, c->e))
 			return -1;
-		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &q->cpus))
+		if (!(k = require(c, o, "cpus", "\"all\", \"0-3\" or [ids]")) || parse_cpuset(c, k, &q->cpus, 0))
 			return -1;
 		if (!(k = require(c, o, "kind", kinds)) || jpos_string(c->d, k, 0, &s, c->e))
 			return -1;
@@ -919,7 +957,7 @@ static int parse_top(struct ctx *c, const cJSON *root)
 	if (!(s->description = dup_or_fail(c, str)))
 		return -1;
 	if (!require(c, root, "cpu", "a CPU model name such as \"x460-8way\" or an inline object") ||
-	    !require(c, root, "program", "the .s files to assemble") ||
+	    !require(c, root, "program", "the .s and .c files to run") ||
 	    !require(c, root, "threads", "[{\"cpus\": ..., \"entry\": ...}]"))
 		return -1;
 	if (parse_setup(c, root, &s->base))
@@ -1055,6 +1093,9 @@ static void setup_free(struct scen_setup *su)
 		free(su->interrupts[i].handler);
 	}
 	free(su->interrupts);
+	for (size_t i = 0; i < su->n_cflags; i++)
+		free(su->cflags[i]);
+	free(su->cflags);
 }
 
 void scen_free(struct scenario *s)
@@ -1253,6 +1294,66 @@ static int merge_defines(struct scen_run *r, struct name_map *names, const struc
 	return 0;
 }
 
+/* The placement a run of variant v asks for: the command line's, else
+ * its threads' (one policy: a policy means "all", so a second thread entry
+ * would share its CPUs, which scen_check_cores refuses). */
+static enum placement run_placement(const struct scenario *s, size_t v, const struct scen_overrides *o,
+				    const struct scen_loc **where)
+{
+	const struct scen_setup *th = pick(s, v, SCEN_SET_THREADS);
+	*where = NULL;
+	if (o && o->placement != PLACE_NONE)
+		return o->placement;
+	for (size_t t = 0; t < th->n_threads; t++)
+		if (th->threads[t].cpus.placement != PLACE_NONE) {
+			*where = &th->threads[t].cpus.loc;
+			return th->threads[t].cpus.placement;
+		}
+	return PLACE_NONE;
+}
+
+/* The command line's CPU-model keys, then the placement, on the model of
+ * the run; then the whole model checked as the file's would be. */
+static int adjust_model(const struct scenario *s, size_t v, const struct scen_overrides *o, struct scen_run *r,
+			struct err *e)
+{
+	const struct scen_loc *where;
+	r->placement = run_placement(s, v, o, &where);
+	if (o) {
+		r->cpu_keys = o->cpu_keys;
+		r->n_cpu_keys = o->n_cpu_keys;
+	}
+	for (size_t i = 0; i < r->n_cpu_keys; i++)
+		if (cpu_json_set(&r->cpu, r->cpu_keys[i].key, r->cpu_keys[i].value, r->cpu_keys[i].opt, e))
+			return -1;
+	char opts[512] = "";
+	for (size_t i = 0; i < r->n_cpu_keys; i++)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts), "%s%s", i ? " " : "", r->cpu_keys[i].opt);
+	if (r->placement != PLACE_NONE && r->placement != PLACE_NUMBERED) {
+		struct err x;
+		err_clear(&x);
+		if (!r->cpu.topology.sockets)
+			err_set(&x, NULL, 0, 0, "placement \"%s\" needs a CPU model with a \"topology\" object; \"%s\" gives "
+				"the flat shorthand", placement_name(r->placement), r->cpu.name);
+		else
+			placement_apply(&r->cpu.topology, r->placement, &x);
+		if (err_is_set(&x))
+			return where ? loc_err(s, where, e, "%s", x.msg) : err_set(e, NULL, 0, 0, "--placement: %s", x.msg);
+	}
+	if (!r->n_cpu_keys && (r->placement == PLACE_NONE || r->placement == PLACE_NUMBERED))
+		return 0;
+	struct err verr;
+	err_clear(&verr);
+	if (ms_model_check(&r->cpu, &verr)) {
+		if (r->n_cpu_keys)
+			return err_set(e, NULL, 0, 0, "%s: CPU model \"%s\" with %d cores: %s", opts, r->cpu.name, r->cores,
+				       verr.msg);
+		return err_set(e, NULL, 0, 0, "CPU model \"%s\" placed \"%s\" with %d cores: %s", r->cpu.name,
+			       placement_name(r->placement), r->cores, verr.msg);
+	}
+	return 0;
+}
+
 int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides *o,
 		 struct scen_run *r, struct err *e)
 {
@@ -1270,7 +1371,7 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->cpu = o && o->cpu ? *o->cpu : pick(s, v, SCEN_SET_CPU)->cpu;
 	r->cpu.cores = cores;
 	r->cores = cores;
-	if (o && o->cpu) {
+	if (o && o->cpu && !o->n_cpu_keys) {
 		struct err verr;
 		err_clear(&verr);
 		if (ms_model_check(&r->cpu, &verr)) {
@@ -1281,6 +1382,8 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 			return err_set(e, NULL, 0, 0, "CPU model \"%s\" with %d cores: %s", r->cpu.name, cores, verr.msg);
 		}
 	}
+	if (adjust_model(s, v, o, r, e))
+		return -1;
 	r->seed = o && o->has_seed ? o->seed : pick(s, v, SCEN_SET_SEED)->seed;
 	const struct scen_setup *p = pick(s, v, SCEN_SET_PROGRAM);
 	r->program = (const char *const *)p->program;
@@ -1288,6 +1391,8 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	r->include_dirs[r->n_include_dirs++] = s->dir;
 	if (strcmp(s->dir, s->libdir))
 		r->include_dirs[r->n_include_dirs++] = s->libdir;
+	r->cflags = (const char *const *)pick(s, v, SCEN_SET_CFLAGS)->cflags;
+	r->n_cflags = pick(s, v, SCEN_SET_CFLAGS)->n_cflags;
 	r->threads = pick(s, v, SCEN_SET_THREADS)->threads;
 	r->n_threads = pick(s, v, SCEN_SET_THREADS)->n_threads;
 	r->interrupts = pick(s, v, SCEN_SET_INTERRUPTS)->interrupts;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "base/cpu_model.h"
 #include "base/cpuset.h"
+#include "base/placement.h"
 #include "base/error.h"
 #include "cpu/interrupts.h"
 #include "cpu/program.h"
@@ -41,9 +42,12 @@ struct scen_loc {
 };
 
 /* "all", [ids] or "0-3". "all" stays a flag because it means every core
- * of the run, known only once a variant is resolved (scen_cpuset_resolve). */
+ * of the run, known only once a variant is resolved (scen_cpuset_resolve).
+ * A thread's "compact", "scatter", "cores-first" or "numbered" is "all"
+ * with the run's CPUs placed by that policy (base/placement.h). */
 struct scen_cpuset {
 	bool all;
+	enum placement placement;  /* PLACE_NONE unless a policy was given */
 	struct cpuset ids;         /* when !all */
 	struct scen_loc loc;
 };
@@ -94,7 +98,8 @@ struct scen_stop {
 	X(defines,    DEFINES,    0) \
 	X(threads,    THREADS,    5) \
 	X(interrupts, INTERRUPTS, 6) \
-	X(stop,       STOP,       7)
+	X(stop,       STOP,       7) \
+	X(cflags,     CFLAGS,     8)
 
 #define SCEN_KEY_ENUM_(key, ID, hint) SCEN_KEY_##ID,
 #define SCEN_SET_ENUM_(key, ID, hint) SCEN_SET_##ID = 1u << SCEN_KEY_##ID,
@@ -123,6 +128,8 @@ struct scen_setup {
 	struct scen_interrupt *interrupts;
 	size_t n_interrupts;
 	struct scen_stop stop;
+	char **cflags;             /* more flags for the .c programs' compiles */
+	size_t n_cflags;
 };
 
 struct scen_variant {
@@ -189,6 +196,12 @@ int scen_load_cpu(const char *name, struct cpu_model *m, struct err *e);
  * to `dir`, else <datadir>/cpus/NAME.json. Malloc'd; NULL out of memory. */
 char *scen_cpu_file(const char *name, const char *dir);
 
+/* One key of the CPU model set from the command line (cpu_json_set). */
+struct scen_cpu_key {
+	const char *key, *value;
+	const char *opt;              /* "--set cpu.KEY=VALUE", for messages */
+};
+
 /* Command-line overrides, applied after the variant's. */
 struct scen_overrides {
 	const struct cpu_model *cpu;  /* --cpu, NULL: keep */
@@ -198,6 +211,9 @@ struct scen_overrides {
 	uint64_t seed;
 	const struct asm_define *defines; /* --set NAME=VALUE */
 	size_t n_defines;
+	const struct scen_cpu_key *cpu_keys; /* --set cpu.KEY=VALUE, applied to each variant's model */
+	size_t n_cpu_keys;
+	enum placement placement;     /* --placement, PLACE_NONE: the threads' */
 };
 
 /* One variant, flattened: what a simulation of it needs. Arrays point into
@@ -205,13 +221,18 @@ struct scen_overrides {
 struct scen_run {
 	const char *scenario;
 	const char *variant;
-	struct cpu_model cpu;           /* cpu.cores == cores */
+	struct cpu_model cpu;           /* cpu.cores == cores; placed, with the cpu_keys set */
 	int cores;
+	const struct scen_cpu_key *cpu_keys; /* the overrides' (for the report) */
+	size_t n_cpu_keys;
+	enum placement placement;       /* how the run's CPUs were placed, PLACE_NONE: numbered */
 	uint64_t seed;
 	const char *const *program;
 	size_t n_program;
 	const char *include_dirs[2];    /* the scenario's dir, <datadir>/scenarios */
 	size_t n_include_dirs;
+	const char *const *cflags;      /* for the .c programs (load/c_compile.h) */
+	size_t n_cflags;
 	struct asm_define *defines;     /* merged base < variant < overrides; owned */
 	size_t n_defines;
 	const struct scen_thread *threads;

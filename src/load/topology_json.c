@@ -228,3 +228,42 @@ int topo_json_locate(const struct jpos_doc *d, const cJSON *obj, const char *msg
 		return jpos_error(d, n, e, "%s", p + 2);
 	return jpos_error(d, n, e, "%s", msg);
 }
+
+cJSON *topo_json_write(const struct topology *t)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "sockets", t->sockets);
+	cJSON_AddNumberToObject(o, "cores_per_socket", t->cores_per_socket);
+	cJSON_AddNumberToObject(o, "cores_per_cluster", t->cores_per_cluster);
+	cJSON_AddNumberToObject(o, "threads_per_core", t->threads_per_core);
+	if (t->numbering == TOPO_NUM_EXPLICIT) {
+		cJSON *ids = cJSON_AddArrayToObject(o, "numbering");
+		for (int i = 0; ids && i < topo_cpus(t); i++)
+			cJSON_AddItemToArray(ids, cJSON_CreateNumber(t->cpu_id[i]));
+	} else {
+		cJSON_AddStringToObject(o, "numbering", topo_numbering_name(t->numbering));
+	}
+	cJSON *c2c = cJSON_AddObjectToObject(o, "c2c");
+	for (int l = TOPO_SMT; c2c && l <= TOPO_SOCKET; l++)
+		if (t->c2c[l])
+			cJSON_AddNumberToObject(c2c, topo_json_c2c_keys[l - TOPO_SMT], t->c2c[l]);
+	int maxhop = 0;
+	cJSON *hops = cJSON_AddArrayToObject(o, "hops");
+	for (int a = 0; hops && a < t->sockets; a++) {
+		cJSON *row = cJSON_CreateArray();
+		for (int b = 0; row && b < t->sockets; b++) {
+			cJSON_AddItemToArray(row, cJSON_CreateNumber(t->hops[a][b]));
+			if (t->hops[a][b] > maxhop)
+				maxhop = t->hops[a][b];
+		}
+		cJSON_AddItemToArray(hops, row);
+	}
+	if (maxhop) {
+		cJSON *ch = cJSON_AddArrayToObject(o, "c2c_hops");
+		for (int h = 1; ch && h <= maxhop; h++)
+			cJSON_AddItemToArray(ch, cJSON_CreateNumber(t->c2c_hop[h]));
+	}
+	return o;
+}

@@ -13,6 +13,10 @@ int topo_json_read(const struct jpos_doc *d, const cJSON *obj, struct topology *
  * document has. Returns -1. */
 int topo_json_locate(const struct jpos_doc *d, const cJSON *obj, const char *msg, struct err *e);
 
+/* The topology as the object topo_json_read reads back to the same
+ * struct (for changing one key of a loaded model); NULL out of memory. */
+cJSON *topo_json_write(const struct topology *t);
+
 /* The object's keys and the keys of its "c2c" (NULL-terminated): the
  * schema test holds scenarios/scenario.schema.json to them. */
 extern const char *const topo_json_keys[];

@@ -63,10 +63,43 @@ void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f);
  * or -1 with why. Parts that only a run creates are checked by name.
  * Lookups go through x (may be NULL), an index of that report. */
 int rep_metric_known(struct rep_index *x, const cJSON *variant, const char *metric, char *why, size_t n);
-void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params);
+/* The columns a CSV has beyond the plain ones: the replicates' spread
+ * (--repeat) and the ratios to a baseline variant (--baseline). */
+struct rep_csv_extra {
+	int replicates;            /* 1: M_min, M_max, M_sd per figure */
+	const char *baseline;      /* NULL: none; else M_vs_BASELINE per figure */
+};
+void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params, const struct rep_csv_extra *x);
 /* One row per variant; param values are prepended (sweeps). */
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);
 void rep_write_junit(const cJSON *rep, FILE *f);
+
+/* The figures of a CSV row (report_output.c), the columns from core_count
+ * to footprint: their number, column names, and a variant's value of one
+ * (0 when it has none: max_error without an approximate read). */
+size_t rep_n_figures(void);
+const char *rep_figure_name(size_t i);
+int rep_figure_raw(const cJSON *v, size_t i, double *out);
+
+/* Replicates and baselines (report_compare.c). The figures they cover
+ * are the CSV's from cycles on: core_count is a setting, not a result. */
+#define REP_FIRST_COMPARED 1
+/* Add "replicates" to variant v: the seeds of runs[0..n) (the same
+ * variant at seeds S..S+n-1, runs[0] is v) and the mean, min, max and
+ * sample standard deviation of each figure over them. */
+void rep_add_replicates(cJSON *v, const cJSON *const *runs, size_t n);
+/* A variant's figure i as the CSV gives it: the replicates' mean, else
+ * its own. 0 when it has none. */
+int rep_figure(const cJSON *v, size_t i, double *out);
+/* Add "baseline": name at the top of rep and "vs_NAME" to each variant:
+ * each figure divided by the baseline variant's (null where that is 0).
+ * -1 when rep has no variant of that name. */
+int rep_add_baseline(cJSON *rep, const char *name);
+/* The optional columns (struct rep_csv_extra) of the header and of a
+ * variant's row; rep says which it has. */
+void rep_write_csv_extra_header(FILE *f, const struct rep_csv_extra *x);
+struct rep_csv_extra rep_csv_extra_of(const cJSON *rep);
+void rep_write_csv_extra_cells(FILE *f, const cJSON *rep, const cJSON *v);
 /* The headline table of docs/results.md for one scenario. */
 void rep_write_markdown(const cJSON *rep, FILE *f);
 

@@ -420,6 +420,15 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	if (desc && desc[0])
 		cJSON_AddStringToObject(v, "description", desc);
 	cJSON_AddStringToObject(v, "cpu", r->run.cpu.name);
+	/* What the command line changed in the model, only when it did: the
+	 * reports of runs without them stay as they were. */
+	if (r->run.n_cpu_keys) {
+		cJSON *ck = cJSON_AddObjectToObject(v, "cpu_set");
+		for (size_t i = 0; i < r->run.n_cpu_keys; i++)
+			cJSON_AddStringToObject(ck, r->run.cpu_keys[i].key, r->run.cpu_keys[i].value);
+	}
+	if (r->run.placement != PLACE_NONE)
+		cJSON_AddStringToObject(v, "placement", placement_name(r->run.placement));
 	/* "cores" is the per-core table, so the count has its own name. */
 	add_u64(v, "core_count", (uint64_t)r->run.cores);
 	add_u64(v, "seed", r->run.seed);

@@ -126,22 +126,33 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 	char (*cells)[N_COLS][64] = calloc((size_t)(n ? n : 1), sizeof *cells);
 	if (!cells)
 		return;
+	/* Ratios to the first variant, or to --baseline's (the report's
+	 * "baseline", which names a variant of it). */
+	const char *head[N_COLS];
+	char vs_head[96];
+	const char *bname = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "baseline"));
+	memcpy(head, col_head, sizeof head);
+	if (bname) {
+		snprintf(vs_head, sizeof vs_head, "vs %s", bname);
+		head[COL_RATIO] = vs_head;
+	}
 	int w[N_COLS];
 	for (int c = 0; c < N_COLS; c++)
-		w[c] = (int)strlen(col_head[c]);
+		w[c] = (int)strlen(head[c]);
 	double base = 0;
 	int i = 0;
 	const cJSON *v;
-	cJSON_ArrayForEach(v, vs) {
-		if (v == vs->child)
+	cJSON_ArrayForEach(v, vs)
+		if (bname ? !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), bname) : v == vs->child)
 			base = num(v, "ops_per_sec");
+	cJSON_ArrayForEach(v, vs) {
 		summary_row(v, base, cells[i]);
 		for (int c = 0; c < N_COLS; c++)
 			if ((int)strlen(cells[i][c]) > w[c])
 				w[c] = (int)strlen(cells[i][c]);
 		i++;
 	}
-	summary_line(f, w, col_head);
+	summary_line(f, w, head);
 	for (i = 0; i < n; i++) {
 		const char *row[N_COLS];
 		for (int c = 0; c < N_COLS; c++)
@@ -176,18 +187,46 @@ static const char *const csv_cols[] = {
 };
 #define N_CSV_COLS (sizeof csv_cols / sizeof csv_cols[0])
 
-void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params)
+size_t rep_n_figures(void)
+{
+	return N_CSV_COLS + 2;
+}
+
+const char *rep_figure_name(size_t i)
+{
+	if (i >= N_CSV_COLS)
+		return i == N_CSV_COLS ? "max_error" : "footprint";
+	const char *c = strchr(csv_cols[i], '.');
+	return c ? c + 1 : csv_cols[i];
+}
+
+int rep_figure_raw(const cJSON *v, size_t i, double *out)
+{
+	int have = 1;
+	if (i < N_CSV_COLS) {
+		const cJSON *n = rep_lookup(v, csv_cols[i]);
+		have = rep_is_number(n);
+		*out = rep_number(n);
+	} else if (i == N_CSV_COLS) {
+		*out = max_error(v, &have);
+	} else {
+		*out = footprint(v);
+	}
+	return have;
+}
+
+void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params, const struct rep_csv_extra *x)
 {
 	for (size_t i = 0; i < n_params; i++)
 		fprintf(f, "%s,", params[i]);
 	fprintf(f, "scenario,variant");
-	for (size_t i = 0; i < N_CSV_COLS; i++) {
-		const char *c = strchr(csv_cols[i], '.');
-		fprintf(f, ",%s", c ? c + 1 : csv_cols[i]);
-	}
+	for (size_t i = 0; i < N_CSV_COLS; i++)
+		fprintf(f, ",%s", rep_figure_name(i));
 	/* cpu and seed last: columns before them keep their places in
-	 * every CSV written so far. */
-	fprintf(f, ",max_error,footprint,stopped,cpu,seed\n");
+	 * every CSV written so far; the optional ones come after them. */
+	fprintf(f, ",max_error,footprint,stopped,cpu,seed");
+	rep_write_csv_extra_header(f, x);
+	fputc('\n', f);
 }
 
 static void csv_string(FILE *f, const char *s)
@@ -201,6 +240,29 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The cpu column: the model's name, and what the command line changed in
+ * it (cpu_set, placement), so that a row says which machine it is about. */
+static void csv_cpu(FILE *f, const cJSON *v)
+{
+	char *label = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&label, &len);
+	if (!m) {
+		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
+		return;
+	}
+	fputs(cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")), m);
+	const cJSON *k;
+	cJSON_ArrayForEach(k, cJSON_GetObjectItem(v, "cpu_set"))
+		fprintf(m, " %s=%s", k->string, k->valuestring);
+	const cJSON *pl = cJSON_GetObjectItem(v, "placement");
+	if (pl)
+		fprintf(m, " placement=%s", pl->valuestring);
+	fclose(m);
+	csv_string(f, label ? label : "");
+	free(label);
+}
+
 void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f)
 {
 	const cJSON *v;
@@ -210,21 +272,30 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")));
 		fputc(',', f);
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")));
+		/* Replicated: the means (rep_add_replicates) in the figures' columns. */
+		const cJSON *mean = rep_lookup(v, "replicates.mean");
 		for (size_t i = 0; i < N_CSV_COLS; i++) {
 			char cell[32];
-			fprintf(f, ",%s", exact(v, csv_cols[i], cell, sizeof cell));
+			fprintf(f, ",%s", exact(mean && i ? mean : v, mean && i ? rep_figure_name(i) : csv_cols[i],
+						cell, sizeof cell));
 		}
 		int have;
 		double me = max_error(v, &have);
+		if (mean) {
+			have = rep_is_number(cJSON_GetObjectItem(mean, "max_error"));
+			me = rep_number(cJSON_GetObjectItem(mean, "max_error"));
+		}
 		if (have)
 			fprintf(f, ",%.17g", me);
 		else
 			fprintf(f, ",");
-		fprintf(f, ",%.17g,%s,", footprint(v),
+		fprintf(f, ",%.17g,%s,", mean ? rep_number(cJSON_GetObjectItem(mean, "footprint")) : footprint(v),
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
-		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
+		csv_cpu(f, v);
 		char seed[32];
-		fprintf(f, ",%s\n", exact(v, "seed", seed, sizeof seed));
+		fprintf(f, ",%s", exact(v, "seed", seed, sizeof seed));
+		rep_write_csv_extra_cells(f, rep, v);
+		fputc('\n', f);
 	}
 }
 

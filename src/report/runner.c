@@ -3,21 +3,28 @@
  * the simulator's numbers, so every front end reports the same errors. */
 #include "config.h"
 #include "report/runner.h"
+
 #include "base/suggest.h"
+#include "load/c_compile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* " (did you mean 'x'?)" for a name that is not a label (data 0) or not a
- * .data/.percpu symbol (data 1) of p, x the closest that is; else "". */
+/* " (did you mean 'x'?)" for a name that is not a global label (data 0)
+ * or .data/.percpu symbol (data 1) of p, x the closest global that is;
+ * the reason when the name is one compiled file's own; else "". */
 static void symbol_hint(const struct program *p, const char *name, int data, char *hint, size_t n)
 {
 	struct suggest g;
 	suggest_init(&g, name);
 	for (uint32_t i = 0; i < p->n_syms; i++) {
 		int sec = p->syms[i].section;
-		if (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT)
+		if (p->syms[i].local && strcmp(p->syms[i].name, name) == 0) {
+			snprintf(hint, n, " (it is local to a compiled file: a static, or not .globl)");
+			return;
+		}
+		if (!p->syms[i].local && (data ? sec == SEC_DATA || sec == SEC_PERCPU : sec == SEC_TEXT))
 			suggest_offer(&g, p->syms[i].name);
 	}
 	if (suggest_best(&g))
@@ -178,6 +185,59 @@ static int create_sim(struct runner *r, struct err *e)
 	return 0;
 }
 
+/* The variant's program: its .c files compiled first (their -D macros
+ * are the variant's defines, so a define a C file mentions overrides
+ * something even when no .equ has its name), then everything assembled
+ * as one unit. */
+static int assemble(struct runner *r, struct err *e)
+{
+	struct cc_output cc = { 0 };
+	const char **dirs = NULL;
+	struct asm_input in = {
+		.files = r->run.program,
+		.n_files = r->run.n_program,
+		.include_dirs = r->run.include_dirs,
+		.n_include_dirs = r->run.n_include_dirs,
+		.defines = r->run.defines,
+		.n_defines = r->run.n_defines,
+		.nr_cpus = r->run.cores,
+		.line_size = r->run.cpu.line_size,
+	};
+	if (cc_any_c(r->run.program, r->run.n_program)) {
+		struct cc_input ci = {
+			.files = r->run.program,
+			.n_files = r->run.n_program,
+			.defines = r->run.defines,
+			.n_defines = r->run.n_defines,
+			.cflags = r->run.cflags,
+			.n_cflags = r->run.n_cflags,
+			.include_dirs = r->run.include_dirs,
+			.n_include_dirs = r->run.n_include_dirs,
+			.nr_cpus = r->run.cores,
+		};
+		if (cc_compile(&ci, &cc, e))
+			return -1;
+		for (size_t i = 0; i < r->run.n_defines; i++)
+			r->run.defines[i].used_by_c = cc.define_used[i];
+		in.files = (const char *const *)cc.files;
+		in.compiled = cc.compiled;
+		/* The compiler ran here and was given the paths as the
+		 * scenario resolved them: its .file names are relative to
+		 * this directory, whichever directory ran the cached compile. */
+		if (!(dirs = calloc(cc.n_files, sizeof *dirs))) {
+			cc_output_free(&cc);
+			return err_internal(e, "out of memory");
+		}
+		for (size_t i = 0; i < cc.n_files; i++)
+			dirs[i] = cc.compiled[i] ? "" : NULL;
+		in.compile_dirs = dirs;
+	}
+	int rc = asm_assemble(&in, &r->prog, e);
+	free(dirs);
+	cc_output_free(&cc);
+	return rc;
+}
+
 int runner_check_wanted(int asked)
 {
 	const char *env = getenv("BOUNCE_CHECK");
@@ -192,17 +252,7 @@ int runner_prepare(struct runner *r, const struct scenario *s, size_t v,
 	r->variant = v;
 	if (scen_resolve(s, v, o, &r->run, e))
 		return -1;
-	struct asm_input in = {
-		.files = r->run.program,
-		.n_files = r->run.n_program,
-		.include_dirs = r->run.include_dirs,
-		.n_include_dirs = r->run.n_include_dirs,
-		.defines = r->run.defines,
-		.n_defines = r->run.n_defines,
-		.nr_cpus = r->run.cores,
-		.line_size = r->run.cpu.line_size,
-	};
-	if (asm_assemble(&in, &r->prog, e))
+	if (assemble(r, e))
 		goto fail;
 	r->mark_counts = calloc(r->prog.n_marks ? r->prog.n_marks : 1, sizeof *r->mark_counts);
 	if (!r->mark_counts) {

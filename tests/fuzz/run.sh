@@ -20,7 +20,20 @@ scenario)
 cpu)
 	for f in "$src"/cpus/*.json; do seed "$(basename "$f")" "$f"; done ;;
 asm)
-	for f in "$src"/scenarios/*.s "$src"/scenarios/lib/*.s; do seed "$(basename "$f")" "$f"; done ;;
+	for f in "$src"/scenarios/*.s "$src"/scenarios/lib/*.s "$src"/tests/fuzz/seeds/asm/*.s; do
+		seed "$(basename "$f")" "$f"
+	done
+	# what the compilers installed here emit for the C fixtures
+	for cc in gcc clang; do
+		command -v $cc >/dev/null || continue
+		x=; [ $cc = clang ] && x=-fno-integrated-as
+		for f in "$src"/tests/fixtures/c/*.c; do
+			out=$corpus/seed-$(basename "$f" .c)-$cc.s
+			[ -e "$out" ] || $cc -O2 -S -masm=intel -fno-pic -fno-asynchronous-unwind-tables \
+				-fcf-protection=none -ffreestanding -mno-red-zone -mgeneral-regs-only -g1 $x \
+				"$f" -o "$out" 2>/dev/null || rm -f "$out"
+		done
+	done ;;
 check)
 	# A scenario alone, and the scenario with its own program inlined as
 	# fuzz.s after the ";;; fuzz.s" line (tests/fuzz/fuzz_check.c).

@@ -1,0 +1,361 @@
+/* bounce.h: the kernel's names for per-CPU data, atomics, locks and
+ * interrupt control, for C workloads that bounce compiles and simulates.
+ * Every compile finds it (no flag needed); docs/c-workloads.md says where
+ * each differs from the kernel. Each operation compiles to the instruction
+ * the kernel's x86 code uses, so the simulated traffic is the kernel's. */
+#ifndef BOUNCE_H
+#define BOUNCE_H
+
+#ifndef __BOUNCE__
+#error "bounce.h is for programs that bounce compiles: name the .c file in a scenario's \"program\""
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int8_t s8;
+typedef uint8_t u8;
+typedef int16_t s16;
+typedef uint16_t u16;
+typedef int32_t s32;
+typedef uint32_t u32;
+typedef int64_t s64;
+typedef uint64_t u64;
+
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define abs(x) ({ __typeof__(x) x_ = (x); x_ < 0 ? -x_ : x_; })
+
+/* NR_CPUS is the simulated machine's core count, given to every compile
+ * (-DNR_CPUS=N): a sweep over cores compiles each count once. Every CPU
+ * is online and none is ever hot-plugged. */
+#define nr_cpu_ids NR_CPUS
+#define num_online_cpus() NR_CPUS
+#define num_possible_cpus() NR_CPUS
+#define for_each_online_cpu(cpu) for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)
+#define for_each_possible_cpu(cpu) for_each_online_cpu(cpu)
+
+#define L1_CACHE_BYTES 64
+#define SMP_CACHE_BYTES L1_CACHE_BYTES
+#define ____cacheline_aligned __attribute__((aligned(SMP_CACHE_BYTES)))
+#define ____cacheline_aligned_in_smp ____cacheline_aligned
+#define __always_inline inline __attribute__((always_inline))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* ---- compiler and CPU barriers ---- */
+
+#define barrier() __asm__ volatile("" ::: "memory")
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val) (*(volatile __typeof__(x) *)&(x) = (val))
+/* x86 is TSO: only a store followed by a load needs a fence. The kernel
+ * uses a locked add to the stack for it, cheaper than mfence. */
+#define smp_mb() __asm__ volatile("lock add DWORD PTR [rsp-4], 0" ::: "memory", "cc")
+#define smp_rmb() barrier()
+#define smp_wmb() barrier()
+#define smp_load_acquire(p) ({ __typeof__(*(p)) v_ = READ_ONCE(*(p)); barrier(); v_; })
+#define smp_store_release(p, v) do { barrier(); WRITE_ONCE(*(p), (v)); } while (0)
+#define cpu_relax() __asm__ volatile("pause" ::: "memory")
+
+/* ---- bounce's own ---- */
+
+/* One logical operation done (the throughput's unit), as `mark op`. */
+#define bounce_op() __asm__ volatile("mark op" ::: "memory")
+/* A named timeline marker, as `mark NAME`. */
+#define bounce_mark(name) __asm__ volatile("mark " #name ::: "memory")
+/* n cycles of computation without memory traffic, as `work n`. */
+#define bounce_work(n) __asm__ volatile("work %0" :: "ri"((long)(n)))
+/* The exact value kept beside an approximate counter at address p: add v
+ * to it, or record that v was read where it stood (the read error). Zero
+ * cycles, no traffic. */
+#define bounce_ghost_add(p, v) __asm__ volatile("ghost_add [%0], %1" :: "r"(p), "r"((long)(v)) : "memory")
+#define bounce_ghost_read(p, v) __asm__ volatile("ghost_read [%0], %1" :: "r"(p), "r"((long)(v)) : "memory")
+
+/* ---- this CPU ---- */
+
+/* CPU is the executing CPU's id as an immediate: no memory is read (the
+ * kernel reads a per-CPU variable; threads never migrate here). */
+static inline int smp_processor_id(void)
+{
+	int id;
+	__asm__("mov %k0, CPU" : "=r"(id));
+	return id;
+}
+#define raw_smp_processor_id() smp_processor_id()
+#define get_cpu() ({ preempt_disable(); smp_processor_id(); })
+#define put_cpu() preempt_enable()
+
+/* ---- per-CPU data ----
+ * A variable in section .percpu has one copy per CPU, each in its own
+ * cache lines; its address is its offset in the section, as in the
+ * kernel. this_cpu_* operations are single gs:-relative instructions
+ * (so an interrupt cannot split them, and they are never locked). */
+
+#define __percpu
+#define DEFINE_PER_CPU(type, name) __attribute__((section(".percpu"))) __typeof__(type) name
+#define DECLARE_PER_CPU(type, name) extern __attribute__((section(".percpu"))) __typeof__(type) name
+#define DEFINE_PER_CPU_ALIGNED(type, name) DEFINE_PER_CPU(type, name) ____cacheline_aligned
+
+/* Each CPU's offset from a per-CPU address to its copy (NR_CPUS entries,
+ * made by the assembler). */
+extern unsigned long __per_cpu_offset[];
+#define per_cpu_offset(cpu) (__per_cpu_offset[(cpu)])
+#define per_cpu_ptr(ptr, cpu) ((__typeof__(ptr))((unsigned long)(ptr) + per_cpu_offset(cpu)))
+#define per_cpu(var, cpu) (*per_cpu_ptr(&(var), (cpu)))
+#define this_cpu_ptr(ptr) per_cpu_ptr((ptr), smp_processor_id())
+#define raw_cpu_ptr(ptr) this_cpu_ptr(ptr)
+
+/* One instruction on this CPU's copy of pcp; the operand width follows
+ * the variable's size (sizes other than 1, 2, 4, 8 do not compile). */
+#define __pcp_rmw(op, pcp, val)                                                                  \
+	do {                                                                                     \
+		switch (sizeof(pcp)) {                                                           \
+		case 1: __asm__ volatile(op " BYTE PTR gs:[%0], %b1" :: "r"(&(pcp)), "qi"((long)(val)) : "memory", "cc"); break; \
+		case 2: __asm__ volatile(op " WORD PTR gs:[%0], %w1" :: "r"(&(pcp)), "ri"((long)(val)) : "memory", "cc"); break; \
+		case 4: __asm__ volatile(op " DWORD PTR gs:[%0], %k1" :: "r"(&(pcp)), "ri"((long)(val)) : "memory", "cc"); break; \
+		case 8: __asm__ volatile(op " QWORD PTR gs:[%0], %q1" :: "r"(&(pcp)), "re"((long)(val)) : "memory", "cc"); break; \
+		default: __bounce_bad_percpu_size(); }                                           \
+	} while (0)
+extern void __bounce_bad_percpu_size(void) __attribute__((error("a this_cpu operation on a variable of size other than 1, 2, 4 or 8")));
+
+#define this_cpu_read(pcp)                                                                       \
+	({                                                                                       \
+		unsigned long v_;                                                                \
+		switch (sizeof(pcp)) {                                                           \
+		case 1: __asm__ volatile("movzx %k0, BYTE PTR gs:[%1]" : "=r"(v_) : "r"(&(pcp)) : "memory"); break; \
+		case 2: __asm__ volatile("movzx %k0, WORD PTR gs:[%1]" : "=r"(v_) : "r"(&(pcp)) : "memory"); break; \
+		case 4: __asm__ volatile("mov %k0, DWORD PTR gs:[%1]" : "=r"(v_) : "r"(&(pcp)) : "memory"); break; \
+		case 8: __asm__ volatile("mov %q0, QWORD PTR gs:[%1]" : "=r"(v_) : "r"(&(pcp)) : "memory"); break; \
+		default: __bounce_bad_percpu_size(); v_ = 0; }                                   \
+		(__typeof__(pcp))v_;                                                             \
+	})
+#define this_cpu_write(pcp, val)                                                                 \
+	do {                                                                                     \
+		switch (sizeof(pcp)) {                                                           \
+		case 1: __asm__ volatile("mov BYTE PTR gs:[%0], %b1" :: "r"(&(pcp)), "qi"((long)(val)) : "memory"); break; \
+		case 2: __asm__ volatile("mov WORD PTR gs:[%0], %w1" :: "r"(&(pcp)), "ri"((long)(val)) : "memory"); break; \
+		case 4: __asm__ volatile("mov DWORD PTR gs:[%0], %k1" :: "r"(&(pcp)), "ri"((long)(val)) : "memory"); break; \
+		case 8: __asm__ volatile("mov QWORD PTR gs:[%0], %q1" :: "r"(&(pcp)), "re"((long)(val)) : "memory"); break; \
+		default: __bounce_bad_percpu_size(); }                                           \
+	} while (0)
+#define this_cpu_add(pcp, val) __pcp_rmw("add", pcp, val)
+#define this_cpu_sub(pcp, val) __pcp_rmw("sub", pcp, val)
+#define this_cpu_inc(pcp) this_cpu_add(pcp, 1)
+#define this_cpu_dec(pcp) this_cpu_sub(pcp, 1)
+#define this_cpu_and(pcp, val) __pcp_rmw("and", pcp, val)
+#define this_cpu_or(pcp, val) __pcp_rmw("or", pcp, val)
+#define __this_cpu_read(pcp) this_cpu_read(pcp)
+#define __this_cpu_write(pcp, val) this_cpu_write(pcp, val)
+#define __this_cpu_add(pcp, val) this_cpu_add(pcp, val)
+#define __this_cpu_sub(pcp, val) this_cpu_sub(pcp, val)
+#define __this_cpu_inc(pcp) this_cpu_inc(pcp)
+#define __this_cpu_dec(pcp) this_cpu_dec(pcp)
+#define raw_cpu_read(pcp) this_cpu_read(pcp)
+#define raw_cpu_write(pcp, val) this_cpu_write(pcp, val)
+#define raw_cpu_add(pcp, val) this_cpu_add(pcp, val)
+
+/* cmpxchg without lock on this CPU's copy, as the kernel's
+ * this_cpu_cmpxchg: atomic against interrupts on this CPU, which is all a
+ * per-CPU variable needs. Returns the value found. */
+#define this_cpu_cmpxchg(pcp, oval, nval)                                                       \
+	({                                                                                       \
+		unsigned long prev_ = (unsigned long)(oval);                                     \
+		switch (sizeof(pcp)) {                                                           \
+		case 4: __asm__ volatile("cmpxchg DWORD PTR gs:[%1], %k2" : "+a"(prev_) : "r"(&(pcp)), "r"((long)(nval)) : "memory", "cc"); prev_ = (uint32_t)prev_; break; \
+		case 8: __asm__ volatile("cmpxchg QWORD PTR gs:[%1], %q2" : "+a"(prev_) : "r"(&(pcp)), "r"((long)(nval)) : "memory", "cc"); break; \
+		default: __bounce_bad_percpu_size(); }                                           \
+		(__typeof__(pcp))prev_;                                                          \
+	})
+/* true when *ovalp was found and replaced; else *ovalp becomes what was. */
+#define this_cpu_try_cmpxchg(pcp, ovalp, nval)                                                  \
+	({                                                                                       \
+		__typeof__(pcp) o_ = *(ovalp);                                                   \
+		__typeof__(pcp) p_ = this_cpu_cmpxchg(pcp, o_, nval);                            \
+		if (p_ != o_)                                                                    \
+			*(ovalp) = p_;                                                           \
+		p_ == o_;                                                                        \
+	})
+
+/* ---- atomics (lock-prefixed, as the kernel's) ---- */
+
+typedef struct { int counter; } atomic_t;
+typedef struct { long counter; } atomic64_t;
+typedef atomic64_t atomic_long_t;
+#define ATOMIC_INIT(i) { (i) }
+
+#define atomic_read(v) READ_ONCE((v)->counter)
+#define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
+#define atomic_add(i, v) ((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_sub(i, v) ((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_inc(v) atomic_add(1, v)
+#define atomic_dec(v) atomic_sub(1, v)
+#define atomic_add_return(i, v) __atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_sub_return(i, v) __atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_inc_return(v) atomic_add_return(1, v)
+#define atomic_dec_return(v) atomic_sub_return(1, v)
+#define atomic_fetch_add(i, v) __atomic_fetch_add(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_xchg(v, n) __atomic_exchange_n(&(v)->counter, (n), __ATOMIC_SEQ_CST)
+#define atomic_dec_and_test(v) (atomic_dec_return(v) == 0)
+/* The value found: equal to o when n was stored. */
+#define atomic_cmpxchg(v, o, n)                                                                 \
+	({                                                                                       \
+		__typeof__((v)->counter) e_ = (o);                                               \
+		__atomic_compare_exchange_n(&(v)->counter, &e_, (n), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+		e_;                                                                              \
+	})
+#define atomic_try_cmpxchg(v, op, n)                                                            \
+	__atomic_compare_exchange_n(&(v)->counter, (op), (n), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+#define atomic64_read atomic_read
+#define atomic64_set atomic_set
+#define atomic64_add atomic_add
+#define atomic64_sub atomic_sub
+#define atomic64_inc atomic_inc
+#define atomic64_dec atomic_dec
+#define atomic64_add_return atomic_add_return
+#define atomic64_cmpxchg atomic_cmpxchg
+#define atomic_long_read atomic_read
+#define atomic_long_add atomic_add
+#define atomic_long_inc atomic_inc
+#define atomic_long_add_return atomic_add_return
+#define xchg(p, n) __atomic_exchange_n((p), (n), __ATOMIC_SEQ_CST)
+#define cmpxchg(p, o, n)                                                                         \
+	({                                                                                       \
+		__typeof__(*(p)) e_ = (o);                                                       \
+		__atomic_compare_exchange_n((p), &e_, (n), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+		e_;                                                                              \
+	})
+
+/* ---- interrupts, softirqs, preemption ---- */
+
+#define local_irq_disable() __asm__ volatile("cli" ::: "memory")
+#define local_irq_enable() __asm__ volatile("sti" ::: "memory")
+/* pushf/pop then cli, and push/popf to restore: the kernel's way, so a
+ * nested save and restore leaves interrupts as they were. */
+#define local_irq_save(flags) __asm__ volatile("pushfq\n\tpop %q0\n\tcli" : "=r"(flags) :: "memory")
+#define local_irq_restore(flags) __asm__ volatile("push %q0\n\tpopfq" :: "r"(flags) : "memory", "cc")
+#define local_bh_disable() __asm__ volatile("bh_disable" ::: "memory")
+#define local_bh_enable() __asm__ volatile("bh_enable" ::: "memory")
+#define preempt_disable() __asm__ volatile("preempt_disable" ::: "memory")
+#define preempt_enable() __asm__ volatile("preempt_enable" ::: "memory")
+
+/* ---- the queued spinlock of current kernels ----
+ * The lock word holds a locked byte and the tail of an MCS queue (the
+ * last waiter's CPU and nesting level). The first CPU takes a free lock
+ * with one cmpxchg; later ones queue, each spinning on its own per-CPU
+ * node, so a release touches one waiter's line instead of every
+ * waiter's. The kernel also has a "pending" bit that lets a second CPU
+ * spin on the lock word without queueing; this one always queues (its
+ * hand-offs are the kernel's under contention, its two-CPU case pays one
+ * node write more). */
+
+struct qnode {
+	struct qnode *next;
+	int locked;
+	int count;   /* nodes in use on this CPU (in node 0 only) */
+} ____cacheline_aligned;
+#define BOUNCE_QNODES 4 /* task, softirq, hardirq, nested: as the kernel */
+DECLARE_PER_CPU(struct qnode, bounce_qnodes[BOUNCE_QNODES]);
+
+typedef struct {
+	union {
+		uint32_t val;
+		struct { uint8_t locked; uint8_t pad_; uint16_t tail; };
+	};
+} spinlock_t;
+/* The kernel's raw_spinlock_t is the same queued lock on x86. */
+typedef spinlock_t raw_spinlock_t;
+#define __SPIN_LOCK_UNLOCKED(name) { { 0 } }
+#define __RAW_SPIN_LOCK_UNLOCKED(name) __SPIN_LOCK_UNLOCKED(name)
+#define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
+#define spin_lock_init(l) WRITE_ONCE((l)->val, 0)
+
+#define Q_LOCKED 1u
+#define Q_TAIL_SHIFT 16
+/* tail = (cpu + 1) << 2 | level, 0 meaning no queue */
+static inline uint32_t __q_tail(int cpu, int level)
+{
+	return (uint32_t)(((cpu + 1) << 2) | level) << Q_TAIL_SHIFT;
+}
+static inline struct qnode *__q_node(uint32_t tail)
+{
+	uint32_t t = tail >> Q_TAIL_SHIFT;
+	return per_cpu_ptr(&bounce_qnodes[t & 3], (int)(t >> 2) - 1);
+}
+
+void queued_spin_lock_slowpath(spinlock_t *lock);
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	uint32_t zero = 0;
+	if (likely(__atomic_compare_exchange_n(&lock->val, &zero, Q_LOCKED, 0, __ATOMIC_ACQUIRE,
+					       __ATOMIC_RELAXED)))
+		return;
+	queued_spin_lock_slowpath(lock);
+}
+static inline void spin_unlock(spinlock_t *lock)
+{
+	smp_store_release(&lock->locked, 0);
+}
+static inline int spin_trylock(spinlock_t *lock)
+{
+	uint32_t zero = 0;
+	return __atomic_compare_exchange_n(&lock->val, &zero, Q_LOCKED, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+#define spin_lock_irqsave(lock, flags) do { local_irq_save(flags); spin_lock(lock); } while (0)
+#define spin_unlock_irqrestore(lock, flags) do { spin_unlock(lock); local_irq_restore(flags); } while (0)
+#define spin_lock_bh(lock) do { local_bh_disable(); spin_lock(lock); } while (0)
+#define spin_unlock_bh(lock) do { spin_unlock(lock); local_bh_enable(); } while (0)
+#define spin_lock_irq(lock) do { local_irq_disable(); spin_lock(lock); } while (0)
+#define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)
+#define raw_spin_lock(lock) spin_lock(lock)
+#define raw_spin_unlock(lock) spin_unlock(lock)
+#define raw_spin_lock_irqsave(lock, flags) spin_lock_irqsave(lock, flags)
+#define raw_spin_unlock_irqrestore(lock, flags) spin_unlock_irqrestore(lock, flags)
+
+/* The slow path's body, defined once in the program that includes
+ * bounce.h with BOUNCE_QSPINLOCK_IMPL (the counter library's
+ * scenarios/lib/qspinlock.c does), so that several C files may lock. */
+#ifdef BOUNCE_QSPINLOCK_IMPL
+DEFINE_PER_CPU(struct qnode, bounce_qnodes[BOUNCE_QNODES]);
+
+void queued_spin_lock_slowpath(spinlock_t *lock)
+{
+	struct qnode *node0 = this_cpu_ptr(&bounce_qnodes[0]);
+	int level = node0->count++;
+	struct qnode *node = node0 + level;
+	uint32_t tail = __q_tail(smp_processor_id(), level), old, val;
+
+	node->locked = 0;
+	node->next = NULL;
+	barrier();
+	/* Publish this CPU as the queue's tail, keeping the locked byte. */
+	old = READ_ONCE(lock->val);
+	while (!__atomic_compare_exchange_n(&lock->val, &old, (old & ~(0xffffu << Q_TAIL_SHIFT)) | tail, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
+	if (old >> Q_TAIL_SHIFT) {
+		/* Behind another waiter: link in, spin on our own node. */
+		WRITE_ONCE(__q_node(old)->next, node);
+		while (!READ_ONCE(node->locked))
+			cpu_relax();
+	}
+	/* At the head: wait for the owner to let go of the locked byte. */
+	while ((val = smp_load_acquire(&lock->val)) & 0xff)
+		cpu_relax();
+	/* Last in the queue: take the lock and empty the queue in one step. */
+	if ((val & ~0xffu) == tail &&
+	    __atomic_compare_exchange_n(&lock->val, &val, Q_LOCKED, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+		node0->count--;
+		return;
+	}
+	WRITE_ONCE(lock->locked, 1);
+	struct qnode *next;
+	while (!(next = READ_ONCE(node->next)))
+		cpu_relax();
+	WRITE_ONCE(next->locked, 1);
+	node0->count--;
+}
+#endif
+
+#endif

@@ -1,0 +1,154 @@
+#!/bin/sh
+# C workloads: .c programs compiled by the host compiler (GCC, and Clang
+# where it is installed), cached by content, their defines and cflags, and
+# what is refused: a compiler that is missing or fails, flags that are
+# bounce's to set, a define that no C file mentions.
+. "$top_srcdir/tests/lib.sh"
+
+export XDG_CACHE_HOME="$T/cache"
+cache_files() { find "$T/cache" -name '*.s' 2>/dev/null | wc -l | tr -d ' '; }
+
+cat >"$T/count.c" <<'C'
+#include <bounce.h>
+
+#ifndef NR_ADDS
+#define NR_ADDS 100
+#endif
+
+long counter ____cacheline_aligned;
+DEFINE_PER_CPU(long, mine);
+long total ____cacheline_aligned;
+static long done ____cacheline_aligned;
+
+void worker(long n)
+{
+	for (long i = 0; i < n * NR_ADDS; i++) {
+		__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		this_cpu_inc(mine);
+		bounce_op();
+	}
+	__atomic_fetch_add(&done, 1, __ATOMIC_RELAXED);
+	if (smp_processor_id())
+		return;
+	while (READ_ONCE(done) < NR_CPUS)
+		cpu_relax();
+	int cpu;
+	for_each_online_cpu(cpu)
+		total += per_cpu(mine, cpu);
+}
+C
+cat >"$T/count.json" <<'J'
+{"name": "c", "cpu": "x460-8way", "cores": 4,
+ "program": ["count.c"],
+ "threads": [{"cpus": "all", "entry": "worker", "regs": {"rdi": 2}}],
+ "stop": "halt",
+ "report": ["counter", "total", "mine"]}
+J
+expect_status "a C program runs" 0 "$BOUNCE" run "$T/count.json" --json "$T/c.json" -q
+expect_eq "every atomic add lands" 800 "$(jget "$T/c.json" variants.default.symbols.counter.value)"
+expect_eq "every per-CPU add is summed" 800 "$(jget "$T/c.json" variants.default.symbols.total.value)"
+expect_eq "one op a loop" 800 "$(jget "$T/c.json" variants.default.ops)"
+expect_eq "the per-CPU counter never bounces" 0 "$(jget "$T/c.json" variants.default.symbols.mine.bounces)"
+expect_eq "nothing compiled is left beside the scenario" "" "$(cd "$T" && ls | grep -v '\.c$\|\.json$\|^cache$\|^err$\|^out$')"
+n=$(cache_files)
+expect_eq "one compile cached" 1 "$n"
+
+expect_status "the same run again" 0 "$BOUNCE" run "$T/count.json" --json "$T/c2.json" -q
+expect_eq "a second run compiles nothing" "$n" "$(cache_files)"
+if cmp -s "$T/c.json" "$T/c2.json"; then ok "cached and fresh compiles report alike"; else bad "reports differ"; fi
+
+expect_status "a define reaches the C file" 0 "$BOUNCE" run "$T/count.json" --set NR_ADDS=3 --json "$T/c3.json" -q
+expect_eq "NR_ADDS=3" 24 "$(jget "$T/c3.json" variants.default.symbols.counter.value)"
+expect_eq "a new define is a new compile" $((n + 1)) "$(cache_files)"
+expect_status "another core count" 0 "$BOUNCE" run "$T/count.json" --cores 2 --json "$T/c4.json" -q
+expect_eq "NR_CPUS follows --cores" 400 "$(jget "$T/c4.json" variants.default.symbols.total.value)"
+
+# A header edit is a new compile: the key is the preprocessed source.
+mkdir "$T/inc"
+printf '#define NR_ADDS 5\n' >"$T/inc/adds.h"
+sed 's/#include <bounce.h>/#include <bounce.h>\n#include "inc\/adds.h"/' "$T/count.c" >"$T/hdr.c"
+sed 's/count\.c/hdr.c/' "$T/count.json" >"$T/hdr.json"
+expect_status "a header of the scenario's folder" 0 "$BOUNCE" run "$T/hdr.json" --json "$T/h1.json" -q
+expect_eq "its define" 40 "$(jget "$T/h1.json" variants.default.symbols.counter.value)"
+printf '#define NR_ADDS 6\n' >"$T/inc/adds.h"
+expect_status "the header edited" 0 "$BOUNCE" run "$T/hdr.json" --json "$T/h2.json" -q
+expect_eq "the edit is seen" 48 "$(jget "$T/h2.json" variants.default.symbols.counter.value)"
+
+# cflags: more flags after bounce's; a mode or output flag is refused.
+sed 's/"stop": "halt",/"stop": "halt", "cflags": ["-O1", "-DNR_ADDS=7"],/' "$T/count.json" >"$T/cf.json"
+expect_status "cflags" 0 "$BOUNCE" run "$T/cf.json" --json "$T/cf.out" -q
+expect_eq "a -D in cflags" 56 "$(jget "$T/cf.out" variants.default.symbols.counter.value)"
+sed 's/"stop": "halt",/"stop": "halt",\n "cflags": ["-o", "x"],/' "$T/count.json" >"$T/cfo.json"
+expect_status "cflags -o" 2 "$BOUNCE" run "$T/cfo.json" -q
+expect_grep "cflags -o: where" 'cfo.json:5:13: .*"-o" is bounce'"'"'s to set' "$T/err"
+sed 's/"stop": "halt",/"stop": "halt",\n "cflags": ["count.c"],/' "$T/count.json" >"$T/cff.json"
+expect_status "a file in cflags" 2 "$BOUNCE" run "$T/cff.json" -q
+expect_grep "a file in cflags: message" 'cff.json:5:13: .*not a compiler flag' "$T/err"
+
+expect_status "a define no C file mentions" 2 "$BOUNCE" run "$T/count.json" --set NO_SUCH=1 -q
+expect_grep "a define no C file mentions: message" "NO_SUCH.*no C file mentions it" "$T/err"
+
+# The compiler's own messages, unchanged (they name file:line:col), exit 2,
+# and no report.
+printf '#include <bounce.h>\nvoid worker(void)\n{\n\tundeclared = 1;\n}\n' >"$T/broken.c"
+sed 's/count\.c/broken.c/' "$T/count.json" >"$T/broken.json"
+rm -f "$T/b.json"
+expect_status "a compile error" 2 "$BOUNCE" run "$T/broken.json" --json "$T/b.json" -q
+expect_grep "the compiler's message" "broken.c:4:[0-9]*: error: .*undeclared" "$T/err"
+if [ -e "$T/b.json" ]; then bad "a compile error left a report"; else ok "a compile error writes no report"; fi
+
+CC=/nonexistent/cc expect_status "no compiler" 2 "$BOUNCE" run "$T/count.json" -q
+expect_grep "no compiler: names it and its package" "count.c: cannot compile: the C compiler '/nonexistent/cc' is not installed (apt-get install gcc" "$T/err"
+CC=false expect_status "a compiler that does not run" 2 "$BOUNCE" run "$T/count.json" -q
+expect_grep "a compiler that does not run: message" "the C compiler 'false' did not run" "$T/err"
+
+# What the model refuses, at the C line: a call into a C library that does
+# not exist here, a local array larger than the stack, unbounded recursion,
+# a division by zero.
+c_bad() { # c_bad NAME PATTERN C-SOURCE
+	printf '%s\n' "$3" >"$T/bad.c"
+	printf '{"name": "bad", "cpu": "x460-8way", "cores": 2, "program": ["bad.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt"}\n' >"$T/bad.json"
+	rm -f "$T/bad.out"
+	expect_status "$1" 2 "$BOUNCE" run "$T/bad.json" --json "$T/bad.out" -q
+	expect_grep "$1: message" "$2" "$T/err"
+	if [ -e "$T/bad.out" ]; then bad "$1: a report was written"; else ok "$1: no report"; fi
+}
+c_bad "printf" "bad.c:4:2: call to 'printf', which no program defines (there is no C library" \
+	'#include <bounce.h>
+extern int printf(const char *, ...);
+void worker(void) {
+	printf("x");
+}'
+c_bad "a local array past the stack" "bad.c:5:[0-9]*: core 0: stack overflow: store of 8 bytes" \
+	'#include <bounce.h>
+long out;
+void worker(void) {
+	volatile long big[1000];
+	big[0] = 1;
+	out = big[0];
+}'
+c_bad "unbounded recursion" "bad.c:3:[0-9]*: core [0-9]: stack overflow" \
+	'#include <bounce.h>
+long out;
+long f(long n) { if (!n) return 0; long r = f(n - 1) + n; barrier(); return r; }
+void worker(void) { out = f(1000000); }'
+c_bad "a division by zero" "bad.c:4:[0-9]*: core [0-9]: divide error" \
+	'#include <bounce.h>
+volatile long d, out;
+void worker(void) {
+	out = 100 / d;
+}'
+c_bad "floating point" "bad.c:3:[0-9]*: error: " \
+	'#include <bounce.h>
+double x;
+void worker(void) { x = x * 1.5; }'
+
+# The other compiler gives the same counts (its code differs, its answer not).
+if command -v clang >/dev/null 2>&1; then
+	CC=clang expect_status "Clang" 0 "$BOUNCE" run "$T/count.json" --json "$T/cl.json" -q
+	expect_eq "Clang: counter" 800 "$(jget "$T/cl.json" variants.default.symbols.counter.value)"
+	expect_eq "Clang: per-CPU sum" 800 "$(jget "$T/cl.json" variants.default.symbols.total.value)"
+else
+	echo "skip Clang: not installed"
+fi
+finish
