@@ -385,7 +385,8 @@ static char *sweep_header(const struct cli_opts *o)
  * when it wrote the CSV; sorted here when it did not). */
 static void print_found(const struct sweep_find *find, const char *header, struct chunk *cs, size_t n)
 {
-	qsort(cs, n, sizeof *cs, cmp_chunk);
+	if (n > 1)
+		qsort(cs, n, sizeof *cs, cmp_chunk);
 	size_t nrows = 0;
 	for (size_t i = 0; i < n; i++)
 		for (const char *p = cs[i].text; (p = strchr(p, '\n')); p++)
