@@ -180,7 +180,7 @@ static int view_in_ui(const struct scenario *s, const struct cli_opts *o,
 	/* A screenshot may replace no input of the run, as run's outputs;
 	 * the viewer opens it before simulating a frame. */
 	const char *opt = "--screenshot";
-	if (o->screenshot && cli_check_outputs(o, s, NULL, &o->screenshot, &opt, 1, e))
+	if (o->screenshot && cli_check_outputs(o, s, ov, &o->screenshot, &opt, 1, e))
 		return -1;
 	struct ui_options uo = {
 		.speed = o->speed,
@@ -204,6 +204,12 @@ int main(int argc, char **argv)
 {
 	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list",
 					   "calibrate", "validate", "replay", "plot", "help"};
+	/* Before anything else: a SIGTERM in the first milliseconds is an
+	 * interruption (exit 130) like any later one, not a kill. */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	const char *cmd = "run";
 	int quiet = 0, i = 1;
 	/* Global options come before the command. */
@@ -261,11 +267,13 @@ int main(int argc, char **argv)
 	while (i < argc)
 		args[n++] = argv[i++];
 
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
+	/* A signal that came while the command line was read is honoured
+	 * before the command starts. */
+	struct err early = {0};
+	if (err_poll(&early)) {
+		free(args);
+		return cli_fail(&early);
+	}
 	int rc;
 	/* These measure the host, or draw with SDL (the UI's own command),
 	 * and have options of their own. */

@@ -599,6 +599,7 @@ static const struct fault_case fault_cases[] = {
 	  "t.s:7:3: core 0: invalid jump: ret to 0x1869f popped from [0x12ff8]" },
 	{ "main:\n  bh_enable\n", "t.s:2:3: core 0: bh_enable without bh_disable" },
 	{ "main:\n  nop\n  nop\n", "t.s:3:3: core 0: ran past the end of the program" },
+	{ "main:\n  mov rax, -1\n  work rax\n", "t.s:3:3: core 0: work -1 is negative" },
 };
 
 START_TEST(test_faults)

@@ -243,6 +243,32 @@ START_TEST(lackey_batch_same_records)
 END_TEST
 
 /* Each bad line stops the replay at file:line:col with what is wrong. */
+/* Every message about a line has a column, and positions are 64-bit: a
+ * line too long points at its first byte past the limit, and a trace of
+ * more than 2^32 lines is located exactly (struct err, not an int). */
+START_TEST(positions)
+{
+	char text[5000];   /* a second line past the 4096-byte limit, with no end in sight */
+	memset(text, '0', sizeof text);
+	memcpy(text, "0 10\n0 ", 7);
+	struct err e = {0};
+	struct rt_stream *s = rt_open_buffer("long.trace", text, sizeof text, &e);
+	ck_assert_ptr_nonnull(s);
+	struct rt_rec r;
+	ck_assert_int_eq(rt_next(s, &r, &e), 1);
+	ck_assert_int_eq(rt_next(s, &r, &e), -1);
+	char msg[1200];
+	err_format(&e, msg, sizeof msg);
+	ck_assert_str_eq(msg, "long.trace:2:4097: line longer than 4096 bytes");
+	rt_close(s);
+
+	struct err big = {0};
+	err_set(&big, "wrap.gz", 4294967297LL, 0, "not a trace record");
+	err_format(&big, msg, sizeof msg);
+	ck_assert_str_eq(msg, "wrap.gz:4294967297:1: not a trace record");
+}
+END_TEST
+
 START_TEST(bad_records)
 {
 	static const struct { const char *text; int line, col; const char *msg; } cases[] = {
@@ -254,10 +280,14 @@ START_TEST(bad_records)
 		{"I  0400,3\n S 1000,0\n", 2, 9, "size of 1"},
 		{"I  0400,3\n0 10\n", 2, 1, "lackey record"},
 		{"hello\n", 1, 1, "not a trace record"},
-		{"2 10000000000000\n2 10000000000000\n", 2, 0, "past 2^52 cycles"},
+		{"2 10000000000000\n2 10000000000000\n", 2, 3, "past 2^52 cycles"},
 		/* the store's miss takes the clock past 2^52; then any computation does */
-		{"2 fffffffffffff\n1 0\n2 1\n", 3, 0, "past 2^52 cycles"},
-		{" L ffffffffffffffff,8\n", 1, 0, "past the last simulated byte"},
+		{"2 fffffffffffff\n1 0\n2 1\n", 3, 3, "past 2^52 cycles"},
+		{" L ffffffffffffffff,8\n", 1, 4, "past the last simulated byte"},
+		/* the fast paths' records know their columns too */
+		{"0 0x10\n1 0x20\n2 0x30\n0 0x40\n0 0x50\n0 0x60\n0 0x70\n0 0x80\n0 0x90\n0 0xa0\n0 0xb0\n"
+		 "0 0xc0\n0 0xd0\n2 0x10000000000000\n2 0x10000000000000\n0 0x10\n0 0x20\n0 0x30\n0 0x40\n"
+		 "0 0x50\n0 0x60\n0 0x70\n0 0x80\n0 0x90\n0 0xa0\n", 14, 5, "past 2^52 cycles"},
 	};
 	struct cpu_model m = teaching();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -490,6 +520,7 @@ int main(void)
 	tcase_add_test(t, lackey_records);
 	tcase_add_test(t, lackey_batch_same_records);
 	tcase_add_test(t, bad_records);
+	tcase_add_test(t, positions);
 	tcase_add_test(t, batch_in_trace_order);
 	tcase_add_test(t, model_keys_off);
 	tcase_add_test(t, read_ahead_same_replay);

@@ -138,9 +138,47 @@ expect_grep "sweep: two workers fail: point 0's" "fault.s:4:.*0x0\b" "$T/err"
 printf '.equ B0, 0\n.equ B1, 0\n.equ B2, 0\n.equ B3, 0\n.equ B4, 0\n.equ B5, 0\n.equ B6, 0\n.text\nworker:\n    hlt\n' >"$T/b.s"
 printf '{"name": "b", "cpu": "x460-8way", "cores": 1, "program": ["b.s"], "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/b.json"
 list() { seq -s, 1 "$1"; }
-expect_status "sweep: a product past 2^64" 2 "$BOUNCE" sweep "$T/b.json" --set cores=1,1 --set B0="$(list 7)" \
+expect_status "sweep: a product past 2^64" 2 "$BOUNCE" sweep "$T/b.json" --set cores=1,2 --set B0="$(list 7)" \
 	--set B1="$(list 31)" --set B2="$(list 673)" --set B3="$(list 853)" --set B4="$(list 1669)" \
 	--set B5="$(list 5821)" --set B6="$(list 7621)" --csv "$T/wrap.csv"
 expect_grep "sweep: a product past 2^64: message" "more points than a 64-bit count holds" "$T/err"
 [ -e "$T/wrap.csv" ] && bad "sweep: a product past 2^64: output written" || ok "sweep: a product past 2^64: no output"
+# A value listed twice would make two points alike, whose shards merge
+# could not join: refused at the sweep.
+expect_status "sweep: a value listed twice" 2 "$BOUNCE" sweep "$T/b.json" --set cores=1,2,1 --csv "$T/twice.csv"
+expect_grep "sweep: a value listed twice: message" "--set cores: value '1' is listed twice (expected each value once)" "$T/err"
+[ -e "$T/twice.csv" ] && bad "sweep: a value listed twice: output written" || ok "sweep: a value listed twice: no output"
+# merge reads regular files only: a directory, a FIFO without a writer and
+# a device are refused before they are read, and nothing blocks.
+mkdir "$T/adir"
+mkfifo "$T/pf"
+merge_bad "a directory" "adir: is a directory (expected a sweep CSV)" "$T/adir"
+expect_status "merge: a FIFO" 2 timeout 20 "$BOUNCE" merge "$T/pf" --csv "$T/m.csv"
+expect_grep "merge: a FIFO: message" "pf: is a FIFO (expected a sweep CSV)" "$T/err"
+merge_bad "a device" "/dev/zero: is a character device (expected a sweep CSV)" /dev/zero
+# A header of many figure columns is not "too many parameters".
+awk 'BEGIN { printf "point,K,scenario,variant"; for (i = 0; i < 1000; i++) printf ",f%d", i; print "" }' >"$T/wide.csv"
+merge_bad "1000 figure columns" "wide.csv:1:1: not a sweep CSV: more than [0-9]* columns" "$T/wide.csv"
+# 100,000 points with a value each: linear (a search over the values seen
+# made it 46 s), and the merge equals its input.
+awk 'BEGIN { print "point,cores,scenario,variant,ops"; for (i = 0; i < 100000; i++) printf "%d,%d,\"t\",\"a\",1\n", i, i + 1 }' >"$T/big.csv"
+start=$(date +%s)
+expect_status "merge: 100,000 points" 0 timeout 60 "$BOUNCE" merge "$T/big.csv" --csv "$T/bigm.csv"
+took=$(($(date +%s) - start))
+[ "$took" -le 10 ] && ok "merge: 100,000 points in $took s" || bad "merge: 100,000 points took $took s"
+cmp -s "$T/big.csv" "$T/bigm.csv" && ok "merge: 100,000 points: equals its one part" || bad "merge: 100,000 points differ"
+# A point's variants are checked through a hash of point 0's, not a scan
+# of the point's rows: 200,000 variants of one point took 439 s.
+awk 'BEGIN { print "point,cores,scenario,variant,ops"; for (i = 0; i < 200000; i++) printf "0,1,\"t\",\"v%d\",1\n", i }' >"$T/wide200k.csv"
+start=$(date +%s)
+expect_status "merge: 200,000 variants of a point" 0 timeout 60 "$BOUNCE" merge "$T/wide200k.csv" --csv "$T/wide200km.csv"
+took=$(($(date +%s) - start))
+[ "$took" -le 10 ] && ok "merge: 200,000 variants in $took s" || bad "merge: 200,000 variants took $took s"
+printf 'point,cores,scenario,variant,ops\n0,1,"t","a",1\n0,1,"t","b",1\n1,2,"t","a",1\n1,2,"t","a",1\n' >"$T/again.csv"
+merge_bad "a variant again in a later point" 'again.csv:5:1: point 1, variant "a" again (also .*again.csv:4)' "$T/again.csv"
+# merge honours SIGINT while it reads (it ran a 100,000-row part to its
+# end and wrote the CSV): 10^6 rows take it a couple of seconds.
+awk 'BEGIN { print "point,cores,scenario,variant,ops"; for (i = 0; i < 1000000; i++) printf "%d,%d,\"t\",\"a\",1\n", i, i + 1 }' >"$T/huge.csv"
+expect_interrupt "merge: SIGINT while reading" 0.3 5 "$BOUNCE" merge "$T/huge.csv" --csv "$T/hugem.csv"
+[ -e "$T/hugem.csv" ] && bad "merge: SIGINT: output written" || ok "merge: SIGINT: no output"
 finish

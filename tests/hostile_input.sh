@@ -207,6 +207,23 @@ refuse "--csv the program" "--csv names the program .*good.s', an input" run "$T
 printf '.include "good.s"\n' >"$T/incl.s"
 scen "$T/incl.json" 1 incl.s
 refuse "--markdown an .include file" "--markdown names the program file .*good.s', an input" run "$T/incl.json" --markdown "$T/good.s"
+# Every command checks its outputs against every file it read, the
+# .include files at any depth and a variant's own programs among them, by
+# device and inode: sweep and view once replaced an included program.
+printf '.include "incl.s"\n' >"$T/incl2.s"
+scen "$T/incl2.json" 1 incl2.s
+cp "$T/good.s" "$T/good.keep"
+refuse "sweep --csv an .include file" "--csv names the program file .*good.s', an input" sweep "$T/incl.json" --set cores=1,2 --csv "$T/good.s"
+refuse "sweep --csv an .include two levels deep" "--csv names the program file .*good.s', an input" sweep "$T/incl2.json" --set cores=1,2 --csv "$T/good.s"
+ln "$T/good.s" "$T/good.hard"
+refuse "sweep --csv a hard link to an .include file" "--csv names the program file .*good.s', an input" sweep "$T/incl.json" --set cores=1,2 --csv "$T/good.hard"
+printf '{"name": "t", "cpu": "x460-8way", "cores": 1, "program": ["good.s"],\n "threads": [{"cpus": "all", "entry": "worker"}],\n "variants": [{"name": "a", "seed": 2}, {"name": "b", "program": ["incl2.s"]}]}\n' >"$T/varprog.json"
+refuse "sweep --csv an .include of a variant's own program" "--csv names the program file .*incl.s', an input" sweep "$T/varprog.json" --set cores=1,2 --csv "$T/incl.s"
+refuse "run --json an .include of a variant's own program" "--json names the program file .*incl.s', an input" run "$T/varprog.json" --json "$T/incl.s"
+if grep -q "^#define HAVE_UI 1" "$top_builddir/config.h" 2>/dev/null; then
+	refuse "view --screenshot an .include file" "--screenshot names the program file .*good.s', an input" view "$T/incl2.json" --screenshot "$T/good.hard" --frames 1
+fi
+cmp -s "$T/good.s" "$T/good.keep" && ok "the included program is unchanged" || bad "the included program was overwritten"
 printf '{"name": "cpu copy", "cores": 1}\n' >"$T/mycpu.json"
 sed 's|"cpu": "x460-8way"|"cpu": "mycpu.json"|' "$T/out.json" >"$T/usecpu.json"
 "$BOUNCE" check "$T/usecpu.json" >/dev/null 2>&1 &&

@@ -31,6 +31,21 @@ expect_status() {
 expect_grep() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1: no '$2' in:"; sed 's/^/    /' "$3" | head -5; fi
 }
+# expect_interrupt WHAT AFTER LIMIT CMD...: SIGINT to CMD AFTER seconds
+# into it; it must exit 130 within LIMIT seconds of its start.
+expect_interrupt() {
+	what=$1 after=$2 limit=$3
+	shift 3
+	start=$(date +%s)
+	"$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep "$after"
+	kill -INT "$pid"
+	wait "$pid"
+	expect_eq "$what: exit status" 130 "$?"
+	took=$(($(date +%s) - start))
+	[ "$took" -le "$limit" ] && ok "$what: honoured in $took s" || bad "$what: took $took s"
+}
 jget() { "$JSON_GET" "$@"; }
 finish() {
 	echo "$passes passed, $fails failed"

@@ -60,6 +60,19 @@ gzip -c <"$T/gen_2.data" >"$T/corrupt.data.gz"
 printf '\377' | dd of="$T/corrupt.data.gz" bs=1 seek=10 conv=notrunc 2>/dev/null
 expect_status "corrupt gzip" 2 "$BOUNCE" replay --jobs 2 "$T/gen_0.data" "$T/corrupt.data.gz"
 expect_grep "corrupt gzip: where and what" "corrupt.data.gz:1:1: cannot read the trace from here on: invalid block type" "$T/err"
+# Bytes after the last gzip member that start no other are refused, as
+# `gzip -t` refuses them (zlib's gzread dropped them unsaid); members one
+# after another read as one trace.
+{ gzip -c <"$T/gen_2.data"; echo garbage; } >"$T/trail.data.gz"
+expect_status "gzip with trailing garbage" 2 "$BOUNCE" replay --json "$T/trail.json" "$T/trail.data.gz"
+expect_grep "gzip with trailing garbage: where and what" \
+	"trail.data.gz:[1-9][0-9]*:1: cannot read the trace from here on: trailing data after the gzip data" "$T/err"
+expect_eq "gzip with trailing garbage: no output" no "$([ -e "$T/trail.json" ] && echo yes || echo no)"
+head -n 30000 "$T/gen_2.data" | gzip -c >"$T/two.data.gz"
+tail -n +30001 "$T/gen_2.data" | gzip -c >>"$T/two.data.gz"
+expect_status "two gzip members" 0 "$BOUNCE" replay --quiet --csv "$T/two.csv" "$T/two.data.gz"
+expect_status "the same trace plain" 0 "$BOUNCE" replay --quiet --csv "$T/one.csv" "$T/gen_2.data"
+cmp -s "$T/two.csv" "$T/one.csv" && ok "two gzip members = plain" || bad "two gzip members differ from plain"
 # A NUL byte ends a line for the parsers: what follows it is refused, not skipped.
 printf '0 1000\n1 2000\000garbage\n' >"$T/nul.data"
 expect_status "a NUL byte" 2 "$BOUNCE" replay --jobs 1 "$T/nul.data"
@@ -89,4 +102,30 @@ expect_grep "more traces than CPUs: message" "9 traces on the CPU model 'x460-8w
 printf 'PK\003\004junk' >"$T/broken.zip"
 expect_status "broken zip" 2 "$BOUNCE" replay "$T/broken.zip"
 expect_grep "broken zip: message" "broken.zip: cannot open the zip archive" "$T/err"
+# A signal is polled while the readers read, not only per record: 3 GB of
+# blank lines (300 gzip members of 10 MB each) yield no record, and SIGINT
+# took 28 s to be honoured; here within a few seconds, with and without
+# the read-ahead thread.
+head -c 10000000 /dev/zero | tr '\0' '\n' | gzip -1 >"$T/nl.gz"
+for i in $(seq 300); do cat "$T/nl.gz"; done >"$T/blank.data.gz"
+for jobs in 1 2; do
+	expect_interrupt "SIGINT amid blank lines, --jobs $jobs" 1 5 \
+		"$BOUNCE" replay --jobs $jobs --json "$T/blank.json" "$T/blank.data.gz"
+	[ -e "$T/blank.json" ] && bad "SIGINT amid blank lines: report written" || ok "SIGINT amid blank lines: no report"
+done
+# A zip is opened once, not once per member: 1024 members beside 10,000
+# other entries took 46 s and 3.3 GB.
+mkdir "$T/many"
+awk 'BEGIN { for (i = 0; i < 10000; i++) print "other" i ".txt" }' | (cd "$T/many" && xargs touch)
+awk -v dir="$T/many" 'BEGIN { for (i = 0; i < 1024; i++) { f = dir "/t_" i ".data"; print "0 10" >f; close(f) } }' </dev/null
+(cd "$T/many" && zip -q ../many.zip ./*)
+start=$(date +%s)
+expect_status "zip of 1024 members and 10,000 other entries" 0 timeout 60 "$BOUNCE" replay --quiet --cpu manycore-1024 --csv "$T/many.csv" "$T/many.zip"
+took=$(($(date +%s) - start))
+[ "$took" -le 10 ] && ok "zip of 1024 members: $took s" || bad "zip of 1024 members took $took s"
+expect_eq "zip of 1024 members: 1024 cores" 1024 "$(grep -c "^[0-9]" "$T/many.csv")"
+# Out of descriptors is the machine's limit, said with its reason (exit 3).
+(ulimit -n 30 && exec "$BOUNCE" replay --quiet --cpu manycore-1024 "$T"/many/t_*.data) >"$T/out" 2>"$T/err"
+expect_eq "out of descriptors: exit status" 3 "$?"
+expect_grep "out of descriptors: the reason" "cannot open the trace: Too many open files" "$T/err"
 finish

@@ -80,6 +80,19 @@ refused "open.csv:2:3: quoted field not closed" "$tmp/open.csv"
 refused "no metric column 'nope'" "$tmp/sw.csv" --metric nope
 refused "needs every bounces_per_op above 0" "$tmp/sw.csv" --metric bounces_per_op --log-y
 refused "cannot open" "$tmp/missing.csv"
+# Only a regular file is read: a device would be read until memory ran out
+# and a FIFO without a writer blocked the open.
+refused "/dev/zero: is a character device (expected a CSV file)" /dev/zero
+mkfifo "$tmp/pf"
+timeout 20 "$BOUNCE" plot "$tmp/pf" -o "$tmp/bad.png" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "pf: is a FIFO (expected a CSV file)" "$tmp/err" || fail "plot of a FIFO: $(cat "$tmp/err")"
+# The CSV is read a row at a time and the first bad row stops it: 2,000,000
+# rows of "," (4 MB) are refused at row 2 without being held (they took
+# 80 times their size first).
+awk 'BEGIN { print "cores,variant,ops_per_sec"; for (i = 0; i < 2000000; i++) print "," }' >"$tmp/commas.csv"
+refused "commas.csv:2:1: 2 fields, the header has 3" "$tmp/commas.csv"
+printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,x\n3,a\n' >"$tmp/first.csv"
+refused "first.csv:3:5: ops_per_sec 'x' is not a number" "$tmp/first.csv"
 refused "unknown option" "$tmp/sw.csv" --bogus
 refused "expected WxH" "$tmp/sw.csv" --size 10x10
 "$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/no/dir/x.png" 2>"$tmp/err"

@@ -1,6 +1,8 @@
 /* `bounce plot`'s input: an RFC 4180 CSV with a header row (fields may be
- * quoted, "" inside quotes is a quote), read whole, then grouped into one
- * series per variant (or series column) with the points sorted by x. */
+ * quoted, "" inside quotes is a quote), read a row at a time: each row's x
+ * and metric are checked as it is read, the first fault stops the reading,
+ * and only what the chart needs of a row is kept. The rows kept are then
+ * grouped into one series per variant (or series column), sorted by x. */
 #include "config.h"
 #include "plot_int.h"
 
@@ -9,43 +11,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ui_engine.h"
 
 struct csv_row {
 	char **f;
-	int *col;               /* 1-based byte column where each field starts */
-	size_t n;
-	int line;
-};
-
-struct csv {
-	struct csv_row *row;    /* row[0] is the header */
+	long long *col;         /* 1-based byte column where each field starts */
 	size_t n, cap;
+	long long line;
 };
 
-static void csv_free(struct csv *c)
+static void row_clear(struct csv_row *r)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		for (size_t j = 0; j < c->row[i].n; j++)
-			free(c->row[i].f[j]);
-		free(c->row[i].f);
-		free(c->row[i].col);
-	}
-	free(c->row);
-	memset(c, 0, sizeof *c);
+	for (size_t j = 0; j < r->n; j++)
+		free(r->f[j]);
+	r->n = 0;
 }
 
-static int add_field(struct csv_row *r, const char *s, size_t len, int col)
+static void row_free(struct csv_row *r)
 {
-	char **f = realloc(r->f, (r->n + 1) * sizeof *f);
-	if (!f)
-		return -1;
-	r->f = f;
-	int *c = realloc(r->col, (r->n + 1) * sizeof *c);
-	if (!c)
-		return -1;
-	r->col = c;
+	row_clear(r);
+	free(r->f);
+	free(r->col);
+	memset(r, 0, sizeof *r);
+}
+
+static int add_field(struct csv_row *r, const char *s, size_t len, long long col)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		char **f = realloc(r->f, cap * sizeof *f);
+		if (!f)
+			return -1;
+		r->f = f;
+		long long *c = realloc(r->col, cap * sizeof *c);
+		if (!c)
+			return -1;
+		r->col = c;
+		r->cap = cap;
+	}
 	if (!(r->f[r->n] = malloc(len + 1)))
 		return -1;
 	memcpy(r->f[r->n], s, len);
@@ -54,104 +59,92 @@ static int add_field(struct csv_row *r, const char *s, size_t len, int col)
 	return 0;
 }
 
-/* Split text into rows. A quoted field may hold commas and newlines. */
-static int csv_parse(const char *file, const char *text, size_t len, struct csv *c, struct err *e)
+/* The CSV being read: where the next byte is, and the field being built. */
+struct csv_in {
+	FILE *f;
+	const char *file;
+	long long line, col;
+	char *buf;
+	size_t len, cap;
+};
+
+static int put(struct csv_in *in, int c)
 {
-	char *buf = malloc(len + 1);
-	if (!buf)
-		return err_internal(e, "out of memory");
-	size_t i = 0;
-	int line = 1, col = 1;
-	while (i < len) {
-		if (c->n == c->cap) {
-			size_t cap = c->cap ? 2 * c->cap : 64;
-			struct csv_row *r = realloc(c->row, cap * sizeof *r);
-			if (!r)
-				goto oom;
-			c->row = r;
-			c->cap = cap;
-		}
-		struct csv_row *r = &c->row[c->n++];
-		memset(r, 0, sizeof *r);
-		r->line = line;
-		for (;;) { /* one field */
-			size_t k = 0;
-			int start = col, sline = line;
-			if (i < len && text[i] == '"') {
-				i++, col++;
-				for (;;) {
-					if (i >= len) {
-						free(buf);
-						return err_set(e, file, sline, start, "quoted field not closed");
-					}
-					if (text[i] == '"' && i + 1 < len && text[i + 1] == '"') {
-						buf[k++] = '"';
-						i += 2, col += 2;
-					} else if (text[i] == '"') {
-						i++, col++;
-						break;
-					} else {
-						if (text[i] == '\n')
-							line++, col = 0;
-						buf[k++] = text[i++];
-						col++;
-					}
-				}
-				if (i < len && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
-					free(buf);
-					return err_set(e, file, line, col, "text after a quoted field's closing quote");
-				}
-			} else {
-				while (i < len && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
-					buf[k++] = text[i++];
-					col++;
-				}
-			}
-			if (add_field(r, buf, k, start))
-				goto oom;
-			if (i < len && text[i] == ',') {
-				i++, col++;
-				continue;
-			}
-			if (i < len && text[i] == '\r')
-				i++;
-			if (i < len && text[i] == '\n')
-				i++;
-			line++, col = 1;
-			break;
-		}
-		if (r->n == 1 && !r->f[0][0]) { /* a blank line */
-			free(r->f[0]);
-			free(r->f);
-			free(r->col);
-			c->n--;
-		}
+	if (in->len == in->cap) {
+		size_t cap = in->cap ? 2 * in->cap : 256;
+		char *b = realloc(in->buf, cap);
+		if (!b)
+			return -1;
+		in->buf = b;
+		in->cap = cap;
 	}
-	free(buf);
+	in->buf[in->len++] = (char)c;
 	return 0;
-oom:
-	free(buf);
-	return err_internal(e, "out of memory");
 }
 
-static int read_file(const char *path, char **text, size_t *len, struct err *e)
+/* The next row into r, blank lines skipped: 1, 0 at the end of the file,
+ * -1 with e set. A quoted field may hold commas and newlines. */
+static int csv_next(struct csv_in *in, struct csv_row *r, struct err *e)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return err_set(e, path, 0, 0, "cannot open: %s", strerror(errno));
-	size_t n = 0;
-	char *t = input_read_all(f, 0, &n);
-	int bad = t && ferror(f);
-	fclose(f);
-	if (!t)
-		return err_internal(e, "out of memory");
-	if (bad) {
-		free(t);
-		return err_set(e, path, 0, 0, "read error");
+	for (;;) {
+		row_clear(r);
+		if (err_poll(e))
+			return -1;
+		int c = getc(in->f);
+		if (c == EOF)
+			return ferror(in->f) ? err_set(e, in->file, in->line, in->col, "read error") : 0;
+		ungetc(c, in->f);
+		r->line = in->line;
+		for (;;) { /* one field */
+			long long start = in->col, sline = in->line;
+			in->len = 0;
+			c = getc(in->f);
+			if (c == '"') {
+				in->col++;
+				for (;;) {
+					c = getc(in->f);
+					if (c == EOF)
+						return err_set(e, in->file, sline, start, "quoted field not closed");
+					if (c == '"') {
+						c = getc(in->f);
+						in->col++;
+						if (c != '"')
+							break;
+					} else if (c == '\n') {
+						in->line++;
+						in->col = 0;
+					}
+					if (put(in, c))
+						return err_internal(e, "out of memory");
+					in->col++;
+				}
+				if (c != ',' && c != '\n' && c != '\r' && c != EOF)
+					return err_set(e, in->file, in->line, in->col,
+						       "text after a quoted field's closing quote");
+			} else {
+				for (; c != ',' && c != '\n' && c != '\r' && c != EOF; c = getc(in->f)) {
+					if (put(in, c))
+						return err_internal(e, "out of memory");
+					in->col++;
+				}
+			}
+			if (add_field(r, in->buf ? in->buf : "", in->len, start))
+				return err_internal(e, "out of memory");
+			if (c == ',') {
+				in->col++;
+				continue;
+			}
+			if (c == '\r' && (c = getc(in->f)) != '\n' && c != EOF)
+				ungetc(c, in->f);
+			in->line++;
+			in->col = 1;
+			break;
+		}
+		if (ferror(in->f))
+			return err_set(e, in->file, r->line, 1, "read error");
+		if (r->n > 1 || r->f[0][0])
+			return 1;
 	}
-	*text = t;
-	*len = n;
-	return 0;
 }
 
 static int column(const struct csv_row *h, const char *name)
@@ -304,109 +297,128 @@ static size_t sort_series(struct plot_data *d, int *oom)
 	return first_dup;
 }
 
-/* The sweep parameters (columns between "point" and "scenario") other than
- * x whose value is not the same on every row: they split a variant into
- * several series. */
-static void varying_params(const struct csv *c, int xc, int *params, size_t *np)
+/* What the chart needs of a data row: its x and metric, where it is, and
+ * its x text, series value and sweep parameters (NUL-separated in key). */
+struct kept_row {
+	double x, y, bar[2];
+	long long line, xcol, scol;
+	char *key;
+};
+
+struct kept {
+	struct kept_row *row;
+	size_t n, cap;
+	int series_col;         /* the series column, -1: none */
+	int lo_col, hi_col;     /* the metric's M_min and M_max (error bars), -1: none */
+	int params[64];         /* sweep parameters that may split a variant */
+	size_t np;
+};
+
+static void kept_free(struct kept *k)
 {
-	const struct csv_row *h = &c->row[0];
-	int p = column(h, "point"), sc = column(h, "scenario");
-	*np = 0;
-	if (p < 0 || sc < p)
-		return;
-	for (int j = p + 1; j < sc; j++) {
-		if (j == xc)
-			continue;
-		for (size_t i = 2; i < c->n; i++)
-			if (strcmp(c->row[i].f[j], c->row[1].f[j])) {
-				params[(*np)++] = j;
-				break;
-			}
-	}
+	for (size_t i = 0; i < k->n; i++)
+		free(k->row[i].key);
+	free(k->row);
 }
 
-static int group(const char *file, const struct csv *c, const struct plot_spec *spec,
-		 struct plot_data *d, struct err *e)
+/* The i-th NUL-separated value of a key: 0 the x text, 1 the series
+ * value, 2... the parameters. */
+static const char *key_at(const char *key, size_t i)
 {
-	const struct csv_row *h = &c->row[0];
-	const char *xn = spec->x ? spec->x : "cores", *yn = spec->metric ? spec->metric : "ops_per_sec";
-	char ratio[256], bar_name[300];
-	if (spec->baseline) {
-		/* the sweep's --baseline column: the ratio computed where the
-		 * figures were, not again from rounded text */
-		snprintf(ratio, sizeof ratio, "%s_vs_%s", yn, spec->baseline);
-		if (column(h, ratio) < 0)
-			return err_set(e, file, 1, 1, "no column '%s' (sweep with --baseline %s to have it)", ratio,
-				       spec->baseline);
-		yn = ratio;
+	while (i--)
+		key += strlen(key) + 1;
+	return key;
+}
+
+static int keep(struct kept *k, const struct csv_row *r, int xc, double x, double y, const double *bar)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 256;
+		struct kept_row *nr = realloc(k->row, cap * sizeof *nr);
+		if (!nr)
+			return -1;
+		k->row = nr;
+		k->cap = cap;
 	}
-	int xc = column(h, xn), yc = column(h, yn), sc = -1;
-	if (xc < 0)
-		return no_column(file, h, "x", xn, e);
-	if (yc < 0)
-		return no_column(file, h, "metric", yn, e);
-	snprintf(bar_name, sizeof bar_name, "%s_min", yn);
-	int loc = column(h, bar_name);
-	snprintf(bar_name, sizeof bar_name, "%s_max", yn);
-	int hic = loc >= 0 ? column(h, bar_name) : -1;
-	if (spec->series && (sc = column(h, spec->series)) < 0)
-		return no_column(file, h, "series", spec->series, e);
-	if (sc < 0 && (sc = column(h, "series")) < 0)
-		sc = column(h, "variant");
-	int params[64];
-	size_t np = 0;
-	if (!spec->series && sc >= 0 && !strcmp(h->f[sc], "variant") && h->n <= 64)
-		varying_params(c, xc, params, &np);
-	if (!(d->xname = strdup(xn)) || !(d->yname = strdup(yn)))
-		return err_internal(e, "out of memory");
-	/* The first fault of a row (a value that is no number, a series past
-	 * the limit) stops the reading; duplicates are found after it. */
+	int cols[66];
+	size_t nc = 0, len = 0;
+	cols[nc++] = xc;
+	cols[nc++] = k->series_col;
+	for (size_t q = 0; q < k->np; q++)
+		cols[nc++] = k->params[q];
+	for (size_t q = 0; q < nc; q++)
+		len += (cols[q] >= 0 ? strlen(r->f[cols[q]]) : 0) + 1;
+	char *key = malloc(len), *at = key;
+	if (!key)
+		return -1;
+	for (size_t q = 0; q < nc; q++) {
+		const char *v = cols[q] >= 0 ? r->f[cols[q]] : "";
+		size_t l = strlen(v) + 1;
+		memcpy(at, v, l);
+		at += l;
+	}
+	k->row[k->n++] = (struct kept_row){x, y, {bar[0], bar[1]}, r->line, r->col[xc],
+					   k->series_col >= 0 ? r->col[k->series_col] : 1, key};
+	return 0;
+}
+
+/* Group the rows kept into series. The first fault of the reading (a
+ * value that is no number), if any, is in `fault`; a series past the
+ * limit or a repeated point in an earlier row comes first. */
+static int group(const char *file, const struct csv_row *h, const struct kept *k, const char *xn, const char *yn,
+		 struct err *fault, struct plot_data *d, struct err *e)
+{
+	/* The candidate parameters whose value is not the same on every row
+	 * split a variant into several series. */
+	int vary[64] = {0};
+	for (size_t q = 0; q < k->np; q++)
+		for (size_t i = 1; i < k->n && !vary[q]; i++)
+			vary[q] = strcmp(key_at(k->row[i].key, q + 2), key_at(k->row[0].key, q + 2)) != 0;
 	struct err at = {0};
 	int bad = 0;
 	size_t bad_row = 0;
-	for (size_t i = 1; i < c->n; i++) {
-		const struct csv_row *r = &c->row[i];
-		double x, y, bar[2];
-		if (number(file, r, xc, xn, &x, &at) || number(file, r, yc, yn, &y, &at) ||
-		    (hic >= 0 && (number(file, r, loc, h->f[loc], &bar[0], &at) ||
-				  number(file, r, hic, h->f[hic], &bar[1], &at)))) {
-			bad = 1;
-			bad_row = i;
-			break;
-		}
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kept_row *r = &k->row[i];
 		char name[256];
-		size_t k = (size_t)snprintf(name, sizeof name, "%s", sc >= 0 ? r->f[sc] : yn);
-		for (size_t q = 0; q < np && k < sizeof name; q++)
-			k += (size_t)snprintf(name + k, sizeof name - k, " %s=%s", h->f[params[q]],
-					      r->f[params[q]]);
+		size_t n = (size_t)snprintf(name, sizeof name, "%s", k->series_col >= 0 ? key_at(r->key, 1) : yn);
+		for (size_t q = 0; q < k->np && n < sizeof name; q++)
+			if (vary[q])
+				n += (size_t)snprintf(name + n, sizeof name - n, " %s=%s", h->f[k->params[q]],
+						      key_at(r->key, q + 2));
 		int full = 0;
 		struct plot_series *s = series_named(d, name, &full);
-		if (full)
-			bad_row = i, bad = err_set(&at, file, r->line, sc >= 0 ? r->col[sc] : 1,
+		if (full) {
+			bad_row = i + 1;
+			bad = err_set(&at, file, r->line, r->scol,
 				      "series '%s' is one more than the limit of %d in a chart (choose a --series "
 				      "with fewer values)", name, PLOT_MAX_SERIES);
-		else if (!s || series_add(s, x, y, hic >= 0 ? bar : NULL, i))
-			return err_internal(e, "out of memory");
-		if (bad)
 			break;
+		}
+		if (!s || series_add(s, r->x, r->y, k->hi_col >= 0 ? r->bar : NULL, i + 1))
+			return err_internal(e, "out of memory");
 	}
-	/* A row that repeats a point, if one comes before the fault found
-	 * above, is the first fault in file order. */
+	if (!bad && err_is_set(fault)) {
+		bad = -1;
+		bad_row = k->n + 1;
+		at = *fault;
+	}
+	/* A row that repeats a point, if one comes before the fault, is the
+	 * first fault in file order. */
 	int oom = 0;
 	size_t dup = sort_series(d, &oom);
 	if (oom)
 		return err_internal(e, "out of memory");
 	if (dup && (!bad || dup < bad_row)) {
-		const struct csv_row *r = &c->row[dup];
-		char name[256];
-		for (size_t k = 0; k < d->ns; k++)
-			for (size_t q = 0; q < d->s[k].n; q++)
-				if (d->s[k].row[q] == dup)
-					snprintf(name, sizeof name, "%s", d->s[k].name);
-		return err_set(e, file, r->line, r->col[xc],
+		const struct kept_row *r = &k->row[dup - 1];
+		char name[256] = "";
+		for (size_t j = 0; j < d->ns; j++)
+			for (size_t q = 0; q < d->s[j].n; q++)
+				if (d->s[j].row[q] == dup)
+					snprintf(name, sizeof name, "%s", d->s[j].name);
+		return err_set(e, file, r->line, r->xcol,
 			       "a second row for series '%s' at %s = %s (plot each point once: "
 			       "use --series, or merge the shards first)",
-			       name, xn, r->f[xc]);
+			       name, xn, key_at(r->key, 0));
 	}
 	if (bad) {
 		*e = at;
@@ -415,25 +427,96 @@ static int group(const char *file, const struct csv *c, const struct plot_spec *
 	return 0;
 }
 
+/* The header's columns: x, metric and series, and the sweep parameters
+ * (columns between "point" and "scenario") other than x that may split a
+ * variant into several series when no --series is given. */
+static int columns(const char *file, const struct csv_row *h, const struct plot_spec *spec, int *xc, int *yc,
+		   struct kept *k, char *yn, size_t yn_size, struct err *e)
+{
+	const char *xn = spec->x ? spec->x : "cores", *metric = spec->metric ? spec->metric : "ops_per_sec";
+	int sc = -1;
+	snprintf(yn, yn_size, "%s", metric);
+	if (spec->baseline) {
+		/* the sweep's --baseline column: the ratio computed where the
+		 * figures were, not again from rounded text */
+		snprintf(yn, yn_size, "%s_vs_%s", metric, spec->baseline);
+		if (column(h, yn) < 0)
+			return err_set(e, file, 1, 1, "no column '%s' (sweep with --baseline %s to have it)", yn,
+				       spec->baseline);
+	}
+	if ((*xc = column(h, xn)) < 0)
+		return no_column(file, h, "x", xn, e);
+	if ((*yc = column(h, yn)) < 0)
+		return no_column(file, h, "metric", yn, e);
+	char bar_name[300];
+	snprintf(bar_name, sizeof bar_name, "%s_min", yn);
+	k->lo_col = column(h, bar_name);
+	snprintf(bar_name, sizeof bar_name, "%s_max", yn);
+	k->hi_col = k->lo_col >= 0 ? column(h, bar_name) : -1;
+	if (spec->series && (sc = column(h, spec->series)) < 0)
+		return no_column(file, h, "series", spec->series, e);
+	if (sc < 0 && (sc = column(h, "series")) < 0)
+		sc = column(h, "variant");
+	k->series_col = sc;
+	k->np = 0;
+	int p = column(h, "point"), end = column(h, "scenario");
+	if (!spec->series && sc >= 0 && !strcmp(h->f[sc], "variant") && h->n <= 64 && p >= 0 && end > p)
+		for (int j = p + 1; j < end; j++)
+			if (j != *xc)
+				k->params[k->np++] = j;
+	return 0;
+}
+
 int plot_read(const struct plot_spec *spec, struct plot_data *d, struct err *e)
 {
 	memset(d, 0, sizeof *d);
-	char *text = NULL;
-	size_t len = 0;
-	if (read_file(spec->csv, &text, &len, e))
-		return -1;
-	struct csv c = {0};
-	int rc = csv_parse(spec->csv, text, len, &c, e);
-	free(text);
-	if (!rc && c.n < 2)
-		rc = err_set(e, spec->csv, c.n ? 2 : 1, 1, c.n ? "no data rows after the header" : "empty file");
-	for (size_t i = 1; !rc && i < c.n; i++)
-		if (c.row[i].n != c.row[0].n)
-			rc = err_set(e, spec->csv, c.row[i].line, 1, "%zu fields, the header has %zu",
-				     c.row[i].n, c.row[0].n);
+	const char *file = spec->csv;
+	/* A regular file only: a device would be read without end and a FIFO
+	 * without a writer would block the open. */
+	struct stat st;
+	int errnum, fd = input_open(file, &st, &errnum);
+	if (fd < 0)
+		return errnum ? err_sys(e, file, errnum, "cannot open") :
+		       err_set(e, file, 0, 0, "is %s (expected a CSV file)", input_kind(st.st_mode));
+	struct csv_in in = {.f = fdopen(fd, "rb"), .file = file, .line = 1, .col = 1};
+	if (!in.f) {
+		close(fd);
+		return err_internal(e, "out of memory");
+	}
+	struct csv_row h = {0}, r = {0};
+	struct kept k = {0};
+	struct err fault = {0};
+	const char *xn = spec->x ? spec->x : "cores";
+	char yn[256] = "";
+	int xc = -1, yc = -1, got = csv_next(&in, &h, e);
+	int rc = got < 0 ? -1 : got == 0 ? err_set(e, file, 1, 1, "empty file") :
+		 columns(file, &h, spec, &xc, &yc, &k, yn, sizeof yn, e);
+	while (!rc && (got = csv_next(&in, &r, e)) > 0) {
+		double x, y, bar[2] = {0, 0};
+		if (r.n != h.n)
+			rc = err_set(e, file, r.line, 1, "%zu fields, the header has %zu", r.n, h.n);
+		else if (number(file, &r, xc, xn, &x, &fault) || number(file, &r, yc, yn, &y, &fault) ||
+			 (k.hi_col >= 0 && (number(file, &r, k.lo_col, h.f[k.lo_col], &bar[0], &fault) ||
+					    number(file, &r, k.hi_col, h.f[k.hi_col], &bar[1], &fault))))
+			break;
+		else if (keep(&k, &r, xc, x, y, bar))
+			rc = err_internal(e, "out of memory");
+	}
+	if (!rc && got < 0)
+		rc = -1;
+	if (!rc && !k.n && !err_is_set(&fault))
+		rc = err_set(e, file, 2, 1, "no data rows after the header");
+	if (!rc && !(d->xname = strdup(xn)))
+		rc = err_internal(e, "out of memory");
+	if (!rc && !(d->yname = strdup(yn)))
+		rc = err_internal(e, "out of memory");
 	if (!rc)
-		rc = group(spec->csv, &c, spec, d, e);
-	csv_free(&c);
+		rc = group(file, &h, &k, xn, yn, &fault, d, e);
+	fclose(in.f);
+	free(in.buf);
+	row_free(&h);
+	row_free(&r);
+	kept_free(&k);
 	if (rc)
 		plot_data_free(d);
 	return rc;

@@ -42,7 +42,7 @@ static void one_line(char *dst, size_t n, const char *src)
 	dst[k] = 0;
 }
 
-int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
+int err_vset(struct err *e, enum err_kind kind, const char *file, long long line, long long col,
 	     const char *fmt, va_list ap)
 {
 	if (!e || e->kind != ERR_NONE)
@@ -51,13 +51,15 @@ int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int 
 	e->kind = kind;
 	one_line(e->file, sizeof e->file, file ? file : "");
 	e->line = line;
-	e->col = col;
+	/* A message about a line points at a column: the line's start when
+	 * nothing narrower is known. */
+	e->col = line > 0 && col <= 0 ? 1 : col;
 	vsnprintf(raw, sizeof raw, fmt, ap);
 	one_line(e->msg, sizeof e->msg, raw);
 	return -1;
 }
 
-int (err_set)(struct err *e, const char *file, int line, int col, const char *fmt, ...)
+int (err_set)(struct err *e, const char *file, long long line, long long col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -86,12 +88,26 @@ int err_poll(struct err *e)
 	return -1;
 }
 
+static int err_resource(struct err *e, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int err_resource(struct err *e, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_vset(e, ERR_INTERNAL, file, 0, 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 int (err_sys)(struct err *e, const char *file, int errnum, const char *what)
 {
 	if (errnum == EINTR) {
 		interrupt_requested = 1;
 		return err_poll(e);
 	}
+	/* Out of memory or descriptors is the machine's limit, not bad input. */
+	if (errnum == ENOMEM || errnum == EMFILE || errnum == ENFILE)
+		return err_resource(e, file, "%s: %s", what, strerror(errnum));
 	return (err_set)(e, file, 0, 0, "%s: %s", what, strerror(errnum));
 }
 
@@ -102,10 +118,8 @@ void err_clear(struct err *e)
 
 void err_format(const struct err *e, char *buf, size_t n)
 {
-	if (e->file[0] && e->line > 0 && e->col > 0)
-		snprintf(buf, n, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
-	else if (e->file[0] && e->line > 0)
-		snprintf(buf, n, "%s:%d: %s", e->file, e->line, e->msg);
+	if (e->file[0] && e->line > 0)
+		snprintf(buf, n, "%s:%lld:%lld: %s", e->file, e->line, e->col, e->msg);
 	else if (e->file[0])
 		snprintf(buf, n, "%s: %s", e->file, e->msg);
 	else

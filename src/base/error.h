@@ -23,19 +23,21 @@ void err_request_interrupt(void);
 struct err {
 	enum err_kind kind;
 	char file[512]; /* "" when the error is not about a file */
-	int line, col;  /* 1-based; 0 when unknown */
+	long long line, col;  /* 1-based; 0 when unknown (64-bit: a trace may have 2^32 lines and more) */
 	char msg[1024];
 };
 
 /* Record an input error at file:line:col (file may be NULL). Returns -1 so
  * callers can write `return err_set(...)`. Only the first error is kept. */
-int err_set(struct err *e, const char *file, int line, int col, const char *fmt, ...)
+int err_set(struct err *e, const char *file, long long line, long long col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 int err_internal(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* -1 with an ERR_INTERRUPTED error when a signal asked to stop, else 0. */
 int err_poll(struct err *e);
 /* A failed system call on `file`: "what: strerror(errnum)", recorded as
- * ERR_INTERRUPTED when errnum is EINTR (a signal), else as input. */
+ * ERR_INTERRUPTED when errnum is EINTR (a signal), as ERR_INTERNAL when it
+ * is a resource of the machine running out (ENOMEM, EMFILE, ENFILE), else
+ * as input. */
 int err_sys(struct err *e, const char *file, int errnum, const char *what);
 #ifdef __clang_analyzer__
 /* The static analyzer (make lint) looks at one file at a time: show it that
@@ -44,7 +46,7 @@ int err_sys(struct err *e, const char *file, int errnum, const char *what);
 #define err_internal(...) (err_internal(__VA_ARGS__), -1)
 #define err_sys(...) (err_sys(__VA_ARGS__), -1)
 #endif
-int err_vset(struct err *e, enum err_kind kind, const char *file, int line, int col,
+int err_vset(struct err *e, enum err_kind kind, const char *file, long long line, long long col,
 	     const char *fmt, va_list ap);
 void err_clear(struct err *e);
 static inline int err_is_set(const struct err *e) { return e->kind != ERR_NONE; }

@@ -89,9 +89,10 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *o
 int cli_setup(const struct cli_opts *o, struct scenario *s, struct cli_ov *ov, struct err *e);
 /* Refuse (exit 2), before anything is simulated or written, an output
  * outs[i] (given by option opts[i]) that would replace an input of the
- * scenario's run (the scenario, its CPU models, its programs and, p not
- * NULL, every file one variant's assembly read) or another output. */
-int cli_check_outputs(const struct cli_opts *o, const struct scenario *s, const struct program *p,
+ * scenario's run under ov (the scenario, its CPU models, and every file
+ * each selected variant's assembly reads) or another output. Assembles
+ * each selected variant to learn its files: for commands that do not. */
+int cli_check_outputs(const struct cli_opts *o, const struct scenario *s, const struct cli_ov *ov,
 		      const char *const *outs, const char *const *opts, size_t n, struct err *e);
 /* Whether variant v runs: every one, or only the one --variant names. */
 int cli_selected(const struct cli_opts *o, const struct scenario *s, size_t v);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/name_map.h"
 #include "cli/outfile.h"
 
 /* a macro's value as a string, for the help texts */
@@ -181,21 +182,43 @@ static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
 	if (!(s->name = strndup(arg, nlen)))
 		return err_internal(e, "out of memory");
 	const char *p = eq + 1;
-	for (;;) {
+	/* A value listed twice would be two points alike: their rows could
+	 * not be told apart, and merge refuses such shards. */
+	struct name_map seen = {0};
+	int rc = 0;
+	for (size_t cap = 0; !rc;) {
 		const char *c = list ? strchr(p, ',') : NULL;
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		char **nv = realloc(s->values, (s->n_values + 1) * sizeof *nv);
-		if (!nv)
-			return err_internal(e, "out of memory");
-		s->values = nv;
-		if (!len)
-			return err_set(e, NULL, 0, 0, "--set %s: empty value", s->name);
-		s->values[s->n_values++] = strndup(p, len);
+		size_t len = c ? (size_t)(c - p) : strlen(p), at = s->n_values;
+		if (s->n_values == cap) {
+			cap = cap ? 2 * cap : 8;
+			char **nv = realloc(s->values, cap * sizeof *nv);
+			if (!nv) {
+				rc = err_internal(e, "out of memory");
+				break;
+			}
+			s->values = nv;
+		}
+		if (!len) {
+			rc = err_set(e, NULL, 0, 0, "--set %s: empty value", s->name);
+			break;
+		}
+		if (!(s->values[s->n_values] = strndup(p, len))) {
+			rc = err_internal(e, "out of memory");
+			break;
+		}
+		int added = name_map_add(&seen, s->values[s->n_values], len, &at);
+		s->n_values++;
+		if (added < 0)
+			rc = err_internal(e, "out of memory");
+		else if (!added)
+			rc = err_set(e, NULL, 0, 0, "--set %s: value '%.*s' is listed twice (expected each value once)",
+				     s->name, (int)len, p);
 		if (!c)
 			break;
 		p = c + 1;
 	}
-	return 0;
+	name_map_free(&seen);
+	return rc;
 }
 
 /* An option this command does not take: name the commands that do. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli/cli_inputs.h"
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "replay/replay_run.h"
@@ -93,25 +94,18 @@ static int open_outputs(const char *json, const char *csv, const char *cpu, char
 		paths[k] = json, opts[k++] = "--json";
 	if (csv)
 		paths[k] = csv, opts[k++] = "--csv";
-	const char **ins = malloc(((size_t)n + 1) * sizeof *ins), **kinds = malloc(((size_t)n + 1) * sizeof *kinds);
+	struct cli_inputs in = {0};
 	char *cpu_file = scen_cpu_file(cpu, ".");
-	int rc = -1;
-	if (!ins || !kinds) {
-		err_internal(e, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i < n; i++)
-		ins[i] = traces[i], kinds[i] = "the trace";
-	if (cpu_file)
-		ins[n] = cpu_file, kinds[n] = "the CPU model";
-	if (outfile_check_clash(paths, opts, k, ins, kinds, (size_t)n + (cpu_file != NULL), e))
+	int rc = -1, bad = cpu_file && cli_inputs_add(&in, cpu_file, "the CPU model", e);
+	for (int i = 0; i < n && !bad; i++)
+		bad = cli_inputs_add(&in, traces[i], "the trace", e);
+	if (bad || cli_inputs_check(&in, paths, opts, k, e))
 		goto out;
 	if ((json && !(outs[0] = outfile_open(json, e))) || (csv && !(outs[1] = outfile_open(csv, e))))
 		goto out;
 	rc = 0;
 out:
-	free(ins);
-	free(kinds);
+	cli_inputs_free(&in);
 	free(cpu_file);
 	return rc;
 }
@@ -196,7 +190,8 @@ int cli_replay(int argc, char **argv)
 		rc = replay_write_json(&r, outfile_stream(outs[0]), &e);
 	if (!rc && outs[1])
 		rc = write_csv(&r, outfile_stream(outs[1]), &e);
-	if (!rc && cli_interrupted)
+	/* a signal seen by a reader (between records) or by the replay */
+	if ((!rc && cli_interrupted) || (rc < 0 && e.kind == ERR_INTERRUPTED))
 		rc = 1;
 	if (rc > 0) {
 		outfile_abort(outs[0]);

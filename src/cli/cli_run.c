@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cli/cli_inputs.h"
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "report/report.h"
@@ -246,9 +247,8 @@ static void trace_warn(const cJSON *meta)
 	}
 }
 
-/* run's outputs, checked against its inputs and one another (cli_check_outputs). */
-static int check_outputs(const struct cli_opts *o, const struct scenario *s,
-			 const struct program *p, struct err *e)
+/* run's outputs, checked against every file the run reads and one another. */
+static int check_outputs(const struct cli_opts *o, const struct cli_inputs *in, struct err *e)
 {
 	const char *outs[5], *opts[5];
 	size_t n = 0;
@@ -256,7 +256,7 @@ static int check_outputs(const struct cli_opts *o, const struct scenario *s,
 	OUTPUT(json, "--json") OUTPUT(csv, "--csv") OUTPUT(junit, "--junit")
 	OUTPUT(markdown, "--markdown") OUTPUT(trace, "--trace")
 #undef OUTPUT
-	return cli_check_outputs(o, s, p, outs, opts, n, e);
+	return cli_inputs_check(in, outs, opts, n, e);
 }
 
 /* One selected variant of a run: prepared, simulated (by a worker thread
@@ -380,12 +380,14 @@ int cli_run(const struct cli_opts *o)
 	struct outfile *outs[N_OUTS] = {0}, *trace_out = NULL;  /* trace_out: outs[OUT_TRACE] */
 	struct pool p = {.o = o, .s = &s, .ov = &ov};
 	struct metric_refs mr = {0};
+	struct cli_inputs inputs = {0};
 	pthread_t threads[256];
 	int rc = EXIT_OK, started = 0, printed = 0;
 	double t0 = 0, shown = 0;
 	int progress = progress_wanted(o->progress, o->quiet);
 
-	if (cli_setup(o, &s, &ov, &e) || check_outputs(o, &s, NULL, &e) || metric_refs_build(&s, &mr, &e))
+	if (cli_setup(o, &s, &ov, &e) || cli_inputs_add_scenario(&inputs, o, &s, &e) ||
+	    metric_refs_build(&s, &mr, &e))
 		goto fail;
 	if (!(p.slots = calloc(s.n_variants, sizeof *p.slots))) {
 		err_internal(&e, "out of memory");
@@ -399,12 +401,14 @@ int cli_run(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, o->check, &e))
 			goto fail;
-		int bad = check_metrics(&s, &mr, &r, &e) || check_outputs(o, &s, &r.prog, &e);
+		int bad = check_metrics(&s, &mr, &r, &e) || cli_inputs_add_program(&inputs, &r.prog, &e);
 		runner_free(&r);
 		if (bad)
 			goto fail;
 		p.slots[p.n++].v = v;
 	}
+	if (check_outputs(o, &inputs, &e))
+		goto fail;
 	for (int k = 0; k < N_OUTS; k++)
 		if (out_path(o, k) && !(outs[k] = outfile_open(out_path(o, k), &e)))
 			goto fail;
@@ -615,6 +619,7 @@ out:
 		outfile_abort(outs[k]);
 	cJSON_Delete(trace_meta);
 	cJSON_Delete(rep);
+	cli_inputs_free(&inputs);
 	metric_refs_free(&mr);
 	scen_free(&s);
 	return rc;

@@ -7,6 +7,7 @@
 #include "cpu/alu_wide.h"
 #include "cpu/ghost.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -1321,9 +1322,15 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		TRY(drained(env, c));
 		return ST_HALT;
 
-	case OP_WORK:
-		acct(env, c, CORE_ACT_BUSY, in->a.kind == OPND_REG ? c->r[in->a.reg] : (uint64_t)in->a.imm);
+	case OP_WORK: {
+		/* One rule for `work -5` (refused by the assembler) and a
+		 * register holding a negative count. */
+		int64_t n = in->a.kind == OPND_REG ? (int64_t)c->r[in->a.reg] : in->a.imm;
+		if (n < 0)
+			return fault(env, c, "work %" PRId64 " is negative", n);
+		acct(env, c, CORE_ACT_BUSY, (uint64_t)n);
 		return ST_TIMED;
+	}
 
 	case OP_BH_DISABLE:
 		c->bh_count++;

@@ -155,7 +155,7 @@ static inline int next_record(struct replay *r, int c, struct rcore *rc, struct 
 	const struct rt_rec *rec = rc->rec = &rc->batch[rc->next++];
 	r->stats[c].records++;
 	if (rec->kind != RT_COMPUTE && rec->size > REPLAY_MEM_SIZE - rec->addr)
-		return err_set(e, rt_name(r->streams[c]), rec->line, 0,
+		return err_set(e, rt_name(r->streams[c]), (long long)rec->line, rec->col,
 			       "access at 0x%llx runs past the last simulated byte",
 			       (unsigned long long)rec->addr);
 	rc->addr = rec->addr;
@@ -209,7 +209,7 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 			 * then the difference would wrap, and a clock let grow
 			 * on to 2^54 would overflow the ready key. */
 			if (clock > REPLAY_MAX_CLOCK || rec->cycles > REPLAY_MAX_CLOCK - clock)
-				return err_set(e, rt_name(r->streams[c]), rec->line, 0,
+				return err_set(e, rt_name(r->streams[c]), (long long)rec->line, rec->col,
 					       "computation runs the clock past 2^52 cycles");
 			clock += rec->cycles;
 			st->compute_cycles += rec->cycles;

@@ -1,10 +1,11 @@
-/* Trace streams: bytes from zlib (plain or gzip files alike), libzip (an
+/* Trace streams: bytes from a trace file (plain or gzip alike), libzip (an
  * archive's members) or memory, cut into lines in a fixed buffer, and each
  * line parsed as a teaching-format or lackey record. A stream's format is
  * decided by its first record and then held. */
 #include "config.h"
 #include "replay/replay_trace.h"
 #include "base/input_file.h"
+#include "replay/trace_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,15 +13,23 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <zip.h>
-#include <zlib.h>
 
 #define RT_BUF (256u << 10)
+
+/* An archive opened once for all of its members: opening it per member
+ * read its whole directory again each time (1024 members beside 10,000
+ * other entries took 36 s and 3.3 GB). Every member is read by the one
+ * thread that reads the traces, so the handle is never used at once. */
+struct rt_zip {
+	zip_t *z;
+	int refs;
+};
 #define RT_MAX_LINE 4096
 
 struct rt_stream {
 	char name[512];
-	gzFile gz;
-	zip_t *zip;                 /* a member's own handle on its archive */
+	struct trace_file *tf;      /* a file's bytes, inflated if gzip */
+	struct rt_zip *zip;         /* a member's archive, shared by its members */
 	zip_file_t *zf;
 	const char *mem;            /* rt_open_buffer: the whole input */
 	size_t mem_len;
@@ -58,12 +67,13 @@ void rt_close(struct rt_stream *s)
 {
 	if (!s)
 		return;
-	if (s->gz)
-		gzclose(s->gz);
+	tf_close(s->tf);
 	if (s->zf)
 		zip_fclose(s->zf);
-	if (s->zip)
-		zip_discard(s->zip);
+	if (s->zip && --s->zip->refs == 0) {
+		zip_discard(s->zip->z);
+		free(s->zip);
+	}
 	free(s->buf);
 	free(s);
 }
@@ -83,12 +93,9 @@ void rt_input(const struct rt_stream *s, uint64_t *done, uint64_t *total)
 {
 	*total = s->in_total;
 	*done = s->in_done;
-	if (s->gz) {
-		/* the compressed file's offset: a gzip trace's uncompressed
-		 * size is not known before its end */
-		z_off_t at = gzoffset(s->gz);
-		*done = at > 0 ? (uint64_t)at : 0;
-	}
+	if (s->tf) /* the compressed file's offset: a gzip trace's uncompressed
+		    * size is not known before its end */
+		*done = tf_offset(s->tf);
 	if (s->eof || *done > *total)
 		*done = *total;
 }
@@ -98,9 +105,9 @@ const char *rt_name(const struct rt_stream *s)
 	return s->name;
 }
 
-int rt_line(const struct rt_stream *s)
+uint64_t rt_line(const struct rt_stream *s)
 {
-	return (int)s->line;
+	return s->line;
 }
 
 enum rt_format rt_format_of(const struct rt_stream *s)
@@ -125,6 +132,9 @@ static int is_zip(const char *path)
 	return zip;
 }
 
+/* Member numbers have at most 4 digits: 0..9999. */
+#define RT_MAX_MEMBER 10000
+
 /* The core number of a member named ..._N.data, or -1. */
 static long member_core(const char *name)
 {
@@ -146,65 +156,77 @@ static zip_t *zip_open_or_say(const char *path, struct err *e)
 	if (!z) {
 		zip_error_t ze;
 		zip_error_init_with_code(&ze, zerr);
-		err_set(e, path, 0, 0, "cannot open the zip archive: %s", zip_error_strerror(&ze));
+		if (zerr == ZIP_ER_MEMORY)
+			err_internal(e, "%s: out of memory opening the zip archive", path);
+		else
+			err_set(e, path, 0, 0, "cannot open the zip archive: %s", zip_error_strerror(&ze));
 		zip_error_fini(&ze);
 	}
 	return z;
 }
 
-/* The stream of member `index` of archive `path`, with its own handle on
- * the archive (so that no handle is shared between streams). */
-static struct rt_stream *open_member(const char *path, zip_uint64_t index, struct err *e)
+/* The stream of member `index` of archive a, which it shares. */
+static struct rt_stream *open_member(const char *path, struct rt_zip *a, zip_uint64_t index, struct err *e)
 {
-	zip_t *z = zip_open_or_say(path, e);
-	if (!z)
-		return NULL;
 	char name[512];
-	snprintf(name, sizeof name, "%s:%s", path, zip_get_name(z, index, 0));
+	snprintf(name, sizeof name, "%s:%s", path, zip_get_name(a->z, index, 0));
 	struct rt_stream *s = stream_new(name, e);
-	if (!s) {
-		zip_discard(z);
+	if (!s)
 		return NULL;
-	}
-	s->zip = z;
+	s->zip = a;
+	a->refs++;
 	zip_stat_t st;
 	zip_stat_init(&st);
-	if (zip_stat_index(z, index, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE))
+	if (zip_stat_index(a->z, index, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE))
 		s->in_total = st.size;
-	if (!(s->zf = zip_fopen_index(z, index, 0))) {
-		err_set(e, path, 0, 0, "cannot read member %s: %s", zip_get_name(z, index, 0), zip_strerror(z));
+	if (!(s->zf = zip_fopen_index(a->z, index, 0))) {
+		err_set(e, path, 0, 0, "cannot read member %s: %s", zip_get_name(a->z, index, 0), zip_strerror(a->z));
 		rt_close(s);
 		return NULL;
 	}
 	return s;
 }
 
+/* Members NAME_0.data, NAME_1.data, ... up to the first number missing,
+ * found in one pass over the archive's entries (the first of a number
+ * counts). */
 static int open_zip(const char *path, struct rt_stream **out, int room, struct err *e)
 {
-	zip_t *z = zip_open_or_say(path, e);
-	if (!z)
+	struct rt_zip *a = calloc(1, sizeof *a);
+	zip_int64_t *entry = malloc(RT_MAX_MEMBER * sizeof *entry);
+	if (!a || !entry) {
+		free(a);
+		free(entry);
+		return err_internal(e, "replay: out of memory");
+	}
+	if (!(a->z = zip_open_or_say(path, e))) {
+		free(a);
+		free(entry);
 		return -1;
-	zip_int64_t n = zip_get_num_entries(z, 0);
+	}
+	a->refs = 1;  /* this function's, dropped at its end */
+	for (long k = 0; k < RT_MAX_MEMBER; k++)
+		entry[k] = -1;
+	zip_int64_t n = zip_get_num_entries(a->z, 0);
 	int count = 0, rc = 0;
-	/* members NAME_0.data, NAME_1.data, ...: find each number in turn */
-	for (long want = 0; !rc; want++) {
-		zip_int64_t found = -1;
-		for (zip_int64_t i = 0; i < n && found < 0; i++) {
-			const char *nm = zip_get_name(z, (zip_uint64_t)i, 0);
-			if (nm && member_core(nm) == want)
-				found = i;
-		}
-		if (found < 0)
-			break;
+	for (zip_int64_t i = 0; i < n && !rc; i++) {
+		const char *nm = zip_get_name(a->z, (zip_uint64_t)i, 0);
+		long core = nm ? member_core(nm) : -1;
+		if (core >= 0 && entry[core] < 0)
+			entry[core] = i;
+		if (!(i & 1023))
+			rc = err_poll(e);
+	}
+	for (long want = 0; !rc && want < RT_MAX_MEMBER && entry[want] >= 0; want++) {
 		if (count == room)
 			rc = err_set(e, path, 0, 0, "the archive holds more per-core traces than the %d cores left",
 				     room);
-		else if (!(out[count] = open_member(path, (zip_uint64_t)found, e)))
+		else if (!(out[count] = open_member(path, a, (zip_uint64_t)entry[want], e)))
 			rc = -1;
 		else
 			count++;
 	}
-	zip_discard(z);
+	free(entry);
 	if (!rc && !count)
 		rc = err_set(e, path, 0, 0, "the archive holds no member named NAME_0.data");
 	if (rc)
@@ -212,6 +234,10 @@ static int open_zip(const char *path, struct rt_stream **out, int room, struct e
 			rt_close(out[i]);
 			out[i] = NULL;
 		}
+	if (--a->refs == 0) {
+		zip_discard(a->z);
+		free(a);
+	}
 	return rc ? -1 : count;
 }
 
@@ -248,15 +274,20 @@ int rt_open(char *const *paths, size_t n_paths, struct rt_stream **out, int max_
 		struct rt_stream *s = stream_new(paths[i], e);
 		if (!s)
 			goto fail;
-		/* zlib reads a file that is not gzip as it is */
-		if (!(s->gz = gzopen(paths[i], "rb"))) {
-			err_set(e, paths[i], 0, 0, "cannot open the trace");
+		int errnum, fd = input_open(paths[i], &st, &errnum);
+		if (fd < 0) {
+			if (errnum)
+				err_sys(e, paths[i], errnum, "cannot open the trace");
+			else
+				err_set(e, paths[i], 0, 0, "is %s (expected a trace file)", input_kind(st.st_mode));
 			rt_close(s);
 			goto fail;
 		}
-		/* under half of a refill: zlib then reads a plain file
-		 * straight into buf rather than copying through its own */
-		gzbuffer(s->gz, 64u << 10);
+		if (!(s->tf = tf_open(fd))) {
+			err_internal(e, "replay: out of memory");
+			rt_close(s);
+			goto fail;
+		}
 		if (st.st_size > 0)
 			s->in_total = (uint64_t)st.st_size;
 		out[n++] = s;
@@ -270,15 +301,6 @@ fail:
 
 /* ---- lines ---- */
 
-/* zlib's message for a failed read, without the path gzerror puts first. */
-static const char *gz_why(gzFile gz, const char *path)
-{
-	int errnum;
-	const char *m = gzerror(gz, &errnum);
-	size_t n = strlen(path);
-	return !strncmp(m, path, n) && !strncmp(m + n, ": ", 2) ? m + n + 2 : m;
-}
-
 /* Called only once no newline is left in the buffer (next_line): data that
  * cannot be read (corrupt compressed data) begins on the next line, after
  * the s->len - s->pos bytes of it already read. */
@@ -288,12 +310,19 @@ static int refill(struct rt_stream *s, struct err *e)
 	s->len -= s->pos;
 	s->pos = 0;
 	size_t room = RT_BUF - s->len;
-	int line = (int)(s->line + 1), col = (int)s->len + 1;
+	long long line = (long long)s->line + 1, col = (long long)s->len + 1;
 	long got;
-	if (s->gz) {
-		got = gzread(s->gz, s->buf + s->len, (unsigned)room);
+	/* Polled here, on whichever thread reads, not only per record: a
+	 * trace of blank lines or Valgrind messages yields none for hours. */
+	if (err_poll(e))
+		return -1;
+	if (s->tf) {
+		const char *why;
+		got = tf_read(s->tf, s->buf + s->len, room, &why);
 		if (got < 0)
-			return err_set(e, s->name, line, col, "cannot read the trace from here on: %s", gz_why(s->gz, s->name));
+			return err_poll(e) ? -1 :
+			       why ? err_set(e, s->name, line, col, "cannot read the trace from here on: %s", why) :
+			       err_sys(e, s->name, EINTR, "cannot read the trace");
 	} else if (s->zf) {
 		got = (long)zip_fread(s->zf, s->buf + s->len, room);
 		if (got < 0)
@@ -305,16 +334,8 @@ static int refill(struct rt_stream *s, struct err *e)
 		s->mem += got;
 		s->mem_len -= (size_t)got;
 	}
-	if (got == 0) {
-		int errnum = Z_OK;
-		if (s->gz)
-			gzerror(s->gz, &errnum);
-		/* a gzip stream cut short reads as a clean end, but zlib knows */
-		if (errnum != Z_OK)
-			return err_set(e, s->name, line, col, "cannot read the trace from here on: %s",
-				       gz_why(s->gz, s->name));
+	if (got == 0)
 		s->eof = 1;
-	}
 	s->in_done += (uint64_t)got;
 	s->len += (size_t)got;
 	s->buf[s->len] = 0;  /* a sentinel: scanning stops at the end */
@@ -327,7 +348,7 @@ static int no_nul(const struct rt_stream *s, const char *start, size_t n, struct
 {
 	const char *nul = memchr(start, 0, n);
 	if (nul)
-		return err_set(e, s->name, (int)(s->line + 1), (int)(nul - start) + 1,
+		return err_set(e, s->name, (long long)s->line + 1, (int)(nul - start) + 1,
 			       "NUL byte in the trace (expected text)");
 	return 0;
 }
@@ -348,7 +369,7 @@ static int next_line(struct rt_stream *s, char **line, struct err *e)
 			return 1;
 		}
 		if (s->len - s->pos > RT_MAX_LINE)
-			return err_set(e, s->name, (int)(s->line + 1), 0, "line longer than %d bytes", RT_MAX_LINE);
+			return err_set(e, s->name, (long long)s->line + 1, RT_MAX_LINE + 1, "line longer than %d bytes", RT_MAX_LINE);
 		if (s->eof) {
 			if (s->pos == s->len)
 				return 0;
@@ -413,7 +434,7 @@ static int parse_teaching(struct rt_stream *s, const char *p, struct rt_rec *r, 
 	const char *start = p;
 	p = skip_blank(p);
 	if (*p < '0' || *p > '2' || (p[1] != ' ' && p[1] != '\t'))
-		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1,
+		return err_set(e, s->name, (long long)s->line, (int)(p - start) + 1,
 			       "expected a label 0 (load), 1 (store) or 2 (computation)");
 	char label = *p;
 	p = skip_blank(p + 1);
@@ -422,12 +443,13 @@ static int parse_teaching(struct rt_stream *s, const char *p, struct rt_rec *r, 
 	const char *at = p;
 	uint64_t v;
 	if (parse_hex(&p, &v))
-		return err_set(e, s->name, (int)s->line, (int)(at - start) + 1,
+		return err_set(e, s->name, (long long)s->line, (int)(at - start) + 1,
 			       "expected a hexadecimal value of at most 64 bits");
 	if (!only_blank(p))
-		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1, "unexpected text after the value");
+		return err_set(e, s->name, (long long)s->line, (int)(p - start) + 1, "unexpected text after the value");
 	r->kind = label == '0' ? RT_LOAD : label == '1' ? RT_STORE : RT_COMPUTE;
 	r->addr = v;
+	r->col = (uint16_t)(at - start + 1);
 	r->size = 1;
 	r->cycles = label == '2' ? v : 0;
 	return 0;
@@ -443,26 +465,27 @@ static int parse_lackey(struct rt_stream *s, const char *p, struct rt_rec *r, st
 	else if (p[0] == ' ' && (p[1] == 'L' || p[1] == 'S' || p[1] == 'M') && p[2] == ' ')
 		op = p[1];
 	else
-		return err_set(e, s->name, (int)s->line, 1,
+		return err_set(e, s->name, (long long)s->line, 1,
 			       "expected a lackey record (\"I  ADDR,SIZE\" or \" L|S|M ADDR,SIZE\")");
 	p = skip_blank(p + (op == 'I' ? 1 : 2));
-	const char *at = p;
+	const char *at = p, *addr_at = p;
 	uint64_t addr, size;
 	if (parse_hex(&p, &addr))
-		return err_set(e, s->name, (int)s->line, (int)(at - start) + 1,
+		return err_set(e, s->name, (long long)s->line, (int)(at - start) + 1,
 			       "expected a hexadecimal address of at most 64 bits");
 	if (*p != ',')
-		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1, "expected ',' and a size");
+		return err_set(e, s->name, (long long)s->line, (int)(p - start) + 1, "expected ',' and a size");
 	at = ++p;
 	for (size = 0; *p >= '0' && *p <= '9' && size <= RT_MAX_SIZE; p++)
 		size = size * 10 + (uint64_t)(*p - '0');
 	if (p == at || size < 1 || size > RT_MAX_SIZE)
-		return err_set(e, s->name, (int)s->line, (int)(at - start) + 1,
+		return err_set(e, s->name, (long long)s->line, (int)(at - start) + 1,
 			       "expected a size of 1 to %d bytes", RT_MAX_SIZE);
 	if (!only_blank(p))
-		return err_set(e, s->name, (int)s->line, (int)(p - start) + 1, "unexpected text after the size");
+		return err_set(e, s->name, (long long)s->line, (int)(p - start) + 1, "unexpected text after the size");
 	r->addr = addr;
-	r->size = (uint32_t)size;
+	r->col = (uint16_t)(addr_at - start + 1);
+	r->size = (uint16_t)size;
 	r->cycles = 0;
 	if (op == 'I') {
 		/* an instruction executed: one cycle of computation (its fetch is not simulated) */
@@ -513,15 +536,17 @@ static int fast_teaching(struct rt_stream *s, struct rt_rec *out, int max)
 		const char *q = p + 2;
 		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
 			q += 2;
+		const char *digits = q;
 		uint64_t v;
 		if (!(q = fast_hex(q, &v)) || *q != '\n')
 			break;
 		struct rt_rec *r = &out[n++];
 		r->kind = (enum rt_kind)label;   /* 0 RT_LOAD, 1 RT_STORE, 2 RT_COMPUTE */
 		r->addr = v;
+		r->col = (uint16_t)(digits - p + 1);
 		r->size = 1;
 		r->cycles = label == 2 ? v : 0;
-		r->line = (int)++line;
+		r->line = ++line;
 		p = q + 1;
 	}
 	s->pos = (size_t)(p - s->buf);
@@ -558,9 +583,10 @@ static int fast_lackey(struct rt_stream *s, struct rt_rec *out, int max)
 		struct rt_rec *r = &out[n++];
 		r->kind = op == 'I' ? RT_COMPUTE : op == 'S' ? RT_STORE : RT_LOAD;
 		r->addr = addr;
-		r->size = size;
+		r->col = 4;
+		r->size = (uint16_t)size;
 		r->cycles = op == 'I';  /* an instruction: one cycle (its fetch is not simulated) */
-		r->line = (int)++line;
+		r->line = ++line;
 		if (op == 'M') {
 			out[n] = *r;
 			out[n++].kind = RT_STORE;
@@ -596,7 +622,7 @@ static int next_record(struct rt_stream *s, struct rt_rec *r, struct err *e)
 			else if (*p >= '0' && *p <= '9')
 				s->fmt = RT_TEACHING;
 			else
-				return err_set(e, s->name, (int)s->line, 1,
+				return err_set(e, s->name, (long long)s->line, 1,
 					       "not a trace record (expected \"LABEL HEX\" or a lackey record)");
 		}
 		if (s->fmt == RT_TEACHING ? parse_teaching(s, line, r, e) : parse_lackey(s, line, r, e))
@@ -609,7 +635,7 @@ int rt_next(struct rt_stream *s, struct rt_rec *r, struct err *e)
 {
 	int got = next_record(s, r, e);
 	if (got > 0)
-		r->line = (int)s->line;
+		r->line = s->line;
 	return got;
 }
 

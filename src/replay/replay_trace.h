@@ -14,11 +14,12 @@ enum rt_format { RT_UNKNOWN, RT_TEACHING, RT_LACKEY };
 
 /* One record: an access of `size` bytes at addr, or `cycles` of computation. */
 struct rt_rec {
-	enum rt_kind kind;
-	uint32_t size;
 	uint64_t addr;
 	uint64_t cycles;
-	int line;                   /* the trace line it came from, for messages */
+	uint64_t line;              /* the trace line it came from, for messages */
+	enum rt_kind kind;
+	uint16_t size;              /* at most RT_MAX_SIZE */
+	uint16_t col;               /* where its address or cycle count starts */
 };
 
 #define RT_MAX_SIZE 4096   /* the widest access a record may make */
@@ -48,7 +49,7 @@ int rt_next_batch(struct rt_stream *s, struct rt_rec *out, int max, struct err *
 void rt_input(const struct rt_stream *s, uint64_t *done, uint64_t *total);
 /* What the stream is called in messages, and its format once known. */
 const char *rt_name(const struct rt_stream *s);
-int rt_line(const struct rt_stream *s);   /* the line of the last record */
+uint64_t rt_line(const struct rt_stream *s);   /* the line of the last record */
 enum rt_format rt_format_of(const struct rt_stream *s);
 const char *rt_format_name(enum rt_format f);
 

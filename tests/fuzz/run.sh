@@ -50,7 +50,11 @@ trace)
 	for f in "$src"/tests/fixtures/replay/*.data "$src"/tests/fuzz/regress/trace/*; do
 		seed "$(basename "$f")" "$f"
 	done ;;
-*) echo "run.sh: unknown target $target (scenario, asm, check, cpu, trace)" >&2; exit 2 ;;
+tracefile)
+	for f in "$src"/tests/fixtures/replay/*.data "$src"/tests/fuzz/regress/tracefile/*; do
+		seed "$(basename "$f")" "$f"
+	done ;;
+*) echo "run.sh: unknown target $target (scenario, asm, check, cpu, trace, tracefile)" >&2; exit 2 ;;
 esac
 
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that needs
