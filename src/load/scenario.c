@@ -847,7 +847,8 @@ static int parse_expect_cores(struct ctx *c, const cJSON *o, struct scen_expect 
 
 static int parse_expect(struct ctx *c, const cJSON *n)
 {
-	static const char *const keys[] = { "metric", "min", "max", "equals", "ratio", "cores", "description", NULL };
+	static const char *const keys[] = { "metric", "min", "max", "equals", "ratio", "cores", "stopped",
+					    "description", NULL };
 	static const char *const rkeys[] = { "of", "to", "min", "max", NULL };
 	struct scenario *s = c->s;
 	if (jpos_array(c->d, n, c->e))
@@ -864,7 +865,10 @@ static int parse_expect(struct ctx *c, const cJSON *n)
 		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, keys, c->e))
 			return -1;
 		loc_of(c->d, o, &x->loc);
-		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) && jpos_string(c->d, k, 0, &m, c->e))
+		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) &&
+		    (jpos_string(c->d, k, 0, &m, c->e) || !(x->description = dup_or_fail(c, m))))
+			return -1;
+		if ((k = cJSON_GetObjectItemCaseSensitive(o, "stopped")) && jpos_bool(c->d, k, &x->about_stopped, c->e))
 			return -1;
 		if (parse_expect_cores(c, o, x))
 			return -1;
@@ -1081,6 +1085,7 @@ void scen_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_expect; i++) {
 		free(s->expect[i].metric);
 		free(s->expect[i].to);
+		free(s->expect[i].description);
 	}
 	free(s->expect);
 	for (size_t i = 0; i < s->n_cpu_files; i++)

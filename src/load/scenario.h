@@ -144,6 +144,10 @@ struct scen_expect {
 	/* The core counts it is a claim about ("cores": {"min", "max"}): a
 	 * variant run on other counts skips it. 1..CPU_MAX_CORES by default. */
 	int cores_min, cores_max;
+	/* "stopped": true: a claim about a run that may end at its cycle or
+	 * wall-clock limit; without it a variant that did not halt fails it. */
+	bool about_stopped;
+	char *description;         /* printed when it fails; NULL when none */
 	struct scen_loc loc;
 };
 

@@ -160,10 +160,18 @@ void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f)
 		int skipped = cJSON_IsTrue(cJSON_GetObjectItem(ex, "skipped"));
 		if (failures_only && (ok || skipped))
 			continue;
-		const cJSON *msg = cJSON_GetObjectItem(ex, "message");
-		fprintf(f, "%s %s%s%s\n", skipped ? "skip" : ok ? "ok  " : "FAIL",
-			cJSON_GetStringValue(cJSON_GetObjectItem(ex, "metric")),
-			msg ? ": " : "", msg ? msg->valuestring : "");
+		const char *metric = cJSON_GetStringValue(cJSON_GetObjectItem(ex, "metric"));
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ex, "message"));
+		size_t len = strlen(metric);
+		/* a message that starts with the metric names it already */
+		int named = msg && strncmp(msg, metric, len) == 0 && msg[len] == ' ';
+		fprintf(f, "%s %s%s%s\n", skipped ? "skip" : ok ? "ok  " : "FAIL", named ? "" : metric,
+			msg && !named ? ": " : "", msg ? msg : "");
+		/* what the scenario's author meant it to show: the first thing
+		 * to read when it no longer holds */
+		const cJSON *desc = cJSON_GetObjectItem(ex, "description");
+		if (!ok && !skipped && cJSON_IsString(desc))
+			fprintf(f, "     description: %s\n", desc->valuestring);
 	}
 }
 
@@ -281,7 +289,14 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 		}
 		fprintf(f, "\">\n      <failure message=\"");
 		xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(x, "message")));
-		fprintf(f, "\"/>\n    </testcase>\n");
+		const cJSON *desc = cJSON_GetObjectItem(x, "description");
+		if (cJSON_IsString(desc)) {
+			fprintf(f, "\">");
+			xml_escaped(f, desc->valuestring);
+			fprintf(f, "</failure>\n    </testcase>\n");
+		} else {
+			fprintf(f, "\"/>\n    </testcase>\n");
+		}
 	}
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 }
@@ -318,4 +333,19 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 			ops ? num(v, "totals.locked_ops") / ops : 0.0, opsps, err, footprint(v), ratio);
 	}
 	fprintf(f, "\n");
+	/* What a reader must know before trusting a row: said under the table. */
+	int any = 0;
+	cJSON_ArrayForEach(v, vs) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(v, "name"));
+		const char *how = cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped"));
+		if (how && strcmp(how, "halted") != 0) {
+			char cycles[32];
+			fprintf(f, "- `%s` did not halt (stopped at its %s limit, cycle %s): its figures cover only those cycles\n",
+				name, strcmp(how, "wall-clock") == 0 ? "wall-clock" : "cycle",
+				exact(v, "cycles", cycles, sizeof cycles));
+			any = 1;
+		}
+	}
+	if (any)
+		fprintf(f, "\n");
 }
