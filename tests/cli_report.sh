@@ -36,9 +36,9 @@ expect_grep "footprint has a unit" ' 8 B  *halted' "$T/table"
 expect_grep "header has cpu and cores" '^variant  *cpu  *cores  *cycles' "$T/table"
 
 # CSV: the variant's cpu and the seed, last.
-expect_grep "csv header ends in cpu,seed" ',stopped,cpu,seed$' "$T/two.csv"
-expect_grep "csv row of the small variant" '^"two machines","small",8,.*,halted,"x460-8way",3$' "$T/two.csv"
-expect_grep "csv row of the long variant" '^"two machines","a_variant_name_longer_than_sixteen",16,.*,"xeon-2s-icx",3$' "$T/two.csv"
+expect_grep "csv header ends in cpu,seed,notes" ',stopped,cpu,seed,notes$' "$T/two.csv"
+expect_grep "csv row of the small variant" '^"two machines","small",8,.*,halted,"x460-8way",3,' "$T/two.csv"
+expect_grep "csv row of the long variant" '^"two machines","a_variant_name_longer_than_sixteen",16,.*,"xeon-2s-icx",3,$' "$T/two.csv"
 
 # The c2c report: the counter's line, and the instruction behind it.
 v=variants.small.lines.0
@@ -128,6 +128,80 @@ S
 expect_status "a lone hlt" 0 "$BOUNCE" run "$T/hlt.json" --json "$T/hlt.out"
 expect_eq "variant cycles: the start of seed 0's thread" 85 "$(jget "$T/hlt.out" variants.default.cycles)"
 expect_eq "the core's cycles: none" "0 0 0" "$(jget "$T/hlt.out" variants.default.cores.0.cycles.busy) $(jget "$T/hlt.out" variants.default.cores.0.cycles.l1_hit) $(jget "$T/hlt.out" variants.default.cores.0.cycles.sb_stall)"
+
+# Notes: what a reader must know before trusting a figure, with its
+# numbers, under the summary and in the JSON, CSV, Markdown and JUnit.
+# A percpu_counter whose batch (2000) is more than the 1000 adds each CPU
+# makes never folds: every read that is off returns 0.
+S=$top_srcdir/scenarios
+# (The scenario's own expectations on the final error then fail: exit 1.)
+expect_status "never folded" 1 "$BOUNCE" run "$S/percpu_accuracy.json" --variant cores8 --set FBC_BATCH=2000 \
+	--json "$T/fold.json" --csv "$T/fold.csv" --markdown "$T/fold.md" --junit "$T/fold.xml"
+expect_eq "never folded: the note" never_folded "$(jget "$T/fold.json" variants.cores8.notes.0.kind)"
+expect_eq "never folded: its symbol" fbc "$(jget "$T/fold.json" variants.cores8.notes.0.symbol)"
+expect_eq "never folded: every off read blind" "$(jget "$T/fold.json" variants.cores8.notes.0.evidence.off_reads)" \
+	"$(jget "$T/fold.json" variants.cores8.notes.0.evidence.blind_reads)"
+expect_eq "never folded: max error the whole count, 8 x 1000" 8000 \
+	"$(jget "$T/fold.json" variants.cores8.notes.0.evidence.max_error)"
+expect_grep "never folded: under the summary" '^note cores8: fbc: every approximate read that was off (.* returned 0' "$T/out"
+expect_grep "never folded: the CSV's notes column" ',never_folded$' "$T/fold.csv"
+expect_grep "never folded: Markdown" '^- `cores8`: fbc: every approximate read' "$T/fold.md"
+expect_grep "never folded: JUnit system-out" '<system-out>note cores8: fbc: ' "$T/fold.xml"
+expect_status "folding" 0 "$BOUNCE" run "$S/percpu_accuracy.json" --variant cores8 --json "$T/fold32.json"
+expect_eq "folding (batch 32): no note" "" "$(jget "$T/fold32.json" variants.cores8.notes.0.kind 2>/dev/null)"
+# Fewer operations than cores; a run that is mostly first touches.
+cat >"$T/touch.s" <<'S'
+.data
+.align 64
+a: .quad 0
+.align 64
+b: .quad 0
+.text
+worker:
+    mov rax, qword ptr [a]
+    mov rax, qword ptr [b]
+    cmp rax, CPU
+    jne done
+    mark op
+done:
+    hlt
+S
+cat >"$T/touch.json" <<'S'
+{"name": "touch", "cpu": "x460-8way", "cores": 4, "program": ["touch.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["a"]}
+S
+expect_status "few ops" 0 "$BOUNCE" run "$T/touch.json" --json "$T/touch.out"
+expect_eq "few ops: the note" "few_ops 1 4" "$(jget "$T/touch.out" variants.default.notes.0.kind) $(jget "$T/touch.out" variants.default.notes.0.evidence.ops) $(jget "$T/touch.out" variants.default.notes.0.evidence.cores)"
+expect_grep "few ops: says so" '^note default: 1 operation on 4 cores, fewer than one per core' "$T/out"
+expect_eq "warm-up: the note" warm_up "$(jget "$T/touch.out" variants.default.notes.1.kind)"
+expect_eq "warm-up: each core's 2 lines from memory" 8 "$(jget "$T/touch.out" variants.default.notes.1.evidence.mem_reads)"
+expect_grep "warm-up: says the share" "^note default: 8 lines fetched from memory .* are 57% of the cores' 9867 cycles, over 25%" "$T/out"
+# Eight cores queueing on one test-and-set lock held for 2000 cycles, on a
+# CPU whose pause takes 140: most of their cycles are pause.
+cat >"$T/lock.s" <<'S'
+.text
+worker:
+    mov rbx, 4
+again:
+    lea rdi, [lock]
+    call spin_lock
+    work 2000
+    lea rdi, [lock]
+    call spin_unlock
+    mark op
+    dec rbx
+    jnz again
+    hlt
+.data
+lock: .long 0
+S
+cat >"$T/lock.json" <<'S'
+{"name": "lock", "cpu": "xeon-8176-8s", "cores": 8, "program": ["lib/spinlock.s", "lock.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["lock"]}
+S
+expect_status "spinning" 0 "$BOUNCE" run "$T/lock.json" --json "$T/lock.out"
+expect_eq "spinning: the note" spinning "$(jget "$T/lock.out" variants.default.notes.0.kind)"
+expect_grep "spinning: says the share" '^note default: its cores spun (pause in lock wait loops) [0-9]* of their [0-9]* cycles, 5[0-9]%' "$T/out"
 
 # A run stopped at its limit says where each unfinished core is.
 cat >"$T/spin.s" <<'S'

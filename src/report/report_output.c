@@ -149,6 +149,12 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 		summary_line(f, w, row);
 	}
 	free(cells);
+	cJSON_ArrayForEach(v, vs) {
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes"))
+			fprintf(f, "note %s: %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")),
+				cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
+	}
 	rep_print_expectations(rep, 0, f);
 }
 
@@ -195,7 +201,7 @@ void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params)
 	}
 	/* cpu and seed last: columns before them keep their places in
 	 * every CSV written so far. */
-	fprintf(f, ",max_error,footprint,stopped,cpu,seed\n");
+	fprintf(f, ",max_error,footprint,stopped,cpu,seed,notes\n");
 }
 
 static void csv_string(FILE *f, const char *s)
@@ -232,7 +238,13 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
 		csv_string(f, cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
 		char seed[32];
-		fprintf(f, ",%s\n", exact(v, "seed", seed, sizeof seed));
+		fprintf(f, ",%s,", exact(v, "seed", seed, sizeof seed));
+		/* the kinds of its notes, space-separated; the text is in the JSON */
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes"))
+			fprintf(f, "%s%s", note == cJSON_GetObjectItem(v, "notes")->child ? "" : " ",
+				cJSON_GetStringValue(cJSON_GetObjectItem(note, "kind")));
+		fputc('\n', f);
 	}
 }
 
@@ -298,6 +310,20 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 			fprintf(f, "\"/>\n    </testcase>\n");
 		}
 	}
+	/* The notes belong to no expectation: the suite's output carries them. */
+	int notes = 0;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(rep, "variants")) {
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(x, "notes")) {
+			fprintf(f, "%s", notes++ ? "\n" : "    <system-out>");
+			fprintf(f, "note ");
+			xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(x, "name")));
+			fprintf(f, ": ");
+			xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
+		}
+	}
+	if (notes)
+		fprintf(f, "</system-out>\n");
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 }
 
@@ -343,6 +369,11 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 			fprintf(f, "- `%s` did not halt (stopped at its %s limit, cycle %s): its figures cover only those cycles\n",
 				name, strcmp(how, "wall-clock") == 0 ? "wall-clock" : "cycle",
 				exact(v, "cycles", cycles, sizeof cycles));
+			any = 1;
+		}
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes")) {
+			fprintf(f, "- `%s`: %s\n", name, cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
 			any = 1;
 		}
 	}
