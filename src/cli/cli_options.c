@@ -375,6 +375,8 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 	memset(ov, 0, sizeof *ov);
 	const char *cpu = o->cpu;
 	ov->cores = o->cores;
+	snprintf(c->cores_arg, sizeof c->cores_arg, "--cores %d", o->cores);
+	ov->cores_arg = c->cores_arg;
 	ov->has_seed = o->has_seed;
 	ov->seed = o->seed;
 	for (size_t i = 0; i < o->n_sets; i++) {
@@ -389,6 +391,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 			if (parse_int(opt, val, 1, CPU_MAX_CORES, &n, e))
 				return -1;
 			ov->cores = (int)n;
+			snprintf(c->cores_arg, sizeof c->cores_arg, "--set cores=%d", ov->cores);
 		} else if (strcmp(name, "seed") == 0) {
 			if (parse_int(opt, val, 0, INT64_MAX, &n, e))
 				return -1;
