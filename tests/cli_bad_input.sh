@@ -75,6 +75,12 @@ run_bad "unknown mnemonic" "mnemonic.s:3:5: " run "$T/mnemonic.json"
 printf '.text\nworker:\n    jmp nowhere\n' >"$T/label.s"
 scen "$T/label.json" 8 label.s
 run_bad "undefined label" "label.s:3:9: " run "$T/label.json"
+# A counter-library routine called without its file: the message names it.
+printf '.text\nworker:\n    call spin_lock\n    hlt\n' >"$T/nolib.s"
+scen "$T/nolib.json" 2 nolib.s
+run_bad "library routine without its file" \
+	"nolib.s:3:10: undefined label 'spin_lock' (the counter library's lib/spinlock.s defines it: list \"lib/spinlock.s\" in the scenario's \"program\")" \
+	run "$T/nolib.json"
 
 # A define that names no .equ: where it was set, and the .equ it meant.
 printf '.equ FBC_BATCH, 32\n.text\nworker:\n    hlt\n' >"$T/equ.s"

@@ -36,11 +36,12 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 	if (kind == FIX_TARGET) {
 		const struct asm_sym *s = &st->syms[n[0].v];
 		if (!s->defined) {
-			char hint[160];
+			char hint[400];
 			if (may_defer)
 				return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
-			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name,
-					 asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint));
+			if (!asm_library_hint(st, s->name, hint, sizeof hint)[0])
+				asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint);
+			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name, hint);
 		}
 		if (s->section != SEC_TEXT)
 			return asm_error(st, n[0].col, "'%s' is not a code label", s->name);
