@@ -49,7 +49,7 @@ expect_eq "JSON: all the line's HITMs are its" "$(jget "$T/two.json.out" $v.hitm
 	"$(jget "$T/two.json.out" $v.instructions.0.hitm)"
 expect_eq "JSON: all the line's bounces are its" "$(jget "$T/two.json.out" $v.bounces)" \
 	"$(jget "$T/two.json.out" $v.instructions.0.bounces)"
-expect_grep "c2c section per variant" '^c2c: variant small (x460-8way, 8 cores): 1 shared line, by HITM$' "$T/out"
+expect_grep "c2c section per variant" '^c2c: variant small (x460-8way, 8 cores): 1 shared line, those several cores write first, then by HITM$' "$T/out"
 expect_grep "c2c names the line's symbol" '#1 line 0x[0-9a-f]* (data: counter):' "$T/out"
 expect_grep "c2c offset row with writer ranges" 'counter+0  *8 .* 0-7  *0-7$' "$T/out"
 expect_grep "c2c code row" ' inc.s:7  *lock inc qword ptr \[counter\]$' "$T/out"
@@ -69,7 +69,7 @@ expect_eq "second instruction" "lib/proto_inuse.s:91 4 0" \
 expect_eq "third instruction" "lib/proto_inuse.s:83 2" \
 	"$(jget "$T/pi.json" $l.instructions.2.at) $(jget "$T/pi.json" $l.instructions.2.hitm)"
 expect_eq "no fourth instruction" 3 "$(jget "$T/pi.json" $l.instructions)"
-expect_grep "c2c says false sharing" '4262 HITM (1089 remote), 4154 bounces, 7280 invalidations, FALSE SHARING' "$T/out"
+expect_grep "c2c says false sharing" '4262 HITM (1089 remote), 4154 bounces, 7280 invalidations, 8 cores write it, FALSE SHARING' "$T/out"
 expect_grep "c2c shows the busiest instruction" '4256  *1088  *4091  lib/proto_inuse.s:77 inc dword ptr \[rdi + rax\*4\]' "$T/out"
 
 # A line read dirty from its writer's cache and never written by another
@@ -117,7 +117,7 @@ for i in 1 2 3; do
 	expect_eq "line $i: CPU $i's copy, 1 HITM, no bounce" "percpu mine+0@cpu$i 1 0 sum.s:21" \
 		"$(jget "$T/sum.out" $v.lines.$i.region) $(jget "$T/sum.out" $v.lines.$i.offsets.0.at) $(jget "$T/sum.out" $v.lines.$i.hitm) $(jget "$T/sum.out" $v.lines.$i.bounces) $(jget "$T/sum.out" $v.lines.$i.instructions.0.at)"
 done
-expect_grep "c2c counts them" '^c2c: variant default (x460-8way, 4 cores): 4 shared lines, by HITM$' "$T/out"
+expect_grep "c2c counts them" '^c2c: variant default (x460-8way, 4 cores): 4 shared lines, those several cores write first, then by HITM$' "$T/out"
 
 # A thread starts at a cycle the seed draws in 0..100 (docs/report-format.md):
 # a lone hlt on one core halts there, and its core accounts no cycle.
@@ -128,6 +128,39 @@ S
 expect_status "a lone hlt" 0 "$BOUNCE" run "$T/hlt.json" --json "$T/hlt.out"
 expect_eq "variant cycles: the start of seed 0's thread" 85 "$(jget "$T/hlt.out" variants.default.cycles)"
 expect_eq "the core's cycles: none" "0 0 0" "$(jget "$T/hlt.out" variants.default.cores.0.cycles.busy) $(jget "$T/hlt.out" variants.default.cores.0.cycles.l1_hit) $(jget "$T/hlt.out" variants.default.cores.0.cycles.sb_stall)"
+
+# --c2c ranks what a user would fix: the lines several cores write first;
+# per-CPU copies a sum read once are counted, not listed.
+expect_status "c2c ranking" 0 "$BOUNCE" run "$top_srcdir/scenarios/scaling.json" --variant percpu_counter \
+	--cores 32 --c2c -q
+expect_grep "c2c: the shared counter first" '^  #1 line 0x[0-9a-f]* (data: counter_fbc): .*, 32 cores write it$' "$T/out"
+expect_grep "c2c: per-CPU copies summed up" '^  \.\.\. 31 more lines, each written by one core at most, with 1 HITM and 1 bounce at most' "$T/out"
+expect_eq "c2c: no per-CPU copy listed" 0 "$(grep -c '^  #.*percpu: counter_fbc_pcpu' "$T/out")"
+
+# Six instructions behind one line: five shown, "1 more instruction".
+cat >"$T/six.s" <<'S'
+.data
+counter: .quad 0
+.text
+worker:
+    mov rcx, 20
+again:
+    lock inc qword ptr [counter]
+    lock inc qword ptr [counter]
+    lock inc qword ptr [counter]
+    lock inc qword ptr [counter]
+    lock inc qword ptr [counter]
+    lock inc qword ptr [counter]
+    dec rcx
+    jnz again
+    hlt
+S
+cat >"$T/six.json" <<'S'
+{"name": "six", "cpu": "x460-8way", "cores": 4, "program": ["six.s"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"]}
+S
+expect_status "six instructions" 0 "$BOUNCE" run "$T/six.json" --c2c -q
+expect_grep "c2c: one more instruction, singular" '^      \.\.\. 1 more instruction (--json has them all)$' "$T/out"
 
 # Notes: what a reader must know before trusting a figure, with its
 # numbers, under the summary and in the JSON, CSV, Markdown and JUnit.

@@ -37,7 +37,7 @@ static int search_dir(const char *dir, const char *name, char *file, size_t n)
 	DIR *d = opendir(lib);
 	if (!d)
 		return 0;
-	char *names[256];
+	char *names[256] = {0};
 	size_t k = 0;
 	struct dirent *de;
 	while ((de = readdir(d)) && k < sizeof names / sizeof names[0]) {
