@@ -89,19 +89,7 @@ expect_eq "all of them FAIL lines" 3 "$(grep -c '^FAIL' "$T/out")"
 # halt fails, whatever its value, and says why, even under --quiet
 # (stdout the failure, stderr the stop); "stopped": true makes it a claim
 # about such a run, judged on its value.
-cat >"$T/long.s" <<'S'
-.data
-counter: .quad 0
-.text
-worker:
-    mov rcx, 100000000
-again:
-    lock inc qword ptr [counter]
-    mark op
-    dec rcx
-    jnz again
-    hlt
-S
+sed 's/mov rcx, 10$/mov rcx, 100000000/' "$T/inc.s" >"$T/long.s"
 cat >"$T/cut.json" <<'S'
 {"name": "cut", "cpu": "x460-8way", "cores": 2, "program": ["long.s"],
  "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"],

@@ -138,23 +138,8 @@ expect_grep "c2c: per-CPU copies summed up" '^  \.\.\. 31 more lines, each writt
 expect_eq "c2c: no per-CPU copy listed" 0 "$(grep -c '^  #.*percpu: counter_fbc_pcpu' "$T/out")"
 
 # Six instructions behind one line: five shown, "1 more instruction".
-cat >"$T/six.s" <<'S'
-.data
-counter: .quad 0
-.text
-worker:
-    mov rcx, 20
-again:
-    lock inc qword ptr [counter]
-    lock inc qword ptr [counter]
-    lock inc qword ptr [counter]
-    lock inc qword ptr [counter]
-    lock inc qword ptr [counter]
-    lock inc qword ptr [counter]
-    dec rcx
-    jnz again
-    hlt
-S
+# (inc.s with its locked increment written six times)
+awk '/lock inc/ { for (i = 0; i < 6; i++) print; next } { print }' "$T/inc.s" >"$T/six.s"
 cat >"$T/six.json" <<'S'
 {"name": "six", "cpu": "x460-8way", "cores": 4, "program": ["six.s"],
  "threads": [{"cpus": "all", "entry": "worker"}], "report": ["counter"]}
@@ -183,12 +168,9 @@ expect_grep "never folded: JUnit system-out" '<system-out>note cores8: fbc: ' "$
 expect_status "folding" 0 "$BOUNCE" run "$S/percpu_accuracy.json" --variant cores8 --json "$T/fold32.json"
 expect_eq "folding (batch 32): no note" "" "$(jget "$T/fold32.json" variants.cores8.notes.0.kind 2>/dev/null)"
 # Fewer operations than cores; a run that is mostly first touches.
-cat >"$T/touch.s" <<'S'
-.data
-.align 64
-a: .quad 0
-.align 64
-b: .quad 0
+# lines_of NAME...: a .data section of one quad on a line of its own each
+lines_of() { printf '.data\n'; for n in "$@"; do printf '.align 64\n%s: .quad 0\n' "$n"; done; }
+{ lines_of a b; cat <<'S'
 .text
 worker:
     mov rax, qword ptr [a]
@@ -199,25 +181,19 @@ worker:
 done:
     hlt
 S
-cat >"$T/touch.json" <<'S'
-{"name": "touch", "cpu": "x460-8way", "cores": 4, "program": ["touch.s"],
- "threads": [{"cpus": "all", "entry": "worker"}], "report": ["a"]}
-S
+} >"$T/touch.s"
+# scenario_of FILE CORES PROGRAM: every CPU runs worker, symbol a reported
+scenario_of() {
+	printf '{"name": "t", "cpu": "x460-8way", "cores": %s, "program": ["%s"],\n "threads": [{"cpus": "all", "entry": "worker"}], "report": ["a"]}\n' \
+		"$2" "$3" >"$1"
+}
+scenario_of "$T/touch.json" 4 touch.s
 expect_status "few ops" 0 "$BOUNCE" run "$T/touch.json" --json "$T/touch.out"
 expect_eq "few ops: the note" "few_ops 1 4" "$(jget "$T/touch.out" variants.default.notes.0.kind) $(jget "$T/touch.out" variants.default.notes.0.evidence.ops) $(jget "$T/touch.out" variants.default.notes.0.evidence.cores)"
 expect_grep "few ops: says so" '^note default: 1 operation on 4 cores, fewer than one per core' "$T/out"
 expect_eq "few ops: no other note (2 lines touched: 14% of the cycles)" "" \
 	"$(jget "$T/touch.out" variants.default.notes.1.kind 2>/dev/null)"
-cat >"$T/cold.s" <<'S'
-.data
-.align 64
-a: .quad 0
-.align 64
-b: .quad 0
-.align 64
-c: .quad 0
-.align 64
-d: .quad 0
+{ lines_of a b c d; cat <<'S'
 .text
 worker:
     mov rax, qword ptr [a]
@@ -227,10 +203,8 @@ worker:
     mark op
     hlt
 S
-cat >"$T/cold.json" <<'S'
-{"name": "cold", "cpu": "x460-8way", "cores": 1, "program": ["cold.s"],
- "threads": [{"cpus": "all", "entry": "worker"}], "report": ["a"]}
-S
+} >"$T/cold.s"
+scenario_of "$T/cold.json" 1 cold.s
 expect_status "warm-up" 0 "$BOUNCE" run "$T/cold.json" --json "$T/cold.out"
 expect_eq "warm-up: the note" warm_up "$(jget "$T/cold.out" variants.default.notes.0.kind)"
 expect_eq "warm-up: 4 lines touched, 700 cycles each" "4 700" \
