@@ -75,6 +75,8 @@ run_bad "unknown mnemonic" "mnemonic.s:3:5: " run "$T/mnemonic.json"
 printf '.text\nworker:\n    jmp nowhere\n' >"$T/label.s"
 scen "$T/label.json" 8 label.s
 run_bad "undefined label" "label.s:3:9: " run "$T/label.json"
+printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["good.s"],\n "threads": [{"cpus": "all", "entry": "worker"}],\n "expect": [{"metric": "variants.default.cycles", "min": 1, "stopped": "yes"}]}\n' >"$T/stopped.json"
+run_bad "an expectation's \"stopped\" not a boolean" 'stopped.json:3:[0-9]*: \$.expect\[0\].stopped: ' check "$T/stopped.json"
 # A counter-library routine called without its file: the message names it.
 printf '.text\nworker:\n    call spin_lock\n    hlt\n' >"$T/nolib.s"
 scen "$T/nolib.json" 2 nolib.s
