@@ -57,7 +57,7 @@ static const struct opt_def opt_defs[] = {
 	{"markdown", required_argument, O_MARKDOWN, C_RUN, "FILE", "write the headline table as Markdown"},
 	{"trace-limit", required_argument, O_TRACE_LIMIT, C_RUN, "EVENTS", "at most EVENTS trace events per variant (default 250000, 0: no limit)"},
 	{"c2c", no_argument, O_C2C, C_RUN, NULL, "after the summary, shared lines by HITM and the instructions behind them"},
-	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\""},
+	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\" and the expectations on a variant it stopped fail"},
 	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
 	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
 	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
