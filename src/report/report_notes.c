@@ -108,17 +108,23 @@ static void warm_up(const struct runner *r, struct notes *ns, const struct core_
 	    100 * REP_NOTE_WARM_UP_SHARE);
 }
 
+/* A lock's waiters: pause in its wait loop, and a miss each time the
+ * lock's line changes hands. Pause alone undercounts them on a CPU whose
+ * pause is short; misses alone are any contended line's, so both must be. */
 static void spinning(struct notes *ns, const struct core_stats *cs)
 {
-	uint64_t all = core_cycles(cs), spin = cs->cycles[CORE_ACT_SPIN];
-	if (!all || (double)spin <= REP_NOTE_SPIN_SHARE * (double)all)
+	uint64_t all = core_cycles(cs), spin = cs->cycles[CORE_ACT_SPIN], miss = cs->cycles[CORE_ACT_MISS];
+	if (!all || (double)spin < REP_NOTE_SPIN_MIN * (double)all ||
+	    (double)(spin + miss) <= REP_NOTE_WAIT_SHARE * (double)all)
 		return;
 	struct rep_note *n = note_new(ns, "spinning", NULL);
 	evidence(n, "spin_cycles", spin);
+	evidence(n, "miss_stall_cycles", miss);
 	evidence(n, "core_cycles", all);
-	say(n, "its cores spun (pause in lock wait loops) %" PRIu64 " of their %" PRIu64 " cycles, %.0f%%: "
-	    "the figures measure a lock's waiters more than the work", spin, all,
-	    100.0 * (double)spin / (double)all);
+	say(n, "its cores spun (pause, in lock wait loops) %.0f%% of their %" PRIu64 " cycles and stalled on "
+	    "misses %.0f%% (a waiter re-fetches the lock's line at each hand-over; --c2c names the lines), "
+	    "%.0f%% in all: the figures measure waiting more than the work", 100.0 * (double)spin / (double)all,
+	    all, 100.0 * (double)miss / (double)all, 100.0 * (double)(spin + miss) / (double)all);
 }
 
 size_t rep_runner_notes(const struct runner *r, struct rep_note *out, size_t cap)

@@ -10,11 +10,14 @@
 #include <stdint.h>
 #include "report/runner.h"
 
-/* A run whose memory fetches cost more than this share of its cores'
- * cycles is mostly warm-up; one whose cores spun more than this share
- * mostly measures its locks' waiters. */
+/* A run whose first touches of its lines cost more than this share of its
+ * cores' cycles is mostly warm-up. One whose cores spun (pause) at least
+ * REP_NOTE_SPIN_MIN of their cycles and, with their miss stalls (a lock's
+ * waiters re-fetch its line at every hand-over), more than
+ * REP_NOTE_WAIT_SHARE, mostly measures waiting. */
 #define REP_NOTE_WARM_UP_SHARE 0.25
-#define REP_NOTE_SPIN_SHARE 0.5
+#define REP_NOTE_SPIN_MIN 0.15
+#define REP_NOTE_WAIT_SHARE 0.5
 
 #define REP_NOTE_MAX_EVIDENCE 5
 
