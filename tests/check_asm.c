@@ -585,8 +585,10 @@ static const struct err_case err_cases[] = {
 	{ "mov rax, [rbx - rcx]\n", "t.s:1:17: a register cannot be subtracted" },
 	{ "mov rax rbx\n", "t.s:1:9: expected ','" },
 	{ "mov al, 300\n", "t.s:1:9: immediate 300 does not fit in 8 bits" },
-	{ "mov rax, CPU+1\n", "t.s:1:13: unexpected '+' after the operands of 'mov'" },
-	{ "mov rax, 1+CPU\n", "t.s:1:12: CPU is only allowed as a whole operand" },
+	{ "mov rax, CPU+1\n", "t.s:1:13: unexpected '+' after CPU: CPU is a whole operand; load it first (mov rax, CPU), then compute with the register" },
+	{ "mov rax, 1+CPU\n", "t.s:1:12: CPU is only allowed as a whole operand: load it first (mov rax, CPU), then compute with the register" },
+	/* AT&T syntax: say what it is */
+	{ "mov $1, %rax\n", "t.s:1:5: unexpected character '$': '$1' is AT&T syntax; bounce's assembly is Intel syntax (write 1, as gcc -masm=intel does)" },
 	/* wrong operand kind */
 	{ "lea rax, rbx\n", "t.s:1:10: 'lea' needs a memory source" },
 	{ "mov [rax], [rbx]\n", "t.s:1:12: 'mov' cannot take two memory operands" },
@@ -601,8 +603,8 @@ static const struct err_case err_cases[] = {
 	{ "mov rdx, [rip + 8]\n", "t.s:1:11: a rip-relative address needs a symbol (sym[rip] or [rip + sym])" },
 	{ "mov rdx, __per_cpu_offset[rip + rcx*8]\n", "t.s:1:27: rip cannot be combined with another register" },
 	{ "cmp CPU, 0\n", "t.s:1:5: 'cmp' needs a register or memory destination: CPU is an immediate (load it into a register first)" },
-	{ "inc [rax]\n", "t.s:1:5: operand size not specified" },
-	{ "mov [rax], 1\n", "t.s:1:5: operand size not specified" },
+	{ "inc [rax]\n", "t.s:1:5: operand size not specified: write qword ptr [rax] (or dword, word or byte ptr: the width of what it points to)" },
+	{ "mov [rax + 8], 1\n", "t.s:1:5: operand size not specified: write qword ptr [rax + 8] (or dword, word or byte ptr: the width of what it points to)" },
 	{ "mov eax, rbx\n", "t.s:1:10: operand size mismatch (32-bit and 64-bit)" },
 	{ "mov rax, dword ptr [rbx]\n", "t.s:1:10: operand size mismatch (64-bit and 32-bit)" },
 	{ "lock mov [rax], rbx\n", "t.s:1:6: 'lock' cannot prefix 'mov'" },

@@ -760,7 +760,7 @@ START_TEST(scen_full)
 	struct asm_define set = { .name = "USE_PERCPU", .value = 7 };
 	struct scen_overrides o = { .cores = 2, .has_seed = true, .seed = 3, .defines = &set, .n_defines = 1 };
 	ck_assert_int_eq(scen_resolve(&s, 1, &o, &r, &e), -1);
-	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 2 cores in variant \"percpu\" (expected ids 0..1)");
+	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 2 cores (--cores 2) in variant \"percpu\" (expected ids 0..1)");
 	err_clear(&e);
 	o.cores = 8;
 	ck_assert_int_eq(scen_resolve(&s, 1, &o, &r, &e), 0);
@@ -790,8 +790,12 @@ START_TEST(scen_full)
 	ck_assert_int_eq(r.defines[1].value, 0);
 	scen_run_free(&r);
 
-	ck_assert_int_eq(scen_check_cores(&s, 0, 3, 1, &e), -1);
+	ck_assert_int_eq(scen_check_cores(&s, 0, 3, NULL, 1, &e), -1);
 	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 3 cores in variant \"atomic\" (expected ids 0..2)");
+	/* a count from the command line is named as the option */
+	err_clear(&e);
+	ck_assert_int_eq(scen_check_cores(&s, 0, 3, "--cores 3", 1, &e), -1);
+	ck_assert_str_eq(msg(&e), "full.json:10:24: $.threads[1].cpus: CPU 3 does not exist with 3 cores (--cores 3) in variant \"atomic\" (expected ids 0..2)");
 	scen_free(&s);
 }
 END_TEST

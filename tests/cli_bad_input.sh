@@ -45,6 +45,19 @@ run_bad "a million cores" 'huge.json:1:[0-9]*: \$.cores' run "$T/huge.json"
 scen "$T/ok.json" 8 good.s
 run_bad "--cores 100000" "cores" run "$T/ok.json" --cores 100000
 run_bad "unknown CPU model" "no-such-cpu" run "$T/ok.json" --cpu no-such-cpu
+# A count is blamed where it came from: the option, or the scenario's
+# "cores" (a --cpu model alone holds its own count).
+run_bad "--cores past --cpu's CPUs: the option" \
+	'^bounce: --cores 500: CPU model "xeon-8176-8s" (--cpu): cores: 500 is more than the 448 logical CPUs' \
+	run "$T/ok.json" --cpu xeon-8176-8s --cores 500
+run_bad "--cores past the scenario model's CPUs: the option" \
+	'^bounce: --cores 9: CPU model "x460-8way" of the scenario: cores: 9 is more than the 8 logical CPUs' \
+	run "$T/ok.json" --cores 9
+run_bad "--set cores past the CPUs: the option" '^bounce: --set cores=9: ' sweep "$T/ok.json" --set cores=2,9
+printf '{"name": "t", "cpu": "xeon-2s-icx", "cores": 16,\n "program": ["good.s"],\n "threads": [{"cpus": "all", "entry": "worker"}]}\n' >"$T/icx16.json"
+run_bad "the scenario's cores past --cpu's CPUs: the scenario" \
+	'icx16.json:1:[0-9]*: \$.cores: 16 cores on CPU model "x460-8way" (--cpu): cores: 16 is more than the 8 logical CPUs' \
+	run "$T/icx16.json" --cpu "$top_srcdir/cpus/x460-8way.json"
 
 # An unknown key lists every key the object takes, to the last (a CPU
 # model's list was once cut short before sb_entries, fabric and protocol).
@@ -62,6 +75,14 @@ run_bad "unknown mnemonic" "mnemonic.s:3:5: " run "$T/mnemonic.json"
 printf '.text\nworker:\n    jmp nowhere\n' >"$T/label.s"
 scen "$T/label.json" 8 label.s
 run_bad "undefined label" "label.s:3:9: " run "$T/label.json"
+printf '{"name": "t", "cpu": "x460-8way", "cores": 2, "program": ["good.s"],\n "threads": [{"cpus": "all", "entry": "worker"}],\n "expect": [{"metric": "variants.default.cycles", "min": 1, "stopped": "yes"}]}\n' >"$T/stopped.json"
+run_bad "an expectation's \"stopped\" not a boolean" 'stopped.json:3:[0-9]*: \$.expect\[0\].stopped: ' check "$T/stopped.json"
+# A counter-library routine called without its file: the message names it.
+printf '.text\nworker:\n    call spin_lock\n    hlt\n' >"$T/nolib.s"
+scen "$T/nolib.json" 2 nolib.s
+run_bad "library routine without its file" \
+	"nolib.s:3:10: undefined label 'spin_lock' (the counter library's lib/spinlock.s defines it: list \"lib/spinlock.s\" in the scenario's \"program\")" \
+	run "$T/nolib.json"
 
 # A define that names no .equ: where it was set, and the .equ it meant.
 printf '.equ FBC_BATCH, 32\n.text\nworker:\n    hlt\n' >"$T/equ.s"

@@ -96,6 +96,19 @@ for cmd in $(sed -n '/^commands/,/^$/p' "$T/global" | awk 'NR > 1 && NF {print $
 	done
 done
 ok "bounce.1 checked against every command's help"
+# --max-seconds is run's alone: listed with run's options, not sweep's or replay's.
+expect_eq "bounce.1: --max-seconds under run's options" 1 \
+	"$(sed -n '/^\.SS Run options and outputs/,/^\.SS /p' "$man" | grep -c '^\.BI \\-\\-max\\-seconds')"
+expect_eq "bounce.1: --max-seconds not under sweep and replay's" 0 \
+	"$(sed -n '/^\.SS Run, sweep and replay options/,/^\.SS View/p' "$man" | grep -c 'max\\-seconds')"
+# Names in the SYNOPSIS are never hyphenated across lines (COL-UMN).
+if command -v groff >/dev/null 2>&1; then
+	groff -man -Tutf8 -P-cbou -rLL=78n "$man" 2>/dev/null | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' >"$T/synopsis"
+	expect_eq "bounce.1: no word broken at a line's end in the SYNOPSIS" 0 \
+		"$(grep -c -e '-$' -e "$(printf '\342\200\220')\$" "$T/synopsis")"
+else
+	echo "     (groff not installed: the SYNOPSIS's hyphenation not checked)"
+fi
 expect_status "help calibrate" 0 "$BOUNCE" help calibrate
 expect_grep "calibrate's own help" "^usage: bounce calibrate" "$T/out"
 expect_status "help validate" 0 "$BOUNCE" help validate

@@ -80,7 +80,8 @@ static int primary(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int 
 		return asm_expr_push(st, x, X_NUM, t->col, st->nr_cpus);
 	}
 	if (asm_tok_is(t, "CPU"))
-		return asm_error(st, t->col, "CPU is only allowed as a whole operand");
+		return asm_error(st, t->col, "CPU is only allowed as a whole operand: load it first "
+				 "(mov rax, CPU), then compute with the register");
 	if ((asm_tok_is(t, "max") || asm_tok_is(t, "min")) && t[1].kind == T_PUNCT && t[1].ch == '(')
 		return minmax(st, pos, x, depth);
 	if (asm_reg_lookup(t->s, t->len, &r, &sz) == 0)

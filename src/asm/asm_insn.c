@@ -193,6 +193,28 @@ static int need(struct asm_state *st, const struct mnem *m, const struct asm_opn
 
 /* The operation size of a two-operand form: a register's width, else the
  * memory operand's size prefix. Unsized operands take it. */
+/* "operand size not specified" at operand o; for a memory operand, with
+ * the fix written out: "write qword ptr [counter]". */
+static int size_missing(struct asm_state *st, const struct asm_opnd *o)
+{
+	const struct asm_tok *first = NULL, *open = NULL, *close = NULL;
+	for (const struct asm_tok *t = st->toks; t->kind != T_END && !close; t++) {
+		if (!first && t->kind == T_IDENT)
+			first = t;
+		if (t->col == o->col)
+			open = t;
+		if (open && t->kind == T_PUNCT && t->ch == ']')
+			close = t;
+	}
+	if (o->o.kind != OPND_MEM || !first || !close)
+		return asm_error(st, o->col, "operand size not specified");
+	/* an identifier's text points into its line, and the operand is on it */
+	const char *line = first->s - (first->col - 1);
+	return asm_error(st, o->col, "operand size not specified: write qword ptr %.*s (or dword, word or "
+			 "byte ptr: the width of what it points to)", (int)(close->col - o->col + 1),
+			 line + o->col - 1);
+}
+
 static int settle_sizes(struct asm_state *st, struct asm_opnd *a, struct asm_opnd *b,
 			unsigned dflt)
 {
@@ -212,7 +234,7 @@ static int settle_sizes(struct asm_state *st, struct asm_opnd *a, struct asm_opn
 	if (!s)
 		s = dflt;
 	if (!s)
-		return asm_error(st, mem ? mem->col : a->col, "operand size not specified");
+		return size_missing(st, mem ? mem : a);
 	a->o.size = b->o.size = (uint8_t)s;
 	return 0;
 }
@@ -247,14 +269,14 @@ static int check_form(struct asm_state *st, const struct mnem *m, struct asm_opn
 		if (!is_rm(a))
 			return need(st, m, a, "a register or memory operand");
 		if (!a->o.size)
-			return asm_error(st, a->col, "operand size not specified");
+			return size_missing(st, a);
 		*size = a->o.size;
 		return 0;
 	case F_SHIFT:
 		if (!is_rm(a))
 			return need(st, m, a, "a register or memory destination");
 		if (!a->o.size)
-			return asm_error(st, a->col, "operand size not specified");
+			return size_missing(st, a);
 		if (b->o.kind == OPND_REG && !(b->o.reg == R_RCX && b->o.size == 1))
 			return asm_error(st, b->col, "shift count must be an immediate or cl");
 		if (b->o.kind != OPND_REG && b->o.kind != OPND_IMM)
@@ -305,7 +327,7 @@ static int check_form(struct asm_state *st, const struct mnem *m, struct asm_opn
 				return need(st, m, b, "a 32-bit source");
 		}
 		if (!b->o.size)
-			return asm_error(st, b->col, "operand size not specified");
+			return size_missing(st, b);
 		if (b->o.size > max || b->o.size >= a->o.size)
 			return asm_error(st, b->col, "'%s' cannot extend %u-bit to %u-bit", m->name,
 					 b->o.size * 8u, a->o.size * 8u);
@@ -571,7 +593,12 @@ static int parse_insn(struct asm_state *st, uint32_t pos)
 		while (st->toks[pos].kind != T_END) {
 			if (n == max_operands(m->form)) {
 				const struct asm_tok *x = &st->toks[pos];
+				const struct asm_tok *prev = &st->toks[pos - 1];
 				asm_tok_text(x, what, sizeof what);
+				if (x->kind == T_PUNCT && prev->kind == T_IDENT && asm_tok_is(prev, "CPU"))
+					return asm_error(st, x->col, "unexpected %s after CPU: CPU is a whole operand; "
+							 "load it first (mov rax, CPU), then compute with the register",
+							 what);
 				return asm_error(st, x->col, "unexpected %s after the operands of '%s'",
 						 what, m->name);
 			}

@@ -224,6 +224,10 @@ const char *asm_did_you_mean(const struct asm_state *st, const char *name, int s
 /* The same among the register names. */
 const char *asm_reg_did_you_mean(const char *name, char *buf, size_t n);
 
+/* asm_libhint.c: " (the counter library's lib/F.s defines it: …)" when a
+ * lib/NAME.s under an include directory defines label `name`, else "". */
+const char *asm_library_hint(const struct asm_state *st, const char *name, char *buf, size_t n);
+
 /* asm_expr.c: parse from toks[*pos]; stop at the first token that is not
  * part of the expression (the caller checks what follows). */
 int asm_expr_sum(struct asm_state *st, uint32_t *pos, struct asm_expr *x);

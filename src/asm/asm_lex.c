@@ -160,6 +160,14 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len)
 			t->ch = (char)c;
 			t->len = 1;
 			i++;
+		} else if (c == '$') {
+			/* $1: an AT&T immediate, what GCC emits by default */
+			size_t e = i + 1;
+			while (e < len && (isalnum(s[e]) || s[e] == '_'))
+				e++;
+			return asm_error(st, t->col, "unexpected character '$': '%.*s' is AT&T syntax; bounce's assembly "
+					 "is Intel syntax (write %.*s, as gcc -masm=intel does)", (int)(e - i), text + i,
+					 (int)(e - i - 1), text + i + 1);
 		} else if (c >= 0x21 && c < 0x7f) {
 			return asm_error(st, t->col, "unexpected character '%c'", (char)c);
 		} else {

@@ -37,10 +37,11 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 	if (kind == FIX_TARGET) {
 		const struct asm_sym *s = asm_sym_at(st, (uint64_t)n[0].v);
 		if (!s->defined) {
-			char hint[160];
+			char hint[400];
 			if (may_defer)
 				return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
-			asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint);
+			if (!asm_library_hint(st, s->name, hint, sizeof hint)[0])
+				asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint);
 			/* From C, an undefined label is a function no program
 			 * defines: most often the C library's, which does not
 			 * exist on the simulated machine. */

@@ -74,6 +74,7 @@ struct cli_ov {
 	struct scen_overrides ov;
 	struct cpu_model cpu;
 	char cpu_file[4096];   /* where cpu came from, for messages ("": unknown) */
+	char cores_arg[48];    /* "--cores 500" or "--set cores=500" (ov.cores_arg) */
 	struct asm_define defs[CLI_MAX_SETS];
 	struct scen_cpu_key cpu_keys[CLI_MAX_SETS];
 	char cpu_opts[CLI_MAX_SETS][160];  /* "--set cpu.KEY=VALUE" of each */

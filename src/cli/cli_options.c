@@ -60,7 +60,7 @@ static const struct opt_def opt_defs[] = {
 	{"markdown", required_argument, O_MARKDOWN, C_RUN, "FILE", "write the headline table as Markdown"},
 	{"trace-limit", required_argument, O_TRACE_LIMIT, C_RUN, "EVENTS", "at most EVENTS trace events per variant (default 250000, 0: no limit)"},
 	{"c2c", no_argument, O_C2C, C_RUN, NULL, "after the summary, shared lines by HITM and the instructions behind them"},
-	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\""},
+	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\" and the expectations on a variant it stopped fail"},
 	{"baseline", required_argument, O_BASELINE, C_RUN | C_SWEEP, "VARIANT", "add each figure's ratio to this variant's (CSV: M_vs_VARIANT; summary: vs VARIANT)"},
 	{"repeat", required_argument, O_REPEAT, C_RUN | C_SWEEP, "N", "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)"},
 	{"find", required_argument, O_FIND, C_SWEEP, "'COLUMN>=X'", "print where the condition first holds in each series (>=, <=, >, <, =)"},
@@ -424,6 +424,8 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 	memset(ov, 0, sizeof *ov);
 	const char *cpu = o->cpu;
 	ov->cores = o->cores;
+	snprintf(c->cores_arg, sizeof c->cores_arg, "--cores %d", o->cores);
+	ov->cores_arg = c->cores_arg;
 	ov->has_seed = o->has_seed;
 	ov->seed = o->seed;
 	ov->placement = o->placement;
@@ -446,6 +448,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 			if (parse_int(opt, val, 1, CPU_MAX_CORES, &n, e))
 				return -1;
 			ov->cores = (int)n;
+			snprintf(c->cores_arg, sizeof c->cores_arg, "--set cores=%d", ov->cores);
 		} else if (strcmp(name, "seed") == 0) {
 			if (parse_int(opt, val, 0, INT64_MAX, &n, e))
 				return -1;

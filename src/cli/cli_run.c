@@ -493,18 +493,21 @@ int cli_run(const struct cli_opts *o)
 		const char *cr = printed ? "\r\033[K" : "";
 		int walled = sl->meter.walled;
 		r->status = sl->status;
-		if (r->status == SIM_LIMIT && !walled && (!r->run.stop.cycles || r->run.stop.halt) && !o->quiet) {
+		/* Said even under --quiet: a run cut short fails its expectations,
+		 * and this says why; where each core was is the detail --quiet drops. */
+		if (r->status == SIM_LIMIT && !walled && (!r->run.stop.cycles || r->run.stop.halt)) {
+			const char *where = o->quiet ? "" : "; where each unfinished core is:";
 			if (!r->run.stop.cycles)
 				fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64 " cycles, the default: "
 					"%" PRIu64 " core-cycles over %d cores, at most %" PRIu64 ") before every thread "
-					"halted (\"stop\" sets another); where each unfinished core is:\n", cr,
-					r->run.variant, sim_limit(r->sim), (uint64_t)SIM_DEFAULT_CORE_CYCLES,
-					r->run.cores, (uint64_t)SIM_DEFAULT_LIMIT);
+					"halted (\"stop\" sets another)%s\n", cr, r->run.variant, sim_limit(r->sim),
+					(uint64_t)SIM_DEFAULT_CORE_CYCLES, r->run.cores, (uint64_t)SIM_DEFAULT_LIMIT, where);
 			else
 				fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64
-					" cycles) before every thread halted; where each unfinished core is:\n", cr,
-					r->run.variant, sim_limit(r->sim));
-			rep_print_unfinished(r, stderr);
+					" cycles) before every thread halted%s\n", cr,
+					r->run.variant, sim_limit(r->sim), where);
+			if (!o->quiet)
+				rep_print_unfinished(r, stderr);
 		}
 		if (walled)
 			fprintf(stderr, "%sbounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64

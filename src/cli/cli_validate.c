@@ -62,7 +62,9 @@ static int sim_point(const struct scenario *s, size_t v, const struct cpu_model 
 		     uint64_t *done, uint64_t *cycles, int *interrupted, struct err *e)
 {
 	struct asm_define def = {.name = "NR_OPS", .value = ops};
-	struct scen_overrides ov = {.cpu = cpu, .cores = threads, .defines = &def, .n_defines = 1};
+	char arg[48];
+	snprintf(arg, sizeof arg, "--threads %d", threads);
+	struct scen_overrides ov = {.cpu = cpu, .cores = threads, .cores_arg = arg, .defines = &def, .n_defines = 1};
 	struct runner r;
 	if (runner_prepare(&r, s, v, &ov, 0, e))
 		return -1;

@@ -111,6 +111,8 @@ int ghost_read(struct ghost_table *t, uint64_t addr, int64_t v)
 	g->mean_err = *sum / (double)g->reads;
 	if (e > g->max_err)
 		g->max_err = e;
+	g->off_reads += e != 0;
+	g->blind_reads += e != 0 && v == 0;
 	return 0;
 }
 

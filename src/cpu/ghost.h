@@ -15,6 +15,10 @@ struct ghost {
 	int64_t last_read;   /* what the latest read returned (the UI shows it) */
 	uint64_t max_err;
 	double mean_err;
+	/* Reads that were off, and those of them that returned 0, none of a
+	 * non-zero count: when every off read is blind, nothing the readers
+	 * look at (a per-CPU counter's global count) ever took a share. */
+	uint64_t off_reads, blind_reads;
 };
 
 struct ghost_table;

@@ -885,7 +885,8 @@ static int parse_expect_cores(struct ctx *c, const cJSON *o, struct scen_expect 
 
 static int parse_expect(struct ctx *c, const cJSON *n)
 {
-	static const char *const keys[] = { "metric", "min", "max", "equals", "ratio", "cores", "description", NULL };
+	static const char *const keys[] = { "metric", "min", "max", "equals", "ratio", "cores", "stopped",
+					    "description", NULL };
 	static const char *const rkeys[] = { "of", "to", "min", "max", NULL };
 	struct scenario *s = c->s;
 	if (jpos_array(c->d, n, c->e))
@@ -902,7 +903,10 @@ static int parse_expect(struct ctx *c, const cJSON *n)
 		if (jpos_object(c->d, o, c->e) || jpos_check_keys(c->d, o, keys, c->e))
 			return -1;
 		loc_of(c->d, o, &x->loc);
-		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) && jpos_string(c->d, k, 0, &m, c->e))
+		if ((k = cJSON_GetObjectItemCaseSensitive(o, "description")) &&
+		    (jpos_string(c->d, k, 0, &m, c->e) || !(x->description = dup_or_fail(c, m))))
+			return -1;
+		if ((k = cJSON_GetObjectItemCaseSensitive(o, "stopped")) && jpos_bool(c->d, k, &x->about_stopped, c->e))
 			return -1;
 		if (parse_expect_cores(c, o, x))
 			return -1;
@@ -980,7 +984,7 @@ static int parse_top(struct ctx *c, const cJSON *root)
 	if ((k = cJSON_GetObjectItemCaseSensitive(root, "expect")) && parse_expect(c, k))
 		return -1;
 	for (size_t v = 0; v < s->n_variants; v++)
-		if (scen_check_cores(s, v, 0, 1, c->e))
+		if (scen_check_cores(s, v, 0, NULL, 1, c->e))
 			return -1;
 	return 0;
 }
@@ -1122,6 +1126,7 @@ void scen_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_expect; i++) {
 		free(s->expect[i].metric);
 		free(s->expect[i].to);
+		free(s->expect[i].description);
 	}
 	free(s->expect);
 	for (size_t i = 0; i < s->n_cpu_files; i++)
@@ -1213,7 +1218,8 @@ static int loc_err(const struct scenario *s, const struct scen_loc *l, struct er
 	return err_set(e, s->file, l->line, l->col, "%s: %s", l->path, msg);
 }
 
-int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_model, struct err *e)
+int scen_check_cores(const struct scenario *s, size_t v, int cores, const char *cores_arg, int check_model,
+		     struct err *e)
 {
 	if (v >= s->n_variants)
 		return err_internal(e, "scen_check_cores: no variant %zu", v);
@@ -1221,6 +1227,10 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_mo
 		cores = effective_cores(s, v);
 	if (cores < 1 || cores > CPU_MAX_CORES)
 		return err_set(e, s->file, 0, 0, "%d cores is out of range (expected 1..%d)", cores, CPU_MAX_CORES);
+	/* " (--cores 8)": a CPU set of the scenario is fine, the count is not its */
+	char from[80] = "";
+	if (cores_arg)
+		snprintf(from, sizeof from, " (%s)", cores_arg);
 	const char *vn = s->n_variants > 1 || strcmp(s->variants[v].name, SCEN_DEFAULT_VARIANT) ?
 		s->variants[v].name : NULL;
 	const struct scen_setup *th = pick(s, v, SCEN_SET_THREADS);
@@ -1240,17 +1250,17 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_mo
 			owner[cpu] = (short)(t + 1);
 		}
 		if (!r && !cs->all && cpuset_last(&cs->ids) >= cores)
-			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s (expected ids 0..%d)",
-				    cpuset_last(&cs->ids), cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
-				    cores - 1);
+			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s%s (expected ids 0..%d)",
+				    cpuset_last(&cs->ids), cores, from, vn ? " in variant \"" : "", vn ? vn : "",
+				    vn ? "\"" : "", cores - 1);
 	}
 	free(owner);
 	for (size_t q = 0; q < iq->n_interrupts && !r; q++) {
 		const struct scen_cpuset *cs = &iq->interrupts[q].cpus;
 		if (!cs->all && cpuset_last(&cs->ids) >= cores)
-			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s (expected ids 0..%d)",
-				    cpuset_last(&cs->ids), cores, vn ? " in variant \"" : "", vn ? vn : "", vn ? "\"" : "",
-				    cores - 1);
+			r = loc_err(s, &cs->loc, e, "CPU %d does not exist with %d cores%s%s%s%s (expected ids 0..%d)",
+				    cpuset_last(&cs->ids), cores, from, vn ? " in variant \"" : "", vn ? vn : "",
+				    vn ? "\"" : "", cores - 1);
 	}
 	if (r)
 		return r;
@@ -1270,9 +1280,13 @@ int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_mo
 	struct err verr;
 	err_clear(&verr);
 	m.cores = cores;
-	if (ms_model_check(&m, &verr))
+	if (ms_model_check(&m, &verr)) {
+		if (cores_arg) /* the model holds its own count: the option's is too many */
+			return err_set(e, NULL, 0, 0, "%s: CPU model \"%s\" of the scenario: %s", cores_arg, m.name,
+				       verr.msg);
 		return loc_err(s, &pick(s, v, SCEN_SET_CPU)->cpu_loc, e, "CPU model \"%s\" with %d cores: %s",
 			       m.name, cores, verr.msg);
+	}
 	return 0;
 }
 
@@ -1364,7 +1378,10 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 	int cores = o && o->cores ? o->cores : effective_cores(s, v);
 	/* A --cpu override replaces the scenario's model: only the new one
 	 * must hold `cores` CPUs (checked below). */
-	if (scen_check_cores(s, v, cores, !(o && o->cpu), e))
+	char arg[48];
+	snprintf(arg, sizeof arg, "--cores %d", cores);
+	const char *cores_arg = o && o->cores ? (o->cores_arg ? o->cores_arg : arg) : NULL;
+	if (scen_check_cores(s, v, cores, cores_arg, !(o && o->cpu), e))
 		return -1;
 	r->scenario = s->name;
 	r->variant = var->name;
@@ -1375,8 +1392,18 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 		struct err verr;
 		err_clear(&verr);
 		if (ms_model_check(&r->cpu, &verr)) {
+			/* The model passed alone: blame where the count came from,
+			 * the option or the scenario's "cores"; only a count that is
+			 * the model's own leaves its file to blame. */
+			const struct scen_setup *cs = pick(s, v, SCEN_SET_CORES);
+			if (cores_arg)
+				return err_set(e, NULL, 0, 0, "%s: CPU model \"%s\" (--cpu): %s", cores_arg, r->cpu.name,
+					       verr.msg);
+			if (cs->set & SCEN_SET_CORES)
+				return loc_err(s, &cs->cores_loc, e, "%d cores on CPU model \"%s\" (--cpu): %s", cores,
+					       r->cpu.name, verr.msg);
 			/* at its field in the model's file, which the budget's
-			 * message names (the file itself passed alone) */
+			 * message names */
 			if (o->cpu_file && cpu_json_check_cores(o->cpu_file, cores, e))
 				return -1;
 			return err_set(e, NULL, 0, 0, "CPU model \"%s\" with %d cores: %s", r->cpu.name, cores, verr.msg);

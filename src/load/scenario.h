@@ -151,6 +151,10 @@ struct scen_expect {
 	/* The core counts it is a claim about ("cores": {"min", "max"}): a
 	 * variant run on other counts skips it. 1..CPU_MAX_CORES by default. */
 	int cores_min, cores_max;
+	/* "stopped": true: a claim about a run that may end at its cycle or
+	 * wall-clock limit; without it a variant that did not halt fails it. */
+	bool about_stopped;
+	char *description;         /* printed when it fails; NULL when none */
 	struct scen_loc loc;
 };
 
@@ -207,6 +211,7 @@ struct scen_overrides {
 	const struct cpu_model *cpu;  /* --cpu, NULL: keep */
 	const char *cpu_file;         /* the file --cpu was read from, NULL: none */
 	int cores;                    /* --cores, 0: keep */
+	const char *cores_arg;        /* how the command line gave cores ("--cores 500"), for messages */
 	bool has_seed;
 	uint64_t seed;
 	const struct asm_define *defines; /* --set NAME=VALUE */
@@ -254,8 +259,11 @@ int scen_resolve(const struct scenario *s, size_t v, const struct scen_overrides
 void scen_run_free(struct scen_run *r);
 
 /* The core-count checks of scen_resolve alone, for `bounce check` and sweeps;
- * check_model 0 when an override replaces the scenario's CPU model. */
-int scen_check_cores(const struct scenario *s, size_t v, int cores, int check_model, struct err *e);
+ * check_model 0 when an override replaces the scenario's CPU model.
+ * cores_arg: the option that gave `cores` ("--cores 500"), which a message
+ * about the count then names; NULL when the scenario gave it. */
+int scen_check_cores(const struct scenario *s, size_t v, int cores, const char *cores_arg, int check_model,
+		     struct err *e);
 
 /* Does CPU `cpu` belong to the set? ("all" holds every CPU.) */
 bool scen_cpuset_has(const struct scen_cpuset *c, int cpu);

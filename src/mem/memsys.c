@@ -740,6 +740,11 @@ static int by_line(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+size_t ms_lines_touched(const struct memsys *ms)
+{
+	return ms->nentries;
+}
+
 size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 {
 	struct ms_scratch *sc = ms->scratch;

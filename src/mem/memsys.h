@@ -430,6 +430,8 @@ enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr);
 /* Statistics. */
 const struct ms_stats *ms_core_stats(const struct memsys *ms, int core);
 void ms_total_stats(const struct memsys *ms, struct ms_stats *out);
+/* Lines ever accessed: each one's first access fetched it from memory. */
+size_t ms_lines_touched(const struct memsys *ms);
 /* Lines that were ever accessed with non-zero bounces, invalidations or
  * HITMs, sorted by address; valid until the next access. */
 size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out);

@@ -1,6 +1,7 @@
 /* The text c2c report (bounce run --c2c), a view of the JSON report like
- * `perf c2c report`: per variant the shared lines by HITM, each with who
- * read and wrote every offset and the instructions behind its HITMs. */
+ * `perf c2c report`: per variant the shared lines, those several cores
+ * write first, then by HITM, each with who read and wrote every offset and
+ * the instructions behind its HITMs. */
 #include "config.h"
 #include "report/report.h"
 
@@ -25,11 +26,35 @@ static const char *str(const cJSON *o, const char *k)
 /* A line of the table, for sorting. */
 struct line_ref {
 	const cJSON *l;
+	int writers;  /* distinct cores that wrote it */
 };
 
-static int by_hitm(const void *a, const void *b)
+/* The cores that wrote any offset of line l. */
+static int count_writers(const cJSON *l)
 {
-	const cJSON *x = ((const struct line_ref *)a)->l, *y = ((const struct line_ref *)b)->l;
+	unsigned char seen[CPU_MAX_CORES] = {0};
+	int n = 0;
+	const cJSON *o, *c;
+	cJSON_ArrayForEach(o, cJSON_GetObjectItem(l, "offsets"))
+		cJSON_ArrayForEach(c, cJSON_GetObjectItem(o, "writers")) {
+			int k = (int)c->valuedouble;
+			if (k >= 0 && k < CPU_MAX_CORES && !seen[k]) {
+				seen[k] = 1;
+				n++;
+			}
+		}
+	return n;
+}
+
+/* What a user would fix first: a line several cores write (a shared
+ * counter, false sharing) before one only its owner writes (a per-CPU
+ * copy that another core's sum reads), then most HITMs, most bounces. */
+static int by_fix(const void *a, const void *b)
+{
+	const struct line_ref *p = a, *q = b;
+	const cJSON *x = p->l, *y = q->l;
+	if ((p->writers > 1) != (q->writers > 1))
+		return p->writers > 1 ? -1 : 1;
 	double hx = num(x, "hitm"), hy = num(y, "hitm");
 	if (hx != hy)
 		return hx > hy ? -1 : 1;
@@ -65,7 +90,7 @@ static void cores_text(const cJSON *list, char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
-static void print_line(const cJSON *l, int rank, FILE *f)
+static void print_line(const cJSON *l, int writers, int rank, FILE *f)
 {
 	char syms[256] = "";
 	const cJSON *s;
@@ -73,9 +98,12 @@ static void print_line(const cJSON *l, int rank, FILE *f)
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(l, "symbols"))
 		if (k < sizeof syms)
 			k += (size_t)snprintf(syms + k, sizeof syms - k, "%s%s", k ? " " : "", s->valuestring);
-	fprintf(f, "  #%d line %s (%s%s%s): %.0f HITM (%.0f remote), %.0f bounces, %.0f invalidations%s\n",
+	char shared[48] = "";
+	if (writers > 1)
+		snprintf(shared, sizeof shared, ", %d cores write it", writers);
+	fprintf(f, "  #%d line %s (%s%s%s): %.0f HITM (%.0f remote), %.0f bounces, %.0f invalidations%s%s\n",
 		rank, str(l, "address"), str(l, "region"), syms[0] ? ": " : "", syms, num(l, "hitm"),
-		num(l, "hitm_remote"), num(l, "bounces"), num(l, "invalidations"),
+		num(l, "hitm_remote"), num(l, "bounces"), num(l, "invalidations"), shared,
 		cJSON_IsTrue(cJSON_GetObjectItem(l, "false_sharing")) ? ", FALSE SHARING" : "");
 	/* Offsets: the name column as wide as its longest entry. */
 	const cJSON *offs = cJSON_GetObjectItem(l, "offsets"), *o;
@@ -102,7 +130,8 @@ static void print_line(const cJSON *l, int rank, FILE *f)
 		fprintf(f, "      %10s %10s %10s  %-*s %s\n", "hitm", "remote", "bounces", ww, "code", "instruction");
 	cJSON_ArrayForEach(x, insns) {
 		if (n++ == C2C_INSNS) {
-			fprintf(f, "      ... %d more instructions (--json has them all)\n", total - C2C_INSNS);
+			fprintf(f, "      ... %d more instruction%s (--json has them all)\n", total - C2C_INSNS,
+				total - C2C_INSNS == 1 ? "" : "s");
 			break;
 		}
 		fprintf(f, "      %10.0f %10.0f %10.0f  %-*s %s\n", num(x, "hitm"), num(x, "hitm_remote"),
@@ -122,20 +151,29 @@ void rep_print_c2c(const cJSON *rep, FILE *f)
 			fprintf(f, "\n");
 			continue;
 		}
-		if (n > C2C_LINES)
-			fprintf(f, ", by HITM (the busiest %d)\n", C2C_LINES);
-		else
-			fprintf(f, ", by HITM\n");
+		fprintf(f, ", those several cores write first, then by HITM\n");
 		struct line_ref *sorted = malloc((size_t)n * sizeof *sorted);
 		if (!sorted)
 			return;
 		int k = 0;
 		const cJSON *l;
-		cJSON_ArrayForEach(l, lines)
-			sorted[k++].l = l;
-		qsort(sorted, (size_t)n, sizeof *sorted, by_hitm);
-		for (int i = 0; i < n && i < C2C_LINES; i++)
-			print_line(sorted[i].l, i + 1, f);
+		cJSON_ArrayForEach(l, lines) {
+			sorted[k].l = l;
+			sorted[k++].writers = count_writers(l);
+		}
+		qsort(sorted, (size_t)n, sizeof *sorted, by_fix);
+		int i = 0, minor = 0;
+		for (; i < n && i < C2C_LINES; i++) {
+			/* A per-CPU copy that a sum read once is the design working:
+			 * the ones after it would only crowd out nothing to fix. */
+			minor = sorted[i].writers <= 1 && num(sorted[i].l, "hitm") <= 1 && num(sorted[i].l, "bounces") <= 1;
+			if (minor)
+				break;
+			print_line(sorted[i].l, sorted[i].writers, i + 1, f);
+		}
+		if (i < n)
+			fprintf(f, "  ... %d more line%s%s (--json has them all)\n", n - i, n - i == 1 ? "" : "s",
+				minor ? ", each written by one core at most, with 1 HITM and 1 bounce at most" : "");
 		free(sorted);
 	}
 }

@@ -3,7 +3,6 @@
 #include "config.h"
 #include "report/report.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include "load/json_pos.h"
@@ -177,7 +176,7 @@ int rep_metric_known(struct rep_index *x, const cJSON *variant, const char *metr
 }
 
 /* "expected <= 0.1", "expected in [2, 8]", "expected == 5": the bound a
- * failed value missed. */
+ * value is judged by. */
 static void bound_text(const struct scen_expect *x, char *buf, size_t n)
 {
 	if (x->has_equals && x->equals_is_int)
@@ -190,6 +189,88 @@ static void bound_text(const struct scen_expect *x, char *buf, size_t n)
 		snprintf(buf, n, "expected >= %.15g", x->min);
 	else
 		snprintf(buf, n, "expected <= %.15g", x->max);
+}
+
+/* Whether value meets every bound of x; an integer against an integer
+ * "equals" compares exactly (doubles cannot tell 2^53 from 2^53+1). */
+static int within(const struct scen_expect *x, double value, int exact, int64_t ivalue)
+{
+	if (isnan(value))
+		return 0;
+	if (x->has_min && value < x->min)
+		return 0;
+	if (x->has_max && value > x->max)
+		return 0;
+	if (x->has_equals && x->equals_is_int)
+		return exact ? ivalue == x->equals_int : value == (double)x->equals_int;
+	if (x->has_equals)
+		return value == x->equals;
+	return 1;
+}
+
+static void add_bounds(cJSON *o, const struct scen_expect *x)
+{
+	if (x->has_min)
+		cJSON_AddNumberToObject(o, "min", x->min);
+	if (x->has_max)
+		cJSON_AddNumberToObject(o, "max", x->max);
+	if (x->has_equals && x->equals_is_int)
+		cJSON_AddItemToObject(o, "equals", rep_int(x->equals_int));
+	else if (x->has_equals)
+		cJSON_AddNumberToObject(o, "equals", x->equals);
+}
+
+/* Judge x on its numbers a (and b, a ratio's denominator): fills o with
+ * the value and the bounds, `why` with both sides and the bound, and
+ * returns whether it holds. A ratio over a zero denominator is +inf (or
+ * -inf) and is judged as such; 0 / 0 is undefined and fails. */
+static int judge(const struct scen_expect *x, const cJSON *a, const cJSON *b, cJSON *o, char *why, size_t n)
+{
+	char bound[160], av[64], bv[64];
+	bound_text(x, bound, sizeof bound);
+	if (!rep_is_number(a)) {
+		snprintf(why, n, "%s is not a number in the report", x->metric);
+		return 0;
+	}
+	if (x->to && !rep_is_number(b)) {
+		snprintf(why, n, "%s is not a number in the report", x->to);
+		return 0;
+	}
+	rep_format_number(a, av, sizeof av);
+	if (!x->to) {
+		int64_t ivalue = 0;
+		int exact = rep_integer(a, &ivalue);
+		double value = rep_number(a);
+		cJSON_AddItemToObject(o, "value", exact ? rep_int(ivalue) : cJSON_CreateNumber(value));
+		add_bounds(o, x);
+		snprintf(why, n, "%s = %s, %s", x->metric, av, bound);
+		return within(x, value, exact, ivalue);
+	}
+	rep_format_number(b, bv, sizeof bv);
+	cJSON_AddItemToObject(o, "numerator", cJSON_Duplicate(a, 1));
+	cJSON_AddItemToObject(o, "denominator", cJSON_Duplicate(b, 1));
+	double num = rep_number(a), den = rep_number(b);
+	double value = den != 0 ? num / den : num > 0 ? INFINITY : num < 0 ? -INFINITY : NAN;
+	if (isfinite(value))
+		cJSON_AddNumberToObject(o, "value", value);
+	add_bounds(o, x);
+	if (den != 0)
+		snprintf(why, n, "%s / %s = %s / %s = %.6g, %s", x->metric, x->to, av, bv, value, bound);
+	else if (num != 0)
+		snprintf(why, n, "%s / %s = %s / 0: the denominator is 0, the ratio %cinf; %s", x->metric, x->to, av,
+			 num > 0 ? '+' : '-', bound);
+	else
+		snprintf(why, n, "%s / %s = 0 / 0: both are 0, the ratio is undefined; %s", x->metric, x->to, bound);
+	return within(x, value, 0, 0);
+}
+
+/* How the variant a metric names ended when it did not halt ("limit",
+ * "wall-clock"), else NULL. */
+static const char *stopped_early(struct rep_index *ix, cJSON *rep, const char *metric, const cJSON **var)
+{
+	*var = metric ? metric_variant(ix, rep, metric) : NULL;
+	const char *how = *var ? cJSON_GetStringValue(cJSON_GetObjectItem(*var, "stopped")) : NULL;
+	return how && strcmp(how, "halted") != 0 ? how : NULL;
 }
 
 int rep_check_expectations(cJSON *rep, const struct scenario *s)
@@ -206,10 +287,11 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 		cJSON_AddStringToObject(o, "metric", x->metric);
 		if (x->to)
 			cJSON_AddStringToObject(o, "to", x->to);
+		if (x->description)
+			cJSON_AddStringToObject(o, "description", x->description);
 		const cJSON *a = rep_index_lookup(ix, rep, x->metric);
 		const cJSON *b = x->to ? rep_index_lookup(ix, rep, x->to) : NULL;
-		char why[512] = "";
-		double value = NAN;
+		char why[1024] = "";
 		if (!metric_ran(ix, rep, x->metric) || !metric_ran(ix, rep, x->to)) {
 			/* --variant left out a variant it names: nothing to judge. */
 			const char *name;
@@ -239,53 +321,27 @@ int rep_check_expectations(cJSON *rep, const struct scenario *s)
 			cJSON_AddItemToArray(all, o);
 			continue;
 		}
-		int64_t ivalue = 0;
-		/* An integer metric against an integer "equals" compares exactly:
-		 * doubles cannot tell 2^53 from 2^53+1. */
-		int exact = !x->to && rep_integer(a, &ivalue);
-		if (!rep_is_number(a))
-			snprintf(why, sizeof why, "%s is not a number in the report", x->metric);
-		else if (x->to && !rep_is_number(b))
-			snprintf(why, sizeof why, "%s is not a number in the report", x->to);
-		else if (x->to && rep_number(b) == 0)
-			snprintf(why, sizeof why, "%s is 0: the ratio is undefined", x->to);
-		else
-			value = x->to ? rep_number(a) / rep_number(b) : rep_number(a);
-		int ok = !why[0];
-		if (ok) {
-			cJSON_AddItemToObject(o, "value", exact ? rep_int(ivalue) : cJSON_CreateNumber(value));
-			if (x->has_min) {
-				cJSON_AddNumberToObject(o, "min", x->min);
-				if (value < x->min)
-					ok = 0;
-			}
-			if (x->has_max) {
-				cJSON_AddNumberToObject(o, "max", x->max);
-				if (value > x->max)
-					ok = 0;
-			}
-			if (x->has_equals && x->equals_is_int) {
-				cJSON_AddItemToObject(o, "equals", rep_int(x->equals_int));
-				if (exact ? ivalue != x->equals_int : value != (double)x->equals_int)
-					ok = 0;
-			} else if (x->has_equals) {
-				cJSON_AddNumberToObject(o, "equals", x->equals);
-				if (value != x->equals)
-					ok = 0;
-			}
-			if (!ok) {
-				char shown[32], bound[160];
-				if (exact)
-					snprintf(shown, sizeof shown, "%" PRId64, ivalue);
-				else
-					snprintf(shown, sizeof shown, "%.15g", value);
-				bound_text(x, bound, sizeof bound);
-				snprintf(why, sizeof why, "%s%s = %s, %s", x->metric, x->to ? " ratio" : "", shown, bound);
-			}
+		char judged[900];
+		int ok = judge(x, a, b, o, judged, sizeof judged);
+		/* A figure of a run cut short is no result, whatever its value,
+		 * unless the expectation is about such a run. */
+		const cJSON *cut;
+		const char *how = x->about_stopped ? NULL : stopped_early(ix, rep, x->metric, &cut);
+		if (!how && !x->about_stopped && x->to)
+			how = stopped_early(ix, rep, x->to, &cut);
+		if (how) {
+			char cycles[32];
+			rep_format_number(cJSON_GetObjectItem(cut, "cycles"), cycles, sizeof cycles);
+			snprintf(why, sizeof why, "variant %s did not halt (stopped at its %s limit, cycle %s): %s",
+				 cJSON_GetStringValue(cJSON_GetObjectItem(cut, "name")),
+				 strcmp(how, "wall-clock") == 0 ? "wall-clock" : "cycle", cycles, judged);
+			cJSON_AddStringToObject(o, "stopped", how);
+			ok = 0;
+		} else {
+			snprintf(why, sizeof why, "%s", judged);
 		}
 		cJSON_AddBoolToObject(o, "ok", ok);
-		if (!ok)
-			cJSON_AddStringToObject(o, "message", why);
+		cJSON_AddStringToObject(o, "message", why);
 		failed += !ok;
 		cJSON *var = metric_variant(ix, rep, x->metric);
 		if (var)

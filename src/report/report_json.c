@@ -5,6 +5,7 @@
 #include "config.h"
 #include "report/report.h"
 #include "load/totals.h"
+#include "report/report_notes.h"
 #include "report/report_source.h"
 
 #include <inttypes.h>
@@ -402,6 +403,23 @@ static void add_totals(cJSON *o, const struct ms_stats *ms, const struct core_st
 #undef ADD_TOTAL
 }
 
+static void add_notes(cJSON *a, const struct runner *r)
+{
+	struct rep_note notes[8];
+	size_t n = rep_runner_notes(r, notes, sizeof notes / sizeof notes[0]);
+	for (size_t i = 0; i < n && i < sizeof notes / sizeof notes[0]; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "kind", notes[i].kind);
+		if (notes[i].subject[0])
+			cJSON_AddStringToObject(o, "symbol", notes[i].subject);
+		cJSON_AddStringToObject(o, "text", notes[i].text);
+		cJSON *ev = cJSON_AddObjectToObject(o, "evidence");
+		for (size_t k = 0; k < notes[i].n_evidence; k++)
+			add_u64(ev, notes[i].evidence[k].name, notes[i].evidence[k].value);
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
 static int cmp_line_addr(const void *a, const void *b)
 {
 	const struct ms_line_info *x = a, *y = b;
@@ -452,6 +470,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	cJSON *marks = cJSON_AddObjectToObject(v, "marks");
 	for (uint32_t i = 0; i < p->n_marks; i++)
 		add_u64(marks, p->marks[i], r->mark_counts[i]);
+	add_notes(cJSON_AddArrayToObject(v, "notes"), r);
 
 	cJSON *syms = cJSON_AddObjectToObject(v, "symbols");
 	for (size_t i = 0; i < r->run.n_report; i++) {

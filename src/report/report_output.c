@@ -160,6 +160,12 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 		summary_line(f, w, row);
 	}
 	free(cells);
+	cJSON_ArrayForEach(v, vs) {
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes"))
+			fprintf(f, "note %s: %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")),
+				cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
+	}
 	rep_print_expectations(rep, 0, f);
 }
 
@@ -171,10 +177,18 @@ void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f)
 		int skipped = cJSON_IsTrue(cJSON_GetObjectItem(ex, "skipped"));
 		if (failures_only && (ok || skipped))
 			continue;
-		const cJSON *msg = cJSON_GetObjectItem(ex, "message");
-		fprintf(f, "%s %s%s%s\n", skipped ? "skip" : ok ? "ok  " : "FAIL",
-			cJSON_GetStringValue(cJSON_GetObjectItem(ex, "metric")),
-			msg ? ": " : "", msg ? msg->valuestring : "");
+		const char *metric = cJSON_GetStringValue(cJSON_GetObjectItem(ex, "metric"));
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ex, "message"));
+		size_t len = strlen(metric);
+		/* a message that starts with the metric names it already */
+		int named = msg && strncmp(msg, metric, len) == 0 && msg[len] == ' ';
+		fprintf(f, "%s %s%s%s\n", skipped ? "skip" : ok ? "ok  " : "FAIL", named ? "" : metric,
+			msg && !named ? ": " : "", msg ? msg : "");
+		/* what the scenario's author meant it to show: the first thing
+		 * to read when it no longer holds */
+		const cJSON *desc = cJSON_GetObjectItem(ex, "description");
+		if (!ok && !skipped && cJSON_IsString(desc))
+			fprintf(f, "     description: %s\n", desc->valuestring);
 	}
 }
 
@@ -224,7 +238,7 @@ void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params, c
 		fprintf(f, ",%s", rep_figure_name(i));
 	/* cpu and seed last: columns before them keep their places in
 	 * every CSV written so far; the optional ones come after them. */
-	fprintf(f, ",max_error,footprint,stopped,cpu,seed");
+	fprintf(f, ",max_error,footprint,stopped,cpu,seed,notes");
 	rep_write_csv_extra_header(f, x);
 	fputc('\n', f);
 }
@@ -293,7 +307,12 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
 		csv_cpu(f, v);
 		char seed[32];
-		fprintf(f, ",%s", exact(v, "seed", seed, sizeof seed));
+		fprintf(f, ",%s,", exact(v, "seed", seed, sizeof seed));
+		/* the kinds of its notes, space-separated; the text is in the JSON */
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes"))
+			fprintf(f, "%s%s", note == cJSON_GetObjectItem(v, "notes")->child ? "" : " ",
+				cJSON_GetStringValue(cJSON_GetObjectItem(note, "kind")));
 		rep_write_csv_extra_cells(f, rep, v);
 		fputc('\n', f);
 	}
@@ -352,8 +371,29 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 		}
 		fprintf(f, "\">\n      <failure message=\"");
 		xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(x, "message")));
-		fprintf(f, "\"/>\n    </testcase>\n");
+		const cJSON *desc = cJSON_GetObjectItem(x, "description");
+		if (cJSON_IsString(desc)) {
+			fprintf(f, "\">");
+			xml_escaped(f, desc->valuestring);
+			fprintf(f, "</failure>\n    </testcase>\n");
+		} else {
+			fprintf(f, "\"/>\n    </testcase>\n");
+		}
 	}
+	/* The notes belong to no expectation: the suite's output carries them. */
+	int notes = 0;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(rep, "variants")) {
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(x, "notes")) {
+			fprintf(f, "%s", notes++ ? "\n" : "    <system-out>");
+			fprintf(f, "note ");
+			xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(x, "name")));
+			fprintf(f, ": ");
+			xml_escaped(f, cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
+		}
+	}
+	if (notes)
+		fprintf(f, "</system-out>\n");
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 }
 
@@ -389,4 +429,24 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 			ops ? num(v, "totals.locked_ops") / ops : 0.0, opsps, err, footprint(v), ratio);
 	}
 	fprintf(f, "\n");
+	/* What a reader must know before trusting a row: said under the table. */
+	int any = 0;
+	cJSON_ArrayForEach(v, vs) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(v, "name"));
+		const char *how = cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped"));
+		if (how && strcmp(how, "halted") != 0) {
+			char cycles[32];
+			fprintf(f, "- `%s` did not halt (stopped at its %s limit, cycle %s): its figures cover only those cycles\n",
+				name, strcmp(how, "wall-clock") == 0 ? "wall-clock" : "cycle",
+				exact(v, "cycles", cycles, sizeof cycles));
+			any = 1;
+		}
+		const cJSON *note;
+		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes")) {
+			fprintf(f, "- `%s`: %s\n", name, cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
+			any = 1;
+		}
+	}
+	if (any)
+		fprintf(f, "\n");
 }
