@@ -419,18 +419,25 @@ START_TEST(test_issue_width_groups_simple_instructions)
 }
 END_TEST
 
+/* A periodic hard interrupt on CPU 0 whose handler is src's label h. */
+static struct sim_irq_source hard_irq_at_h(const char *src, uint64_t every)
+{
+	struct sim_irq_source irq;
+	memset(&irq, 0, sizeof irq);
+	irq.handler = label_in(src, 1, "h");
+	cpuset_add(&irq.cpus, 0);
+	irq.kind = IRQ_HARD;
+	irq.every = every;
+	return irq;
+}
+
 START_TEST(test_irq_entry_and_exit_take_time)
 {
 	/* A handler of one `ret` spends the model's entry and exit latencies
 	 * in interrupt context, 250 + 250 cycles on the test model (the ret's
 	 * own cycle retires once the interrupted code is back). */
 	const char *src = ".text\nmain: mov rcx, 20000\nl: dec rcx\njnz l\nhlt\nh: ret\n";
-	struct sim_irq_source irq;
-	memset(&irq, 0, sizeof irq);
-	irq.handler = label_in(src, 1, "h");
-	cpuset_add(&irq.cpus, 0);
-	irq.kind = IRQ_HARD;
-	irq.every = 3000;
+	struct sim_irq_source irq = hard_irq_at_h(src, 3000);
 	struct run r;
 	run(&r, src, &(struct opts){ .seed = 5, .irqs = &irq, .n_irqs = 1 });
 	ck_halted(&r);
@@ -474,12 +481,7 @@ START_TEST(test_irq_restores_pf)
 	const char *src = ".data\nbad: .quad 0\n.text\nmain:\nmov rcx, 20000\n"
 			  "l: mov eax, 1\ntest eax, eax\nwork 20\nsetp bl\nor byte ptr [bad], bl\n"
 			  "dec rcx\njnz l\nhlt\nh: xor eax, eax\nret\n";
-	struct sim_irq_source irq;
-	memset(&irq, 0, sizeof irq);
-	irq.handler = label_in(src, 1, "h");
-	cpuset_add(&irq.cpus, 0);
-	irq.kind = IRQ_HARD;
-	irq.every = 3000;
+	struct sim_irq_source irq = hard_irq_at_h(src, 3000);
 	struct run r;
 	run(&r, src, &(struct opts){ .seed = 3, .irqs = &irq, .n_irqs = 1 });
 	ck_halted(&r);

@@ -160,6 +160,24 @@ struct isa_case {
 	X("cwd", 2, K_ALL, G_ANY, 0) \
 	X("cdq", 4, K_ALL, G_ANY, 0) \
 	X("cqo", 8, K_ALL, G_ANY, 0) \
+	X("add ebx, esi", 4, K_ALL, G_ANY, 0) \
+	X("sub esi, 0x7fffffff", 4, K_ALL, G_ANY, 0) \
+	X("xor dword ptr [rdi+80], ebx", 4, K_ALL, G_ANY, 0) \
+	X("and dword ptr [rdi+80], -16", 4, K_ALL, G_ANY, 0) \
+	X("or ecx, edx", 4, K_ALL, G_ANY, 0) \
+	X("test esi, ebx", 4, K_ALL, G_ANY, 0) \
+	X("cmp eax, -5", 4, K_ALL, G_ANY, 0) \
+	X("cmp dword ptr [rdi+80], esi", 4, K_ALL, G_ANY, 0) \
+	X("inc ebx", 4, K_ALL, G_ANY, 0) \
+	X("dec dword ptr [rdi+80]", 4, K_ALL, G_ANY, 0) \
+	X("mov esi, ebx", 4, K_ALL, G_ANY, 0) \
+	X("mov ebx, -1", 4, K_ALL, G_ANY, 0) \
+	X("mov esi, dword ptr [rdi+80]", 4, K_ALL, G_ANY, 0) \
+	X("mov dword ptr [rdi+80], ebx", 4, K_ALL, G_ANY, 0) \
+	X("mov dword ptr [rdi+80], -2", 4, K_ALL, G_ANY, 0) \
+	X("dec esi\njne fused_dec\nmov rbx, 1\nfused_dec:", 4, K_ALL, G_ANY, 0) \
+	X("cmp ebx, esi\nje fused_cmp\nmov rdx, 1\nfused_cmp:", 4, K_ALL, G_ANY, 0) \
+	X("sub eax, 3\njne fused_sub\nmov rdx, 1\nfused_sub:", 4, K_ALL, G_ANY, 0) \
 	X("add ah, bh", 1, K_ALL, G_ANY, 0) \
 	X("sub ch, dl", 1, K_ALL, G_ANY, 0) \
 	X("mov dh, byte ptr [rdi+80]", 1, K_ALL, G_ANY, 0) \
