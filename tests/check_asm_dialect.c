@@ -110,7 +110,10 @@ START_TEST(test_operand_forms)
 	   "rep; nop\n"                            /* 16 */
 	   "mov rdx, __per_cpu_offset[0+rcx*8]\n"
 	   "mov rdx, qword ptr [__per_cpu_offset + rcx*8]\n"
-	   "lea rdx, x[rip]\n",
+	   "lea rdx, x[rip]\n"
+	   "rep ret\n"                             /* 20 */
+	   "rep bsf eax, edi\n"
+	   "leave\n",
 	   &cin, &p);
 	int64_t x = value_of(&p, "x");
 	ck_assert_int_eq(x, D0);
@@ -139,7 +142,12 @@ START_TEST(test_operand_forms)
 	ck_mem(&p.insns[17].b, 0, R_NONE, R_RCX, 8, PROG_DATA_BASE);
 	ck_mem(&p.insns[18].b, 0, R_NONE, R_RCX, 8, PROG_DATA_BASE);
 	ck_mem(&p.insns[19].b, 0, R_NONE, R_NONE, 1, x);
-	ck_assert_uint_eq(p.n_insns, 20);
+	ck_assert_int_eq(p.insns[20].op, OP_RET);
+	ck_assert_int_eq(p.insns[21].op, OP_BSF);
+	ck_assert_int_eq(p.insns[21].a.reg, R_RAX);
+	ck_assert_int_eq(p.insns[21].b.reg, R_RDI);
+	ck_assert_int_eq(p.insns[22].op, OP_LEAVE);
+	ck_assert_uint_eq(p.n_insns, 23);
 	program_free(&p);
 }
 END_TEST
@@ -295,7 +303,7 @@ START_TEST(test_errors_at_c_lines)
 	      "calls are not modelled (a switch's jump table: compile with -fno-jump-tables; a function "
 	      "pointer: call the function by name)");
 	fails("jmp 5\n", &cin, "t.s:1:5: 'jmp' needs a label but found number");
-	fails("rep movsb\n", &cin, "t.s:1:1: 'rep' is modelled only in 'rep nop' (pause)");
+	fails("rep movsb\n", &cin, "t.s:1:1: 'rep' is modelled only in 'rep nop' (pause), 'rep ret' and 'rep bsf': string instructions are not (compile without -O3 vectorised or inlined memcpy/memset; see docs/c-workloads.md)");
 	fails("pxor xmm0, xmm0\n", &cin, "t.s:1:1: unknown instruction 'pxor' (in compiler output: bounce runs "
 	      "integer code; see docs/c-workloads.md for the instructions it models)");
 	fails(".data\n.string 5\n", &cin, "t.s:2:9: expected a string in quotes");

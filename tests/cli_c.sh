@@ -85,6 +85,12 @@ sed 's/"stop": "halt",/"stop": "halt",\n "cflags": ["count.c"],/' "$T/count.json
 expect_status "a file in cflags" 2 "$BOUNCE" run "$T/cff.json" -q
 expect_grep "a file in cflags: message" 'cff.json:5:13: .*not a compiler flag' "$T/err"
 
+# -O0 code keeps a frame pointer and leaves functions with `leave`.
+sed 's/"stop": "halt",/"stop": "halt", "cflags": ["-O0"],/' "$T/count.json" >"$T/o0.json"
+expect_status "-O0" 0 "$BOUNCE" run "$T/o0.json" --json "$T/o0.out" -q
+expect_eq "-O0: counter" 800 "$(jget "$T/o0.out" variants.default.symbols.counter.value)"
+expect_eq "-O0: per-CPU sum" 800 "$(jget "$T/o0.out" variants.default.symbols.total.value)"
+
 expect_status "a define no C file mentions" 2 "$BOUNCE" run "$T/count.json" --set NO_SUCH=1 -q
 expect_grep "a define no C file mentions: message" "NO_SUCH.*no C file mentions it" "$T/err"
 

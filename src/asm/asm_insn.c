@@ -76,6 +76,7 @@ static const struct mnem mnems[] = {
 	{ "pushfq", OP_PUSHF, 0, F_NONE, 0, 8 },
 	{ "popf", OP_POPF, 0, F_NONE, 0, 8 },
 	{ "popfq", OP_POPF, 0, F_NONE, 0, 8 },
+	{ "leave", OP_LEAVE, 0, F_NONE, 0, 8 },
 	{ "endbr64", OP_NOP, 0, F_NONE, 0, 0 },
 	{ "push", OP_PUSH, 0, F_PUSH, 0, 0 },
 	{ "pop", OP_POP, 0, F_POP, 0, 0 },
@@ -150,14 +151,24 @@ static int find_mnem(const struct asm_tok *t, struct mnem *m, char name[16])
  * the `rep`; on success it is at the `nop`. */
 static int rep_prefix(struct asm_state *st, uint32_t *pos, const struct mnem **m)
 {
+	/* What compilers write with rep and what it does here: `rep nop` is
+	 * pause; `rep ret` (an old AMD branch-predictor idiom) is ret; `rep
+	 * bsf` (tzcnt on CPUs with BMI1) is bsf, which gives the same result
+	 * for the non-zero inputs a compiler emits it for. */
+	static const char *const names[][2] = { { "nop", "pause" }, { "ret", "ret" }, { "bsf", "bsf" } };
 	const struct asm_tok *n = &st->toks[*pos + 1];
-	if (!asm_tok_is_ci(n, "nop"))
-		return asm_error(st, st->toks[*pos].col, "'rep' is modelled only in 'rep nop' (pause)");
-	for (size_t i = 0; i < sizeof mnems / sizeof mnems[0]; i++)
-		if (mnems[i].op == OP_PAUSE)
-			*m = &mnems[i];
-	(*pos)++;
-	return 0;
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		if (!asm_tok_is_ci(n, names[k][0]))
+			continue;
+		for (size_t i = 0; i < sizeof mnems / sizeof mnems[0]; i++)
+			if (strcmp(mnems[i].name, names[k][1]) == 0)
+				*m = &mnems[i];
+		(*pos)++;
+		return 0;
+	}
+	return asm_error(st, st->toks[*pos].col, "'rep' is modelled only in 'rep nop' (pause), 'rep ret' and "
+			 "'rep bsf': string instructions are not (compile without -O3 vectorised or inlined "
+			 "memcpy/memset; see docs/c-workloads.md)");
 }
 
 static int is_rm(const struct asm_opnd *o)

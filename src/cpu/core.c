@@ -1286,6 +1286,20 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		c->r[R_RSP] -= 8;
 		return ST_OK;
 
+	case OP_LEAVE: {
+		/* rsp = rbp, then pop rbp; rsp changes only once the load is
+		 * done, so a miss retries the whole instruction unchanged. */
+		uint64_t sp = c->r[R_RBP];
+		if (__builtin_expect(sp + 8 > c->stack_hi || sp < c->stack_lo, 0))
+			return fault(env, c, "stack underflow: leave with rbp 0x%llx (stack 0x%llx-0x%llx)",
+				     (unsigned long long)sp, (unsigned long long)c->stack_lo,
+				     (unsigned long long)c->stack_hi);
+		TRY(load(env, c, sp, 8, &a));
+		c->r[R_RSP] = sp + 8;
+		c->r[R_RBP] = a;
+		return ST_OK;
+	}
+
 	case OP_POP:
 		TRY(stack_pop(env, c, "pop"));
 		if (in->a.kind == OPND_MEM)

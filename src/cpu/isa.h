@@ -33,6 +33,7 @@ enum opcode {
 	OP_BSF, OP_BSR, OP_BSWAP,
 	OP_SETCC, OP_CMOVCC,     /* cond */
 	OP_PUSHF, OP_POPF,
+	OP_LEAVE,                /* mov rsp, rbp; pop rbp */
 	OP_JMP, OP_JCC, OP_CALL, OP_RET, OP_PUSH, OP_POP,
 	OP_XADD, OP_CMPXCHG, OP_XCHG,
 	OP_MFENCE, OP_LFENCE, OP_SFENCE, OP_PAUSE,
