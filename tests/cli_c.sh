@@ -73,6 +73,11 @@ expect_eq "its define" 40 "$(jget "$T/h1.json" variants.default.symbols.counter.
 printf '#define NR_ADDS 6\n' >"$T/inc/adds.h"
 expect_status "the header edited" 0 "$BOUNCE" run "$T/hdr.json" --json "$T/h2.json" -q
 expect_eq "the edit is seen" 48 "$(jget "$T/h2.json" variants.default.symbols.counter.value)"
+# A header the compiler read is an input like the program: no output may
+# replace it.
+expect_status "--csv naming a header" 2 "$BOUNCE" run "$T/hdr.json" --csv "$T/inc/adds.h" -q
+expect_grep "--csv naming a header: message" "adds.h.*an input of this run" "$T/err"
+expect_eq "the header is intact" "#define NR_ADDS 6" "$(cat "$T/inc/adds.h")"
 
 # cflags: more flags after bounce's; a mode or output flag is refused.
 sed 's/"stop": "halt",/"stop": "halt", "cflags": ["-O1", "-DNR_ADDS=7"],/' "$T/count.json" >"$T/cf.json"

@@ -28,6 +28,21 @@ void program_free(struct program *p)
 	memset(p, 0, sizeof *p);
 }
 
+int program_add_file(struct program *p, const char *path)
+{
+	for (uint32_t i = 0; i < p->n_files; i++)
+		if (strcmp(p->files[i], path) == 0)
+			return 0;
+	char **f = realloc(p->files, (p->n_files + 1) * sizeof *f);
+	if (!f)
+		return -1;
+	p->files = f;
+	if (!(f[p->n_files] = strdup(path)))
+		return -1;
+	p->n_files++;
+	return 0;
+}
+
 const struct symbol *program_symbol(const struct program *p, const char *name)
 {
 	/* the first of the name: its global, which sorts before its locals */

@@ -117,6 +117,10 @@ int asm_assemble(const struct asm_input *in, struct program *out, struct err *e)
 int asm_assemble_string(const char *name, const char *text, const struct asm_input *in,
 			struct program *out, struct err *e);
 void program_free(struct program *p);
+/* Name one more file the program was built from (a C header the compiler
+ * read), once: every command checks its outputs against these. -1 when
+ * out of memory. */
+int program_add_file(struct program *p, const char *path);
 
 /* A register name ("rax", "eax", "r8d"...): its number and width in bytes.
  * Returns 0 when it is one, -1 otherwise. */

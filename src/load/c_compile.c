@@ -275,8 +275,24 @@ static int names_ident(const char *text, size_t len, const char *name)
  * preprocessing, so the sources themselves are searched: a define that
  * no C file or header mentions overrides nothing, which is the mistake
  * the assembler's "names no .equ" catches for .s files. */
-static void mark_used(const struct cc_input *in, const char *pp, size_t pp_len, uint8_t *used)
+static int add_source(struct cc_output *out, const char *path)
 {
+	for (size_t i = 0; i < out->n_sources; i++)
+		if (strcmp(out->sources[i], path) == 0)
+			return 0;
+	char **v = realloc(out->sources, (out->n_sources + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	out->sources = v;
+	if (!(v[out->n_sources] = strdup(path)))
+		return -1;
+	out->n_sources++;
+	return 0;
+}
+
+static int mark_used(const struct cc_input *in, const char *pp, size_t pp_len, struct cc_output *out)
+{
+	uint8_t *used = out->define_used;
 	char last[4096] = "";
 	for (const char *p = pp; p < pp + pp_len;) {
 		const char *eol = memchr(p, '\n', (size_t)(pp + pp_len - p));
@@ -298,6 +314,8 @@ static void mark_used(const struct cc_input *in, const char *pp, size_t pp_len, 
 			if (n && n < sizeof last && (strncmp(last, q + 1, n) || last[n])) {
 				memcpy(last, q + 1, n);
 				last[n] = 0;
+				if (add_source(out, last))
+					return -1;
 				FILE *f = fopen(last, "rb");
 				size_t len = 0;
 				char *text = f ? input_read_all(f, CC_MAX_OUTPUT, &len) : NULL;
@@ -311,6 +329,7 @@ static void mark_used(const struct cc_input *in, const char *pp, size_t pp_len, 
 		}
 		p = eol + 1;
 	}
+	return 0;
 }
 
 /* ---- the cache ---- */
@@ -362,7 +381,7 @@ static int compile_failed(struct err *e, const char *src, const struct subproces
 }
 
 static int compile_one(const struct compiler *cc, const struct cc_input *in, const char *src,
-		       char **out_path, uint8_t *used, struct err *e)
+		       char **out_path, struct cc_output *out, struct err *e)
 {
 	struct argv_buf a = { 0 };
 	struct subprocess_result res = { 0 };
@@ -393,7 +412,10 @@ static int compile_one(const struct compiler *cc, const struct cc_input *in, con
 	for (size_t i = 0; a.v[i]; i++)
 		hash_str(&h, a.v[i]);
 	hash_bytes(&h, res.out, res.out_len);
-	mark_used(in, res.out, res.out_len, used);
+	if (mark_used(in, res.out, res.out_len, out)) {
+		err_internal(e, "out of memory");
+		goto out;
+	}
 	subprocess_result_free(&res);
 
 	if (cache_dir(dir, sizeof dir, e))
@@ -479,7 +501,7 @@ int cc_compile(const struct cc_input *in, struct cc_output *out, struct err *e)
 			}
 			have_cc = 1;
 		}
-		if (compile_one(&cc, in, f, &out->files[i], out->define_used, e))
+		if (compile_one(&cc, in, f, &out->files[i], out, e))
 			goto fail;
 		out->compiled[i] = 1;
 	}
@@ -498,5 +520,8 @@ void cc_output_free(struct cc_output *out)
 	free(out->files);
 	free(out->compiled);
 	free(out->define_used);
+	for (size_t i = 0; i < out->n_sources; i++)
+		free(out->sources[i]);
+	free(out->sources);
 	memset(out, 0, sizeof *out);
 }

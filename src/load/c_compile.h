@@ -28,6 +28,8 @@ struct cc_output {
 	uint8_t *compiled;    /* per file: 1 when it is a compiler's output */
 	size_t n_files;
 	uint8_t *define_used; /* per define: its name appears in a C source or header */
+	char **sources;       /* every file the compiles read (sources, headers) */
+	size_t n_sources;
 };
 
 /* Whether any file of the list is a C source. */

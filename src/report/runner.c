@@ -233,6 +233,9 @@ static int assemble(struct runner *r, struct err *e)
 		in.compile_dirs = dirs;
 	}
 	int rc = asm_assemble(&in, &r->prog, e);
+	for (size_t i = 0; !rc && i < cc.n_sources; i++)
+		if (program_add_file(&r->prog, cc.sources[i]))
+			rc = err_internal(e, "out of memory");
 	free(dirs);
 	cc_output_free(&cc);
 	return rc;
