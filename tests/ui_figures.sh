@@ -86,3 +86,13 @@ grep -qx "percpu  ·  8 cores" "$tmp/split.txt" || fail "split view: no machine 
 [ "$(grep -cx "cpu7" "$tmp/split.txt")" -ge 2 ] || fail "split view: cpu7 not drawn twice"
 grep -q "^variants padded | percpu" "$tmp/split.txt" || fail "split view: header does not name both variants"
 echo "ok: split view draws two machines"
+
+# Notes: the current variant's notes stand under its figures, as the
+# reports state them (validate.json's padded variant is mostly warm-up).
+"$DRIVER" "$SCEN/validate.json" --variant padded --speed 1e9 --frames 3 --screenshot "$tmp/n.png" \
+	--textlog "$tmp/n.txt" || fail "ui_driver (notes) exited $?"
+"$BOUNCE" run "$SCEN/validate.json" --variant padded >"$tmp/n.out" 2>&1
+want=$(sed -n 's/^note padded: //p' "$tmp/n.out" | cut -c1-40)
+[ -n "$want" ] || fail "bounce run states no note on validate.json's padded variant"
+grep -q "^note: $want" "$tmp/n.txt" || fail "the view does not state the note '$want...'"
+echo "ok: the view states the run's notes"

@@ -9,6 +9,7 @@
 #include "base/input_file.h"
 #include "mem/memsys.h"
 #include "load/scenario.h"
+#include "report/report_notes.h"
 #include "report/runner.h"
 
 #endif

@@ -50,6 +50,8 @@ struct ui_counter {
 	double mean_err;
 };
 
+#define UI_MAX_NOTES 2
+
 struct ui_figs {
 	uint64_t cycles, instructions, ops;
 	double ghz;
@@ -58,6 +60,10 @@ struct ui_figs {
 	int ncounters;
 	struct ui_counter ctr[UI_MAX_COUNTERS];
 	int finished;           /* every thread halted or the stop condition hit */
+	/* The run's notes so far (report_notes.h), as the reports state them:
+	 * what a reader must know before trusting these figures. */
+	int nnotes;
+	char note[UI_MAX_NOTES][240];
 };
 
 struct ui_row {

@@ -37,6 +37,7 @@ static const char *const terms[][2] = {
 	{"invalidations", "copies invalidated in other caches"},
 	{"bold row", "a counter: its exact count (the ghost) or its value"},
 	{"last read, max |err|", "the latest approximate read; its largest error"},
+	{"note", "a fact to know before trusting the figures (as the reports say)"},
 	{"Σ, @cpuN", "a per-CPU symbol: summed over CPUs; CPU N's copy"},
 	{"M E S I F O", "MESI(F/O) line states; a white frame marks the owner"},
 	{"executing", "instructions and `work N`; L1 hit: a load's hit latency"},

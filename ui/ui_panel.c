@@ -326,6 +326,59 @@ static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
 	return y;
 }
 
+/* Text wrapped at spaces into at most maxlines lines of width maxw, the
+ * last cut with an ellipsis; returns the y below it. */
+static int draw_wrapped(struct ui_app *a, struct ui_gfx *g, SDL_Color c, int x, int y, int maxw,
+			const char *text, int maxlines)
+{
+	char line[256];
+	const char *p = text;
+	for (int n = 0; *p && n < maxlines; n++) {
+		size_t fit = 0, len = strlen(p);
+		for (size_t k = 0; k <= len && k < sizeof line; k++) {
+			if (p[k] != ' ' && p[k])
+				continue;
+			memcpy(line, p, k);
+			line[k] = 0;
+			if (ui_text_width(g->txt, UI_FONT_SMALL, line) > maxw && fit)
+				break;
+			fit = k;
+		}
+		if (!fit)
+			fit = len < sizeof line - 1 ? len : sizeof line - 1;
+		memcpy(line, p, fit);
+		line[fit] = 0;
+		p += fit;
+		while (*p == ' ')
+			p++;
+		char cut[sizeof line + 8];
+		const char *shown = line;
+		if (*p && n == maxlines - 1) {
+			snprintf(cut, sizeof cut, "%s …", line);
+			shown = ui_text_fit(g->txt, UI_FONT_SMALL, cut, maxw, line, sizeof line);
+			ui_tip_add(a, (SDL_Rect){x, y, maxw, ROW}, text);
+		}
+		ui_text_draw(g->txt, UI_FONT_SMALL, c, x, y, UI_LEFT, shown);
+		y += ROW - 4;
+	}
+	return y;
+}
+
+/* The current variant's notes (report_notes.h) under its figures, in the
+ * miss colour: a figure above them is not what it seems. */
+static int draw_notes(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y, int ymax)
+{
+	const struct ui_figs *f = &ui_app_snap(a, a->cur)->figs;
+	for (int i = 0; i < f->nnotes && y + 2 * ROW < ymax; i++) {
+		y += 6;
+		char head[300];
+		snprintf(head, sizeof head, "note: %s", f->note[i]);
+		y = draw_wrapped(a, g, ui_col_act[CORE_ACT_MISS], pr.x + 10, y, pr.w - 20, head,
+				 (ymax - y) / (ROW - 4) < 3 ? (ymax - y) / (ROW - 4) : 3);
+	}
+	return y;
+}
+
 void ui_draw_panel(struct ui_app *a, struct ui_gfx *g)
 {
 	SDL_Rect pr = a->lay.panel;
@@ -333,6 +386,7 @@ void ui_draw_panel(struct ui_app *a, struct ui_gfx *g)
 	/* The legend keeps its room at the bottom; counters take what is left. */
 	int legend_h = 300 + (a->lay.folded ? 50 : 0) + (a->show_times ? 20 : 0);
 	int y = draw_figures(a, g, pr, pr.y + 30, pr.y + pr.h - legend_h);
+	y = draw_notes(a, g, pr, y, pr.y + pr.h - legend_h);
 	y += 12;
 	ui_set_color(g->r, ui_col_grid);
 	SDL_RenderDrawLine(g->r, pr.x + 10, y, pr.x + pr.w - 10, y);

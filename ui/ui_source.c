@@ -410,6 +410,10 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
 	f->locked_ops = cs.locked_ops;
 	f->locked_cycles = cs.locked_cycles;
 	f->finished = m->run.status != SIM_RUNNING;
+	struct rep_note notes[UI_MAX_NOTES];
+	size_t nn = rep_runner_notes(&m->run, notes, UI_MAX_NOTES);
+	for (size_t i = 0; i < nn && i < UI_MAX_NOTES; i++)
+		snprintf(f->note[f->nnotes++], sizeof f->note[0], "%s", notes[i].text);
 	/* Counters: every reported symbol, read as the report reads it,
 	 * beside its ghost (the exact count) when the workload keeps one. */
 	const struct program *p = &m->run.prog;
