@@ -361,7 +361,7 @@ static int defined_flags(const struct isa_case *k, const uint64_t *in)
 	case K_BT:
 		return CF | ZF;
 	case K_BITSCAN:
-		return ((strchr(k->text, '[') ? in[Q_MEM0 + 4] : in[Q_RBX]) & mask_of(k->size)) ? ZF : -1;
+		return ((strchr(k->text, '[') ? in[Q_MEM0 + 4] : in[Q_RBX]) & mask_of(k->size)) ? (int)ZF : -1;
 	default:
 		return ALL;
 	}

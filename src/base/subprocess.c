@@ -39,7 +39,9 @@ static int drain(struct sink *s)
 		keep = s->max - s->len;
 		s->cut = 1;
 	}
-	if (s->len + keep + 1 > s->cap) {
+	if (!keep)
+		return 0;
+	if (!s->buf || s->len + keep + 1 > s->cap) {
 		size_t c = s->cap ? s->cap : 4096;
 		while (c < s->len + keep + 1)
 			c *= 2;
