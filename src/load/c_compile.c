@@ -494,6 +494,9 @@ int cc_compile(const struct cc_input *in, struct cc_output *out, struct err *e)
 				if (cc.missing == ENOENT)
 					err_set(e, f, 0, 0, "cannot compile: the C compiler '%s' is not installed "
 						"(apt-get install gcc, or clang; or set CC to a C compiler)", which);
+				else if (cc.missing == ENOEXEC)
+					err_set(e, f, 0, 0, "cannot compile: the C compiler '%s' did not run ('%s "
+						"--version' failed); set CC to gcc or clang", which, which);
 				else
 					err_set(e, f, 0, 0, "cannot compile: the C compiler '%s' did not run (%s); "
 						"set CC to gcc or clang", which, strerror(cc.missing));
