@@ -106,6 +106,7 @@ sed 's/count\.c/broken.c/' "$T/count.json" >"$T/broken.json"
 rm -f "$T/b.json"
 expect_status "a compile error" 2 "$BOUNCE" run "$T/broken.json" --json "$T/b.json" -q
 expect_grep "the compiler's message" "broken.c:4:[0-9]*: error: .*undeclared" "$T/err"
+expect_eq "the compiler's first error, one line" 1 "$(wc -l <"$T/err" | tr -d ' ')"
 if [ -e "$T/b.json" ]; then bad "a compile error left a report"; else ok "a compile error writes no report"; fi
 
 CC=/nonexistent/cc expect_status "no compiler" 2 "$BOUNCE" run "$T/count.json" -q
@@ -159,6 +160,11 @@ if command -v clang >/dev/null 2>&1; then
 	CC=clang expect_status "Clang" 0 "$BOUNCE" run "$T/count.json" --json "$T/cl.json" -q
 	expect_eq "Clang: counter" 800 "$(jget "$T/cl.json" variants.default.symbols.counter.value)"
 	expect_eq "Clang: per-CPU sum" 800 "$(jget "$T/cl.json" variants.default.symbols.total.value)"
+	# Clang compiles floating point to soft-float calls (call __muldf3@PLT)
+	printf '#include <bounce.h>\ndouble x;\nvoid worker(void) { x = x * 1.5; }\n' >"$T/fp.c"
+	printf '{"name": "fp", "cpu": "x460-8way", "cores": 2, "program": ["fp.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt"}\n' >"$T/fp.json"
+	CC=clang expect_status "Clang: floating point" 2 "$BOUNCE" run "$T/fp.json" -q
+	expect_grep "Clang: floating point, at its C line" "fp.c:3:[0-9]*: floating point (the compiler called '__muldf3'): bounce runs integer code" "$T/err"
 else
 	echo "skip Clang: not installed"
 fi

@@ -521,6 +521,11 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 		return -1;
 	n.v = idx;
 	(*pos)++;
+	/* `call f@PLT`, as Clang writes a call it cannot see the end of even
+	 * without -fpic: there is no PLT here, the label is the function. */
+	const struct asm_tok *at = &st->toks[*pos];
+	if (at->kind == T_PUNCT && at->ch == '@' && asm_tok_is_ci(&st->toks[*pos + 1], "plt"))
+		*pos += 2;
 	return asm_add_fixup(st, FIX_TARGET, 0, 0, 0, st->n_insns, &n, 1, loc);
 }
 

@@ -45,10 +45,20 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 			/* From C, an undefined label is a function no program
 			 * defines: most often the C library's, which does not
 			 * exist on the simulated machine. */
-			if (st->err_cloc != ASM_NO_LOC && (st->insns[at].op == OP_CALL || st->insns[at].op == OP_JMP) && !hint[0])
+			if (st->err_cloc != ASM_NO_LOC && (st->insns[at].op == OP_CALL || st->insns[at].op == OP_JMP) && !hint[0]) {
+				/* libgcc's soft-float helpers (__adddf3, __mulsf3,
+				 * __fixdfsi...): what floating point compiles to
+				 * without the vector registers */
+				size_t k = strlen(s->name);
+				if (k > 5 && s->name[0] == '_' && s->name[1] == '_' &&
+				    (strstr(s->name, "df") || strstr(s->name, "sf") || strstr(s->name, "tf")) &&
+				    (s->name[k - 1] == '2' || s->name[k - 1] == '3' || s->name[k - 1] == 'i'))
+					return asm_error(st, n[0].col, "floating point (the compiler called '%s'): "
+							 "bounce runs integer code", s->name);
 				return asm_error(st, n[0].col, "call to '%s', which no program defines (there is "
 						 "no C library: define it in a .c file of \"program\", or leave it out)",
 						 s->name);
+			}
 			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name, hint);
 		}
 		if (s->section != SEC_TEXT)

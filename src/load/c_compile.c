@@ -362,22 +362,55 @@ static int cache_dir(char *buf, size_t n, struct err *e)
 	return 0;
 }
 
-/* The compiler's messages, as it printed them (they already say
- * file:line:col), cut to what one message holds. */
+/* The compiler's first error, as it printed it (it already says
+ * file:line:col), as bounce's one message; how many more it gave is said
+ * after it. Without such a line, what it printed, cut to one message. */
 static int compile_failed(struct err *e, const char *src, const struct subprocess_result *res, const char *what)
 {
-	const char *msg = res->err;
+	const char *msg = res->err, *first = NULL;
+	size_t first_len = 0;
+	int errors = 0;
+	for (const char *p = msg; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		const char *tag = memmem(p, len, ": error: ", 9);
+		if (!tag)
+			tag = memmem(p, len, ": fatal error: ", 15);
+		if (tag) {
+			if (!errors++) {
+				first = p;
+				first_len = len;
+			}
+		}
+		p += len + (eol != NULL);
+	}
+	if (first) {
+		/* path:LINE:COL: error: text */
+		char path[512];
+		long long line = 0, col = 0;
+		int off = 0;
+		const char *c1 = memchr(first, ':', first_len);
+		if (c1 && (size_t)(c1 - first) < sizeof path && sscanf(c1, ":%lld:%lld: %n", &line, &col, &off) == 2 &&
+		    off > 0) {
+			memcpy(path, first, (size_t)(c1 - first));
+			path[c1 - first] = 0;
+			const char *text = c1 + off;
+			int tlen = (int)(first_len - (size_t)(text - first));
+			if (errors > 1)
+				return err_set(e, path, line, col, "%.*s (the first of the compiler's %d errors)", tlen,
+					       text, errors);
+			return err_set(e, path, line, col, "%.*s", tlen, text);
+		}
+		return err_set(e, NULL, 0, 0, "%.*s", (int)first_len, first);
+	}
 	size_t len = res->err_len;
 	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		len--;
 	if (!len)
 		return err_set(e, src, 0, 0, "the C compiler failed (%s, exit status %d) and printed nothing", what,
 			       res->status);
-	int room = 900;
-	if (len > (size_t)room)
-		return err_set(e, NULL, 0, 0, "%.*s\n... (%zu more bytes of the compiler's messages)", room, msg,
-			       len - (size_t)room);
-	return err_set(e, NULL, 0, 0, "%.*s", (int)len, msg);
+	return err_set(e, src, 0, 0, "the C compiler failed (%s, exit status %d): %.*s", what, res->status,
+		       (int)(len > 900 ? 900 : len), msg);
 }
 
 static int compile_one(const struct compiler *cc, const struct cc_input *in, const char *src,
