@@ -387,14 +387,15 @@ static int compile_failed(struct err *e, const char *src, const struct subproces
 	if (first) {
 		/* path:LINE:COL: error: text */
 		char path[512];
-		long long line = 0, col = 0;
-		int off = 0;
 		const char *c1 = memchr(first, ':', first_len);
-		if (c1 && (size_t)(c1 - first) < sizeof path && sscanf(c1, ":%lld:%lld: %n", &line, &col, &off) == 2 &&
-		    off > 0) {
+		char *end1 = NULL, *end2 = NULL;
+		long long line = c1 ? strtoll(c1 + 1, &end1, 10) : 0;
+		long long col = end1 && *end1 == ':' ? strtoll(end1 + 1, &end2, 10) : 0;
+		if (c1 && (size_t)(c1 - first) < sizeof path && line > 0 && end2 && (size_t)(end2 + 2 - first) <= first_len &&
+		    end2[0] == ':' && end2[1] == ' ') {
 			memcpy(path, first, (size_t)(c1 - first));
 			path[c1 - first] = 0;
-			const char *text = c1 + off;
+			const char *text = end2 + 2;
 			int tlen = (int)(first_len - (size_t)(text - first));
 			if (errors > 1)
 				return err_set(e, path, line, col, "%.*s (the first of the compiler's %d errors)", tlen,
