@@ -15,7 +15,7 @@
 #include "load/scenario.h"
 #include "replay/replay_run.h"
 #include "replay/replay_trace.h"
-#include "report/runner.h"
+#include "run/runner.h"
 #include "cpu/sim.h"
 
 void *__real_malloc(size_t n);

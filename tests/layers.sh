@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layering rule, checked on every #include: src/ is stacked
-#   base < mem < cpu < asm < load < replay < report < host < cli
+#   base < mem < cpu < asm < load < replay < run < report < host < cli
 # and a file may include only headers of its own layer or one below. cJSON is
 # for load/ and above; SDL is for ui/ alone; ui/ reaches the engine only
 # through ui/ui_engine.h; only src/main.c sees both cli/ and ui/. host/ (this
@@ -14,7 +14,7 @@ cd "$tree"
 status=0
 awk '
 BEGIN {
-	n = split("base mem cpu asm load replay report host cli", L, " ")
+	n = split("base mem cpu asm load replay run report host cli", L, " ")
 	for (i = 1; i <= n; i++) rank[L[i]] = i
 	bad = 0
 }

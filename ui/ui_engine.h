@@ -10,6 +10,6 @@
 #include "mem/memsys.h"
 #include "load/scenario.h"
 #include "report/report_notes.h"
-#include "report/runner.h"
+#include "run/runner.h"
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "load/scenario.h"
 #include "report/report.h"
-#include "report/runner.h"
+#include "run/runner.h"
 #include "base/error.h"
 
 #define CLI_MAX_SETS 64

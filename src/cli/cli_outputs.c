@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 
 #include "cli/cli_inputs.h"
-#include "report/runner.h"
+#include "run/runner.h"
 
 int cli_check_outputs(const struct cli_opts *o, const struct scenario *s, const struct cli_ov *ov,
 		      const char *const *outs, const char *const *opts, size_t n, struct err *e)

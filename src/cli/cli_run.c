@@ -15,7 +15,7 @@
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "report/report.h"
-#include "report/runner.h"
+#include "run/runner.h"
 #include "report/report_source.h"
 #include "report/trace.h"
 

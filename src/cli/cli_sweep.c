@@ -25,7 +25,7 @@
 #include "base/input_file.h"
 #include "base/name_map.h"
 #include "report/report.h"
-#include "report/runner.h"
+#include "run/runner.h"
 
 /* The product of the --set lists' lengths; SIZE_MAX when it does not fit
  * (a product that wrapped would pass the limit's test as a small sweep). */

@@ -19,7 +19,7 @@
 #include "host/host_topology.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
-#include "report/runner.h"
+#include "run/runner.h"
 
 static const char validate_usage[] =
 	"usage: bounce validate [--cpu MODEL] [--threads N] [--json F] [--quick] [--quiet]\n"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "report/runner.h"
+#include "run/runner.h"
 #include "base/error.h"
 
 /* {"scenario", "file", "seed", "cpu", "cores", "variants": []} */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "report/runner.h"
+#include "run/runner.h"
 
 /* A run whose first touches of its lines cost more than this share of its
  * cores' cycles is mostly warm-up. One whose cores spun (pause) at least

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "report/runner.h"
+#include "run/runner.h"
 
 struct rep_source;
 

@@ -6,7 +6,7 @@
 #define BOUNCE_TRACE_H
 
 #include <stdio.h>
-#include "report/runner.h"
+#include "run/runner.h"
 
 /* Events per variant unless --trace-limit says otherwise (0: no limit):
  * enough for a viewer to stay usable; beyond it the trace says where it

@@ -4,7 +4,7 @@
  * made into a sim (runner_prepare), which then runs a few thousand cycles. */
 #include "config.h"
 #include "fuzz.h"
-#include "report/runner.h"
+#include "run/runner.h"
 
 #include <stdio.h>
 #include <unistd.h>

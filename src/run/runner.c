@@ -2,7 +2,7 @@
  * the only place that maps scenario names (labels, registers, CPU sets) to
  * the simulator's numbers, so every front end reports the same errors. */
 #include "config.h"
-#include "report/runner.h"
+#include "run/runner.h"
 
 #include "base/suggest.h"
 #include "load/c_compile.h"
