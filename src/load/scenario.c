@@ -9,7 +9,7 @@
 #include "base/name_map.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
-#include "load/totals.h"
+#include "cpu/totals.h"
 #include "mem/memsys.h"
 
 #include <dirent.h>

@@ -4,7 +4,7 @@
  * the same scenario and seed give byte-identical output. */
 #include "config.h"
 #include "report/report.h"
-#include "load/totals.h"
+#include "cpu/totals.h"
 #include "report/report_notes.h"
 #include "report/report_source.h"
 

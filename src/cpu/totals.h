@@ -1,6 +1,8 @@
 /* The run totals the report writes under "totals" and an expectation may
- * name (variants.V.totals.NAME). It lives in the loader, the lowest layer
- * that needs the names: expectations are checked before anything runs. */
+ * name (variants.V.totals.NAME). It sits beside the simulator whose
+ * statistics its rows read (sim.h's ms_stats and core_stats), so that the
+ * loader, which checks expectation names before anything runs, and the
+ * report both take it from below. */
 #ifndef BOUNCE_TOTALS_H
 #define BOUNCE_TOTALS_H
 
