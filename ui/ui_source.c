@@ -500,9 +500,7 @@ void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows)
 		struct ms_line_info li;
 		if (ms_line_info(ms, r->addr, &li)) {
 			r->owner = li.owner;
-			r->bounces = li.stats.bounces;
-			r->hitm = li.stats.hitm;
-			r->invalidations = li.stats.invalidations;
+			r->stats = li.stats;
 		} else {
 			r->owner = MS_NO_CORE;
 		}

@@ -158,15 +158,14 @@ static void place_name(const struct place *pl, char *buf, size_t n)
 		snprintf(buf, n, "%s", pl->region);
 }
 
-static void add_stats(cJSON *o, const struct ms_stats *st)
+/* The rows of mem_stats.h's table shown `where` (MS_IN_LINE, ...). */
+static void add_stats(cJSON *o, const struct ms_stats *st, unsigned where)
 {
-	add_u64(o, "bounces", st->bounces);
-	add_u64(o, "hitm", st->hitm);
-	add_u64(o, "hitm_remote", st->hitm_remote);
-	add_u64(o, "c2c_transfers", st->c2c_transfers);
-	add_u64(o, "invalidations", st->invalidations);
-	add_u64(o, "mem_reads", st->mem_reads);
-	add_u64(o, "writebacks", st->writebacks);
+#define ADD_STAT(name, shown, view_head, view_w, what) \
+	if ((shown) & where)                           \
+		add_u64(o, #name, st->name);
+	MS_STATS(ADD_STAT)
+#undef ADD_STAT
 }
 
 static cJSON *core_list(const uint64_t *bits, int cores)
@@ -241,9 +240,9 @@ static cJSON *insns_json(const struct ms_line_info *li, struct rep_source *src)
 		rep_source_insn(src, v[i].pc, where, sizeof where, text, sizeof text);
 		cJSON_AddStringToObject(x, "at", where);
 		cJSON_AddStringToObject(x, "insn", text);
-		add_u64(x, "hitm", v[i].hitm);
-		add_u64(x, "hitm_remote", v[i].hitm_remote);
-		add_u64(x, "bounces", v[i].bounces);
+#define ADD_PC_STAT(name, c2c_head) add_u64(x, #name, v[i].name);
+		MS_PC_STATS(ADD_PC_STAT)
+#undef ADD_PC_STAT
 		cJSON_AddItemToArray(a, x);
 	}
 	free(v);
@@ -268,7 +267,7 @@ static cJSON *line_json(const struct runner *r, const struct sym_order *so, cons
 			last = q.sym->name;
 		}
 	}
-	add_stats(o, &li->stats);
+	add_stats(o, &li->stats, MS_IN_LINE);
 	cJSON_AddBoolToObject(o, "false_sharing", false_sharing(li, words));
 	cJSON *offs = cJSON_AddArrayToObject(o, "offsets");
 	for (uint32_t i = 0; i < li->n_offsets; i++) {
@@ -279,10 +278,9 @@ static cJSON *line_json(const struct runner *r, const struct sym_order *so, cons
 		place_name(&q, name, sizeof name);
 		cJSON_AddStringToObject(x, "at", name);
 		add_u64(x, "size", os->size);
-		add_u64(x, "reads", os->reads);
-		add_u64(x, "writes", os->writes);
-		add_u64(x, "hitm", os->hitm);
-		add_u64(x, "hitm_remote", os->hitm_remote);
+#define ADD_OFFSET_STAT(name, to_symbol, c2c_head) add_u64(x, #name, os->name);
+		MS_OFFSET_STATS(ADD_OFFSET_STAT)
+#undef ADD_OFFSET_STAT
 		cJSON_AddItemToObject(x, "readers", core_list(os->readers, cores));
 		cJSON_AddItemToObject(x, "writers", core_list(os->writers, cores));
 		cJSON_AddItemToArray(offs, x);
@@ -292,7 +290,8 @@ static cJSON *line_json(const struct runner *r, const struct sym_order *so, cons
 }
 
 /* Per-symbol totals: the lines a symbol occupies (every CPU's copy for a
- * per-CPU symbol), and HITM on the offsets inside it. */
+ * per-CPU symbol), or for the statistics counted per offset (MS_BY_OFFSET)
+ * the offsets inside it. */
 static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t addr, uint64_t size,
 			 struct ms_stats *acc, uint64_t *nlines, int *accessed)
 {
@@ -304,14 +303,18 @@ static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t add
 		if (!ms_line_info(ms, l, &li))
 			continue;
 		*accessed = 1;
-		acc->bounces += li.stats.bounces;
-		acc->invalidations += li.stats.invalidations;
-		acc->c2c_transfers += li.stats.c2c_transfers;
+#define SUM_LINE(name, shown, view_head, view_w, what)                       \
+	if ((shown) & MS_IN_SYMBOL && !(MS_BY_OFFSET & MS_STAT_BIT(name))) \
+		acc->name += li.stats.name;
+		MS_STATS(SUM_LINE)
+#undef SUM_LINE
 		for (uint32_t i = 0; i < li.n_offsets; i++) {
-			uint64_t a = l + li.offsets[i].offset;
+			const struct ms_offset_stats *os = &li.offsets[i];
+			uint64_t a = l + os->offset;
 			if (a >= addr && a < addr + size) {
-				acc->hitm += li.offsets[i].hitm;
-				acc->hitm_remote += li.offsets[i].hitm_remote;
+#define SUM_OFFSET(name, to_symbol, c2c_head) MS_IF_##to_symbol(acc->name += os->name;)
+				MS_OFFSET_STATS(SUM_OFFSET)
+#undef SUM_OFFSET
 			}
 		}
 	}
@@ -357,11 +360,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	/* Variants often carry every design's instance; only the ones a run
 	 * touched count towards its footprint in the summaries. */
 	cJSON_AddBoolToObject(o, "accessed", accessed);
-	add_u64(o, "bounces", acc.bounces);
-	add_u64(o, "hitm", acc.hitm);
-	add_u64(o, "hitm_remote", acc.hitm_remote);
-	add_u64(o, "invalidations", acc.invalidations);
-	add_u64(o, "c2c_transfers", acc.c2c_transfers);
+	add_stats(o, &acc, MS_IN_SYMBOL);
 	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
@@ -387,11 +386,7 @@ static cJSON *core_json(const struct runner *r, int c)
 	add_u64(o, "locked_ops", cs->locked_ops);
 	add_u64(o, "locked_cycles", cs->locked_cycles);
 	add_u64(o, "irqs", cs->irqs_hard + cs->irqs_soft);
-	add_u64(o, "loads", ms->loads);
-	add_u64(o, "stores", ms->stores);
-	add_u64(o, "l1_hits", ms->l1_hits);
-	add_u64(o, "l1_misses", ms->l1_misses);
-	add_stats(o, ms);
+	add_stats(o, ms, MS_IN_CORE);
 	return o;
 }
 
