@@ -7,6 +7,7 @@
 #include "load/totals.h"
 #include "report/report_notes.h"
 #include "report/report_source.h"
+#include "report/symbol_at.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,101 +45,18 @@ struct place {
 	const char *region;       /* "data", "percpu", "stack", "?" */
 };
 
-/* A program's symbols by address: the line table names each byte of every
- * line that bounced, and a search of every symbol per byte made a program
- * of ten thousand busy variables take minutes. */
-struct sym_key {
-	uint64_t value;
-	uint32_t idx;              /* into p->syms, which is in name order */
-	uint8_t section;
-};
-
-struct sym_order {
-	const struct program *p;
-	struct sym_key *keys;      /* by section, value, idx; NULL: search p->syms */
-	uint32_t n;
-};
-
-static int cmp_sym_key(const void *a, const void *b)
-{
-	const struct sym_key *x = a, *y = b;
-	if (x->section != y->section)
-		return x->section < y->section ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void sym_order_init(struct sym_order *o, const struct program *p)
-{
-	o->p = p;
-	o->n = p->n_syms;
-	o->keys = malloc((o->n ? o->n : 1) * sizeof *o->keys);
-	if (!o->keys)
-		return;
-	for (uint32_t i = 0; i < o->n; i++)
-		o->keys[i] = (struct sym_key){ (uint64_t)p->syms[i].value, i, p->syms[i].section };
-	qsort(o->keys, o->n, sizeof *o->keys, cmp_sym_key);
-}
-
-static int sym_holds(const struct symbol *y, uint64_t v)
-{
-	uint64_t size = y->size ? y->size : 1;
-	return (uint64_t)y->value <= v && v < (uint64_t)y->value + size;
-}
-
-/* The symbol of `section` holding v that starts highest, the first in
- * name order among aliases; NULL when none does. */
-static const struct symbol *sym_at(const struct sym_order *o, int section, uint64_t v, uint64_t *off)
-{
-	const struct program *p = o->p;
-	const struct symbol *best = NULL;
-	if (!o->keys) {
-		for (uint32_t i = 0; i < p->n_syms; i++) {
-			const struct symbol *y = &p->syms[i];
-			if (y->section == section && sym_holds(y, v) && (!best || y->value > best->value))
-				best = y;
-		}
-	} else {
-		/* hi: the first key past (section, v); then down a start at a
-		 * time (with the assembler's sizes the first start holds v). */
-		uint32_t lo = 0, hi = o->n;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const struct sym_key *k = &o->keys[mid];
-			if (k->section < section || (k->section == section && k->value <= v))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		while (hi > 0 && o->keys[hi - 1].section == section && !best) {
-			uint32_t first = hi - 1;
-			while (first > 0 && o->keys[first - 1].section == section &&
-			       o->keys[first - 1].value == o->keys[hi - 1].value)
-				first--;
-			for (uint32_t k = first; k < hi && !best; k++)
-				if (sym_holds(&p->syms[o->keys[k].idx], v))
-					best = &p->syms[o->keys[k].idx];
-			hi = first;
-		}
-	}
-	if (best)
-		*off = v - (uint64_t)best->value;
-	return best;
-}
-
-static struct place place_of(const struct sym_order *o, uint64_t addr)
+static struct place place_of(const struct rep_symbols *o, uint64_t addr)
 {
 	const struct program *p = o->p;
 	struct place pl = {NULL, -1, 0, "?"};
 	if (addr >= p->data_base && addr < p->data_base + p->data_size) {
 		pl.region = "data";
-		pl.sym = sym_at(o, SEC_DATA, addr, &pl.sym_off);
+		pl.sym = rep_symbol_at(o, SEC_DATA, addr, &pl.sym_off);
 	} else if (addr >= p->percpu_base &&
 		   addr < p->percpu_base + (uint64_t)p->nr_cpus * p->percpu_stride) {
 		pl.region = "percpu";
 		pl.cpu = (int)((addr - p->percpu_base) / p->percpu_stride);
-		pl.sym = sym_at(o, SEC_PERCPU, (addr - p->percpu_base) % p->percpu_stride, &pl.sym_off);
+		pl.sym = rep_symbol_at(o, SEC_PERCPU, (addr - p->percpu_base) % p->percpu_stride, &pl.sym_off);
 	} else if (addr >= p->stack_base && addr < p->mem_size) {
 		pl.region = "stack";
 		pl.cpu = (int)((addr - p->stack_base) / PROG_STACK_SIZE);
@@ -249,7 +167,7 @@ static cJSON *insns_json(const struct ms_line_info *li, struct rep_source *src)
 	return a;
 }
 
-static cJSON *line_json(const struct runner *r, const struct sym_order *so, const struct ms_line_info *li,
+static cJSON *line_json(const struct runner *r, const struct rep_symbols *so, const struct ms_line_info *li,
 			size_t words, struct rep_source *src)
 {
 	int cores = r->run.cores;
@@ -497,11 +415,11 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 		free(sorted);
 		return err_internal(e, "out of memory");
 	}
-	struct sym_order so;
-	sym_order_init(&so, p); /* without memory, a search per byte */
+	struct rep_symbols so;
+	rep_symbols_init(&so, p); /* without memory, a search per byte */
 	for (size_t i = 0; i < m; i++)
 		cJSON_AddItemToArray(lines, line_json(r, &so, &sorted[i], words, src));
-	free(so.keys);
+	rep_symbols_free(&so);
 	rep_source_free(src);
 	free(sorted);
 
