@@ -37,8 +37,23 @@ expect_grep "header has cpu and cores" '^variant  *cpu  *cores  *cycles' "$T/tab
 
 # CSV: the variant's cpu and the seed, last.
 expect_grep "csv header ends in cpu,seed,notes" ',stopped,cpu,seed,notes$' "$T/two.csv"
-expect_grep "csv row of the small variant" '^"two machines","small",8,.*,halted,"x460-8way",3,' "$T/two.csv"
-expect_grep "csv row of the long variant" '^"two machines","a_variant_name_longer_than_sixteen",16,.*,"xeon-2s-icx",3,$' "$T/two.csv"
+expect_eq "csv header, every column" "scenario,variant,core_count,cycles,seconds,instructions,ops,ops_per_sec,\
+bounces_per_op,bounces,hitm,hitm_remote,c2c_transfers,invalidations,locked_ops,locked_cycles,mem_reads,writebacks,\
+max_error,footprint,stopped,cpu,seed,notes" "$(sed -n 1p "$T/two.csv")"
+# A variant's figures as the JSON report has them, in the CSV's order.
+csv_figures() {
+	r="\"two machines\",\"$1\""
+	for k in core_count cycles seconds instructions ops ops_per_sec bounces_per_op totals.bounces totals.hitm \
+		totals.hitm_remote totals.c2c_transfers totals.invalidations totals.locked_ops totals.locked_cycles \
+		totals.mem_reads totals.writebacks; do
+		r="$r,$(jget "$T/two.json.out" "variants.$1.$k")"
+	done
+	echo "$r"
+}
+expect_eq "csv row of the small variant, every column the JSON's" \
+	"$(csv_figures small),,8,halted,\"x460-8way\",3," "$(sed -n 2p "$T/two.csv")"
+expect_eq "csv row of the long variant, every column the JSON's" \
+	"$(csv_figures a_variant_name_longer_than_sixteen),,8,halted,\"xeon-2s-icx\",3," "$(sed -n 3p "$T/two.csv")"
 
 # The c2c report: the counter's line, and the instruction behind it.
 v=variants.small.lines.0

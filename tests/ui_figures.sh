@@ -71,8 +71,9 @@ line=$(echo "$why" | sed 's/^for [^:]*:\([0-9]*\) .*/\1/')
 text=$(echo "$why" | sed 's/^for [^ ]*  //')
 src=$(find "$SCEN" -name "$file" | head -n 1)
 [ -n "$src" ] || fail "step names $file, not a scenario source"
-want=$(sed -n "${line}p" "$src" | tr '\t' ' ' | sed 's/^ *//; s/ *$//')
-[ "$text" = "$want" ] || fail "step shows '$text' for $file:$line, which reads '$want'"
+# the instruction as the reports show it: past a label, before the comment
+want=$(sed -n "${line}p" "$src" | tr '\t' ' ' | sed 's/^ *//; s/^[A-Za-z0-9_.]*://; s/;.*//; s/  */ /g; s/^ *//; s/ *$//')
+[ "$text" = "$want" ] || fail "step shows '$text' for $file:$line, whose instruction reads '$want'"
 echo "ok: a step names its transaction and $file:$line"
 
 # Split view: two machines, each titled with its variant, and each with its

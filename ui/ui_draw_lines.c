@@ -36,10 +36,14 @@ static void draw_header(struct ui_app *a, struct ui_gfx *g)
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, l->lines.x + 10, y, UI_LEFT, "line");
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, l->cells.x - 6, y, UI_RIGHT,
 		     l->folded ? "socket" : "core");
-	int sx = l->cells.x + l->cells.w + 12;
-	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, sx + 60, y, UI_RIGHT, "bounces");
-	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, sx + 120, y, UI_RIGHT, "HITM");
-	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, sx + 190, y, UI_RIGHT, "inval");
+	int x = l->cells.x + l->cells.w + 12;
+#define STAT_HEAD(name, shown, view_head, view_w, what)                                 \
+	if (view_w) {                                                                  \
+		x += view_w;                                                           \
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, x, y, UI_RIGHT, view_head); \
+	}
+	MS_STATS(STAT_HEAD)
+#undef STAT_HEAD
 }
 
 static void draw_cells(struct ui_app *a, struct ui_gfx *g, const struct ui_snap *s, int row, SDL_Rect rr)
@@ -130,7 +134,7 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 			     "no shared lines yet");
 		return;
 	}
-	char b1[32], b2[32];
+	char b[32];
 	for (int i = 0; i < n; i++) {
 		const struct ui_row *row = &s->rows[i];
 		SDL_Rect rr = {l->lines.x + 4, l->cells.y + i * l->row_h, l->lines.w - 8, l->row_h};
@@ -145,13 +149,15 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 			ui_tip_add(a, clip, row->name);
 		SDL_RenderSetClipRect(g->r, NULL);
 		draw_cells(a, g, s, i, rr);
-		int sx = l->cells.x + l->cells.w + 12;
+		int x = l->cells.x + l->cells.w + 12;
 		int ty = rr.y + (l->row_h - 16) / 2;
-		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, sx + 60, ty, UI_RIGHT,
-			     ui_fmt_count(b1, sizeof b1, (double)row->bounces));
-		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, sx + 120, ty, UI_RIGHT,
-			     ui_fmt_count(b2, sizeof b2, (double)row->hitm));
-		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, sx + 190, ty, UI_RIGHT,
-			     ui_fmt_count(b2, sizeof b2, (double)row->invalidations));
+#define STAT_CELL(name, shown, view_head, view_w, what)                                     \
+	if (view_w) {                                                                      \
+		x += view_w;                                                               \
+		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, x, ty, UI_RIGHT,          \
+			     ui_fmt_count(b, sizeof b, (double)row->stats.name));          \
+	}
+		MS_STATS(STAT_CELL)
+#undef STAT_CELL
 	}
 }

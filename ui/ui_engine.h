@@ -11,5 +11,7 @@
 #include "load/scenario.h"
 #include "report/report_notes.h"
 #include "run/runner.h"
+#include "report/report_source.h"
+#include "report/symbol_at.h"
 
 #endif

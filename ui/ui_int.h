@@ -70,7 +70,7 @@ struct ui_row {
 	uint64_t addr;          /* line address */
 	char name[40];          /* symbol (+offset) or hex address */
 	int owner;              /* M/E/O owner, MS_NO_CORE if none */
-	uint64_t bounces, hitm, invalidations;
+	struct ms_stats stats;  /* the line's; the table shows mem_stats.h's view columns */
 	uint8_t reported;       /* one of the scenario's reported symbols */
 };
 

@@ -119,7 +119,11 @@ static void layout_lines(struct ui_layout *l, int ncores)
 {
 	l->row_h = l->folded || ncores > 16 ? 18 : 22;
 	l->label_w = imin(210, l->lines.w * 2 / 7);
-	l->stats_w = 210;
+	/* the view columns of mem_stats.h, and the margins either side */
+	l->stats_w = 12 + 8;
+#define STAT_W(name, shown, view_head, view_w, what) l->stats_w += view_w;
+	MS_STATS(STAT_W)
+#undef STAT_W
 	l->ncols = l->folded ? l->nsockets : ncores;
 	int avail = l->lines.w - l->label_w - l->stats_w - 24;
 	l->cell_w = imax(2, imin(l->folded ? 48 : 34, avail / imax(1, l->ncols)));

@@ -169,8 +169,8 @@ static void line_card(struct ui_app *a, struct ui_gfx *g, struct ui_var *v, cons
 		if (row->owner != MS_NO_CORE)
 			snprintf(own, sizeof own, "cpu%d", row->owner);
 		snprintf(body, sizeof body, "line %#" PRIx64 "  %s\nbounces %" PRIu64 "   HITM %" PRIu64
-			 "   invalidations %" PRIu64 "\nowner %s", row->addr, row->name, row->bounces, row->hitm,
-			 row->invalidations, own);
+			 "   invalidations %" PRIu64 "\nowner %s", row->addr, row->name, row->stats.bounces,
+			 row->stats.hitm, row->stats.invalidations, own);
 	} else {
 		ui_machine_line_detail(v->m, row->addr, body, sizeof body);
 	}

@@ -29,6 +29,7 @@ struct ui_machine {
 	struct ui_var *v;
 	int ncores, words;
 	struct holders *hold;
+	struct rep_symbols syms;  /* naming lines as the report does */
 	uint64_t *bitpool;
 	int nhold;
 	uint64_t txns;          /* transactions seen, for single-stepping */
@@ -39,10 +40,8 @@ struct ui_machine {
 	unsigned long snaps;
 	int *inval_buf;
 	uint8_t accessed[UI_MAX_COUNTERS]; /* sticky: a symbol once touched stays so */
-	/* Source lines already read: a card names the same few instructions
-	 * every frame, and must not reopen files to do it. */
-	struct { uint16_t file; uint32_t line; char text[96]; } src[32];
-	unsigned nsrc;
+	/* Source lines, as the reports read them: each file once. */
+	struct rep_source *src;
 };
 
 int ui_source_nvariants(const struct scenario *sc)
@@ -154,7 +153,9 @@ struct ui_machine *ui_machine_create(const struct scenario *sc, int variant,
 	m->hold = calloc(HOLD_SLOTS, sizeof *m->hold);
 	m->bitpool = calloc((size_t)HOLD_SLOTS * m->words, sizeof(uint64_t));
 	m->inval_buf = calloc((size_t)m->ncores, sizeof(int));
-	if (!m->hold || !m->bitpool || !m->inval_buf) {
+	rep_symbols_init(&m->syms, &m->run.prog); /* without memory, a search per name */
+	m->src = rep_source_new(&m->run);
+	if (!m->hold || !m->bitpool || !m->inval_buf || !m->src) {
 		err_internal(e, "out of memory");
 		ui_machine_destroy(m);
 		return NULL;
@@ -173,6 +174,8 @@ void ui_machine_destroy(struct ui_machine *m)
 {
 	if (!m)
 		return;
+	rep_symbols_free(&m->syms);
+	rep_source_free(m->src);
 	runner_free(&m->run);
 	free(m->hold);
 	free(m->bitpool);
@@ -243,27 +246,15 @@ int ui_machine_step(struct ui_machine *m, struct err *e)
 
 /* ---- naming lines ---- */
 
-static const struct symbol *sym_covering(const struct program *p, int section, uint64_t off)
+static void line_name(const struct ui_machine *m, uint64_t line, char *buf, size_t n)
 {
-	const struct symbol *best = NULL;
-	for (uint32_t i = 0; i < p->n_syms; i++) {
-		const struct symbol *s = &p->syms[i];
-		if (s->section != section || (uint64_t)s->value > off)
-			continue;
-		if (off < (uint64_t)s->value + (s->size ? s->size : 1) &&
-		    (!best || s->value > best->value))
-			best = s;
-	}
-	return best;
-}
-
-static void line_name(const struct program *p, uint64_t line, char *buf, size_t n)
-{
+	const struct program *p = &m->run.prog;
+	uint64_t off;
 	uint64_t pcpu_end = p->percpu_base + (uint64_t)p->nr_cpus * p->percpu_stride;
 	if (p->percpu_stride && line >= p->percpu_base && line < pcpu_end) {
 		uint64_t rel = line - p->percpu_base;
 		int cpu = (int)(rel / p->percpu_stride);
-		const struct symbol *s = sym_covering(p, SEC_PERCPU, rel % p->percpu_stride);
+		const struct symbol *s = rep_symbol_at(&m->syms, SEC_PERCPU, rel % p->percpu_stride, &off);
 		if (s) {
 			snprintf(buf, n, "%s @cpu%d", s->name, cpu);
 			return;
@@ -275,7 +266,7 @@ static void line_name(const struct program *p, uint64_t line, char *buf, size_t 
 		snprintf(buf, n, "stack cpu%d", (int)((line - p->stack_base) / PROG_STACK_SIZE));
 		return;
 	}
-	const struct symbol *s = sym_covering(p, SEC_DATA, line);
+	const struct symbol *s = rep_symbol_at(&m->syms, SEC_DATA, line, &off);
 	if (!s) /* a symbol may start inside the line */
 		for (uint32_t i = 0; i < p->n_syms; i++)
 			if (p->syms[i].section == SEC_DATA && (uint64_t)p->syms[i].value >= line &&
@@ -390,7 +381,7 @@ static void pick_busiest(struct ui_machine *m, int want)
 		struct ui_row *r = &out[slot++];
 		memset(r, 0, sizeof *r);
 		r->addr = chosen[j];
-		line_name(&m->run.prog, chosen[j], r->name, sizeof r->name);
+		line_name(m, chosen[j], r->name, sizeof r->name);
 	}
 	memcpy(m->rows, out, sizeof out[0] * (size_t)slot);
 	m->nrows = slot;
@@ -500,9 +491,7 @@ void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows)
 		struct ms_line_info li;
 		if (ms_line_info(ms, r->addr, &li)) {
 			r->owner = li.owner;
-			r->bounces = li.stats.bounces;
-			r->hitm = li.stats.hitm;
-			r->invalidations = li.stats.invalidations;
+			r->stats = li.stats;
 		} else {
 			r->owner = MS_NO_CORE;
 		}
@@ -519,7 +508,7 @@ int ui_machine_line_detail(struct ui_machine *m, uint64_t addr, char *buf, size_
 	struct ms_line_info li;
 	size_t k = 0;
 	char name[64];
-	line_name(&m->run.prog, addr, name, sizeof name);
+	line_name(m, addr, name, sizeof name);
 	k += (size_t)snprintf(buf + k, n - k, "line %#" PRIx64 "  %s\n", addr, name);
 	if (!ms_line_info(sim_memsys(m->run.sim), addr, &li)) {
 		snprintf(buf + k, n - k, "never accessed\n");
@@ -589,63 +578,17 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-/* Line `line` of file `path`, trimmed, into buf ("" when unreadable: a
- * scenario's program may be built in or gone since it was assembled). */
-static void source_text(const char *path, uint32_t line, char *buf, size_t n)
-{
-	buf[0] = 0;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char tmp[256];
-	for (uint32_t l = 1; fgets(tmp, sizeof tmp, f); ) {
-		size_t len = strlen(tmp);
-		if (l == line) {
-			char *b = tmp;
-			while (*b == ' ' || *b == '\t')
-				b++;
-			for (char *t = b; *t; t++)
-				if (*t == '\t')
-					*t = ' ';
-			len = strlen(b);
-			while (len && (b[len - 1] == '\n' || b[len - 1] == '\r' || b[len - 1] == ' '))
-				b[--len] = 0;
-			snprintf(buf, n, "%s", b);
-			break;
-		}
-		if (len && tmp[len - 1] == '\n')
-			l++;
-	}
-	fclose(f);
-}
-
+/* "file:line  text", the file by its base name: a card is narrow. */
 void ui_machine_where(struct ui_machine *m, uint32_t pc, char *buf, size_t n)
 {
-	const struct program *p = &m->run.prog;
-	if (pc >= p->n_insns || p->insns[pc].loc >= p->n_locs) {
-		snprintf(buf, n, "?");
-		return;
-	}
-	const struct src_loc *l = &p->locs[p->insns[pc].loc];
-	const char *file = l->file < p->n_files ? p->files[l->file] : "?";
-	const unsigned cap = sizeof m->src / sizeof m->src[0];
-	const char *text = NULL;
-	for (unsigned i = 0; i < m->nsrc && i < cap && !text; i++)
-		if (m->src[i].file == l->file && m->src[i].line == l->line)
-			text = m->src[i].text;
-	if (!text) { /* read it, replacing the oldest entry when full */
-		unsigned i = m->nsrc++ % cap;
-		m->src[i].file = l->file;
-		m->src[i].line = l->line;
-		source_text(file, l->line, m->src[i].text, sizeof m->src[i].text);
-		text = m->src[i].text;
-	}
-	snprintf(buf, n, "%s:%u%s%s", base_name(file), (unsigned)l->line, text[0] ? "  " : "", text);
+	char where[256], text[160];
+	rep_source_insn(m->src, pc, where, sizeof where, text, sizeof text);
+	snprintf(buf, n, "%s%s%s", base_name(where), text[0] ? "  " : "", text);
 }
 
 void ui_machine_line_name(struct ui_machine *m, uint64_t line, char *buf, size_t n)
 {
-	line_name(&m->run.prog, line, buf, n);
+	line_name(m, line, buf, n);
 }
 
 void ui_machine_describe(struct ui_machine *m, const struct ui_txn *x, char *what, size_t nw,
@@ -653,7 +596,7 @@ void ui_machine_describe(struct ui_machine *m, const struct ui_txn *x, char *wha
 {
 	const struct ms_txn *t = &x->t;
 	char name[64], sup[48];
-	line_name(&m->run.prog, t->line, name, sizeof name);
+	line_name(m, t->line, name, sizeof name);
 	if (t->supplier == MS_NO_CORE)
 		snprintf(sup, sizeof sup, "%s", t->llc_hit ? "the LLC" : "memory");
 	else

@@ -195,11 +195,11 @@ static int write_output(FILE *f, const cJSON *rep, int kind, struct err *e)
 		fputc('\n', f);
 		free(text);
 	} else if (kind == OUT_MARKDOWN) {
-		rep_write_markdown(rep, f);
+		return rep_write_markdown(rep, f, e);
 	} else if (kind == OUT_CSV) {
 		struct rep_csv_extra x = rep_csv_extra_of(rep);
 		rep_write_csv_header(f, NULL, 0, &x);
-		rep_write_csv_rows(rep, NULL, 0, f);
+		return rep_write_csv_rows(rep, NULL, 0, f, e);
 	} else {
 		rep_write_junit(rep, f);
 	}
@@ -596,12 +596,12 @@ stop:
 	}
 	if (trace_meta)
 		trace_warn(trace_meta);
-	if (!o->quiet)
-		rep_print_summary(rep, stdout);
-	else
+	if (o->quiet)
 		rep_print_expectations(rep, 1, stdout);
-	if (o->c2c)
-		rep_print_c2c(rep, stdout);
+	else if (rep_print_summary(rep, stdout, &e))
+		goto fail;
+	if (o->c2c && rep_print_c2c(rep, stdout, &e))
+		goto fail;
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:

@@ -86,8 +86,8 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 	vals[0] = pbuf;
 	for (size_t i = 0; i < o->n_sets; i++)
 		vals[i + 1] = o->sets[i].values[pick[i]];
-	if (rep)
-		rep_write_csv_rows(rep, vals, o->n_sets + 1, f);
+	if (rep && rep_write_csv_rows(rep, vals, o->n_sets + 1, f, e))
+		goto fail;
 	cJSON_Delete(rep);
 	return 0;
 fail:

@@ -34,4 +34,8 @@
 #define RUN_TOTAL_ID_(name, value, listed) RUN_TOTAL_##name,
 enum { RUN_TOTALS(RUN_TOTAL_ID_) RUN_NTOTALS };
 
+/* "totals.NAME", a total's path in a variant of the report, for the views
+ * that read it there: naming a total that does not exist is a build error. */
+#define RUN_TOTAL_PATH(name) (&("totals." #name)[0 * RUN_TOTAL_##name])
+
 #endif

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include "base/cpu_model.h"
 #include "mem/cache.h"
+#include "mem/mem_stats.h"
 #include "base/error.h"
 
 struct sp_mem;
@@ -66,42 +67,38 @@ struct ms_txn {
 
 typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
 
-/* Counts. The same struct serves per core (the requester's view), per line,
- * and totals; each is counted in exactly one place: the access itself and
- * its hit in ms_perform, everything else in memsys.c. */
+/* Counts (mem_stats.h declares them). The same struct serves per core (the
+ * requester's view), per line, and totals; each is counted in exactly one
+ * place: an access and its hit in ms_perform (below), a transaction's
+ * outcome when fabric.c completes it, an eviction and its writeback in
+ * memsys.c. */
+#define MS_STAT_FIELD_(name, shown, view_head, view_w, what) uint64_t name;
 struct ms_stats {
-	uint64_t loads, stores, rmws;   /* accesses issued through ms_load/ms_store/ms_rmw_begin */
-	uint64_t l1_hits, l1_misses;
-	uint64_t bounces;               /* gained M/E of a line whose previous owner was another core */
-	uint64_t hitm, hitm_remote;     /* request found the line dirty in another cache */
-	uint64_t c2c_transfers;         /* data supplied cache to cache */
-	uint64_t invalidations;         /* copies invalidated in other caches */
-	uint64_t mem_reads, writebacks, llc_hits;
-	uint64_t upgrades;              /* S/F/O -> M without data */
-	uint64_t evictions;
-	uint64_t stall_cycles;          /* sum over transactions of (done - issued) */
-	uint64_t transactions;          /* coherence transactions issued (misses and upgrades) */
-	uint64_t gets, getm;            /* transactions by kind (the third kind: upgrades) */
-	uint64_t load_misses;           /* l1_misses of loads; the rest are of stores and RMWs */
+	MS_STATS(MS_STAT_FIELD_)
 };
+#undef MS_STAT_FIELD_
 
 /* Per-offset detail of a line that bounced, for the shared-line table
  * (perf c2c style). Offsets are byte offsets of accesses within the line. */
+#define MS_OFFSET_FIELD_(name, to_symbol, c2c_head) uint64_t name;
 struct ms_offset_stats {
 	uint16_t offset;
 	uint8_t size;                   /* widest access seen at this offset */
-	uint64_t reads, writes, hitm, hitm_remote;
+	MS_OFFSET_STATS(MS_OFFSET_FIELD_)
 	uint64_t *readers, *writers;    /* core bitsets, ms_bitset_words() words each */
 };
+#undef MS_OFFSET_FIELD_
 
 /* What one instruction's misses did to a line: the transactions it made
  * that found the line dirty elsewhere (HITM) or took write ownership from
  * another core (bounce). perf c2c's "which code" column. */
 #define MS_NO_PC UINT32_MAX
+#define MS_PC_FIELD_(name, c2c_head) uint64_t name;
 struct ms_pc_stats {
 	uint32_t pc;                    /* instruction index, MS_NO_PC: not noted */
-	uint64_t hitm, hitm_remote, bounces;
+	MS_PC_STATS(MS_PC_FIELD_)
 };
+#undef MS_PC_FIELD_
 
 struct ms_line_info {
 	uint64_t line;

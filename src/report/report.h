@@ -33,6 +33,12 @@ void rep_format_number(const cJSON *n, char *buf, size_t size);
 
 /* A metric path "variants.NAME.symbols.fbc.bounces" looked up in rep. */
 const cJSON *rep_lookup(const cJSON *rep, const char *path);
+/* A number the views read from the report this program built: one that is
+ * not there is the program's bug, never a 0. rep_need records an internal
+ * error in e (the first one counts) and returns NULL, rep_need_number
+ * then 0; the view returns -1 and its caller exits with status 3. */
+const cJSON *rep_need(const cJSON *o, const char *path, struct err *e);
+double rep_need_number(const cJSON *o, const char *path, struct err *e);
 
 /* Lookups into a report that stay quick however many variants, symbols or
  * lines it has (report_index.c): each large object or array is indexed
@@ -51,10 +57,10 @@ const cJSON *rep_index_element(struct rep_index *x, const cJSON *arr, const char
 /* rep_lookup through an index. */
 const cJSON *rep_index_lookup(struct rep_index *x, const cJSON *rep, const char *path);
 
-void rep_print_summary(const cJSON *rep, FILE *f);
+int rep_print_summary(const cJSON *rep, FILE *f, struct err *e);
 /* The shared lines of each variant by HITM, with per-offset readers and
  * writers and the instructions behind the HITMs (perf c2c report). */
-void rep_print_c2c(const cJSON *rep, FILE *f);
+int rep_print_c2c(const cJSON *rep, FILE *f, struct err *e);
 /* The expectation lines of the summary ("ok", "skip", "FAIL"); only the
  * failures when failures_only (what --quiet still prints). */
 void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f);
@@ -71,7 +77,7 @@ struct rep_csv_extra {
 };
 void rep_write_csv_header(FILE *f, const char *const *params, size_t n_params, const struct rep_csv_extra *x);
 /* One row per variant; param values are prepended (sweeps). */
-void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f);
+int rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f, struct err *e);
 void rep_write_junit(const cJSON *rep, FILE *f);
 
 /* The figures of a CSV row (report_output.c), the columns from core_count
@@ -101,6 +107,6 @@ void rep_write_csv_extra_header(FILE *f, const struct rep_csv_extra *x);
 struct rep_csv_extra rep_csv_extra_of(const cJSON *rep);
 void rep_write_csv_extra_cells(FILE *f, const cJSON *rep, const cJSON *v);
 /* The headline table of docs/results.md for one scenario. */
-void rep_write_markdown(const cJSON *rep, FILE *f);
+int rep_write_markdown(const cJSON *rep, FILE *f, struct err *e);
 
 #endif

@@ -7,6 +7,7 @@
 #include "cpu/totals.h"
 #include "report/report_notes.h"
 #include "report/report_source.h"
+#include "report/symbol_at.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,101 +45,18 @@ struct place {
 	const char *region;       /* "data", "percpu", "stack", "?" */
 };
 
-/* A program's symbols by address: the line table names each byte of every
- * line that bounced, and a search of every symbol per byte made a program
- * of ten thousand busy variables take minutes. */
-struct sym_key {
-	uint64_t value;
-	uint32_t idx;              /* into p->syms, which is in name order */
-	uint8_t section;
-};
-
-struct sym_order {
-	const struct program *p;
-	struct sym_key *keys;      /* by section, value, idx; NULL: search p->syms */
-	uint32_t n;
-};
-
-static int cmp_sym_key(const void *a, const void *b)
-{
-	const struct sym_key *x = a, *y = b;
-	if (x->section != y->section)
-		return x->section < y->section ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void sym_order_init(struct sym_order *o, const struct program *p)
-{
-	o->p = p;
-	o->n = p->n_syms;
-	o->keys = malloc((o->n ? o->n : 1) * sizeof *o->keys);
-	if (!o->keys)
-		return;
-	for (uint32_t i = 0; i < o->n; i++)
-		o->keys[i] = (struct sym_key){ (uint64_t)p->syms[i].value, i, p->syms[i].section };
-	qsort(o->keys, o->n, sizeof *o->keys, cmp_sym_key);
-}
-
-static int sym_holds(const struct symbol *y, uint64_t v)
-{
-	uint64_t size = y->size ? y->size : 1;
-	return (uint64_t)y->value <= v && v < (uint64_t)y->value + size;
-}
-
-/* The symbol of `section` holding v that starts highest, the first in
- * name order among aliases; NULL when none does. */
-static const struct symbol *sym_at(const struct sym_order *o, int section, uint64_t v, uint64_t *off)
-{
-	const struct program *p = o->p;
-	const struct symbol *best = NULL;
-	if (!o->keys) {
-		for (uint32_t i = 0; i < p->n_syms; i++) {
-			const struct symbol *y = &p->syms[i];
-			if (y->section == section && sym_holds(y, v) && (!best || y->value > best->value))
-				best = y;
-		}
-	} else {
-		/* hi: the first key past (section, v); then down a start at a
-		 * time (with the assembler's sizes the first start holds v). */
-		uint32_t lo = 0, hi = o->n;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const struct sym_key *k = &o->keys[mid];
-			if (k->section < section || (k->section == section && k->value <= v))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		while (hi > 0 && o->keys[hi - 1].section == section && !best) {
-			uint32_t first = hi - 1;
-			while (first > 0 && o->keys[first - 1].section == section &&
-			       o->keys[first - 1].value == o->keys[hi - 1].value)
-				first--;
-			for (uint32_t k = first; k < hi && !best; k++)
-				if (sym_holds(&p->syms[o->keys[k].idx], v))
-					best = &p->syms[o->keys[k].idx];
-			hi = first;
-		}
-	}
-	if (best)
-		*off = v - (uint64_t)best->value;
-	return best;
-}
-
-static struct place place_of(const struct sym_order *o, uint64_t addr)
+static struct place place_of(const struct rep_symbols *o, uint64_t addr)
 {
 	const struct program *p = o->p;
 	struct place pl = {NULL, -1, 0, "?"};
 	if (addr >= p->data_base && addr < p->data_base + p->data_size) {
 		pl.region = "data";
-		pl.sym = sym_at(o, SEC_DATA, addr, &pl.sym_off);
+		pl.sym = rep_symbol_at(o, SEC_DATA, addr, &pl.sym_off);
 	} else if (addr >= p->percpu_base &&
 		   addr < p->percpu_base + (uint64_t)p->nr_cpus * p->percpu_stride) {
 		pl.region = "percpu";
 		pl.cpu = (int)((addr - p->percpu_base) / p->percpu_stride);
-		pl.sym = sym_at(o, SEC_PERCPU, (addr - p->percpu_base) % p->percpu_stride, &pl.sym_off);
+		pl.sym = rep_symbol_at(o, SEC_PERCPU, (addr - p->percpu_base) % p->percpu_stride, &pl.sym_off);
 	} else if (addr >= p->stack_base && addr < p->mem_size) {
 		pl.region = "stack";
 		pl.cpu = (int)((addr - p->stack_base) / PROG_STACK_SIZE);
@@ -158,15 +76,14 @@ static void place_name(const struct place *pl, char *buf, size_t n)
 		snprintf(buf, n, "%s", pl->region);
 }
 
-static void add_stats(cJSON *o, const struct ms_stats *st)
+/* The rows of mem_stats.h's table shown `where` (MS_IN_LINE, ...). */
+static void add_stats(cJSON *o, const struct ms_stats *st, unsigned where)
 {
-	add_u64(o, "bounces", st->bounces);
-	add_u64(o, "hitm", st->hitm);
-	add_u64(o, "hitm_remote", st->hitm_remote);
-	add_u64(o, "c2c_transfers", st->c2c_transfers);
-	add_u64(o, "invalidations", st->invalidations);
-	add_u64(o, "mem_reads", st->mem_reads);
-	add_u64(o, "writebacks", st->writebacks);
+#define ADD_STAT(name, shown, view_head, view_w, what) \
+	if ((shown) & where)                           \
+		add_u64(o, #name, st->name);
+	MS_STATS(ADD_STAT)
+#undef ADD_STAT
 }
 
 static cJSON *core_list(const uint64_t *bits, int cores)
@@ -241,16 +158,16 @@ static cJSON *insns_json(const struct ms_line_info *li, struct rep_source *src)
 		rep_source_insn(src, v[i].pc, where, sizeof where, text, sizeof text);
 		cJSON_AddStringToObject(x, "at", where);
 		cJSON_AddStringToObject(x, "insn", text);
-		add_u64(x, "hitm", v[i].hitm);
-		add_u64(x, "hitm_remote", v[i].hitm_remote);
-		add_u64(x, "bounces", v[i].bounces);
+#define ADD_PC_STAT(name, c2c_head) add_u64(x, #name, v[i].name);
+		MS_PC_STATS(ADD_PC_STAT)
+#undef ADD_PC_STAT
 		cJSON_AddItemToArray(a, x);
 	}
 	free(v);
 	return a;
 }
 
-static cJSON *line_json(const struct runner *r, const struct sym_order *so, const struct ms_line_info *li,
+static cJSON *line_json(const struct runner *r, const struct rep_symbols *so, const struct ms_line_info *li,
 			size_t words, struct rep_source *src)
 {
 	int cores = r->run.cores;
@@ -268,7 +185,7 @@ static cJSON *line_json(const struct runner *r, const struct sym_order *so, cons
 			last = q.sym->name;
 		}
 	}
-	add_stats(o, &li->stats);
+	add_stats(o, &li->stats, MS_IN_LINE);
 	cJSON_AddBoolToObject(o, "false_sharing", false_sharing(li, words));
 	cJSON *offs = cJSON_AddArrayToObject(o, "offsets");
 	for (uint32_t i = 0; i < li->n_offsets; i++) {
@@ -279,10 +196,9 @@ static cJSON *line_json(const struct runner *r, const struct sym_order *so, cons
 		place_name(&q, name, sizeof name);
 		cJSON_AddStringToObject(x, "at", name);
 		add_u64(x, "size", os->size);
-		add_u64(x, "reads", os->reads);
-		add_u64(x, "writes", os->writes);
-		add_u64(x, "hitm", os->hitm);
-		add_u64(x, "hitm_remote", os->hitm_remote);
+#define ADD_OFFSET_STAT(name, to_symbol, c2c_head) add_u64(x, #name, os->name);
+		MS_OFFSET_STATS(ADD_OFFSET_STAT)
+#undef ADD_OFFSET_STAT
 		cJSON_AddItemToObject(x, "readers", core_list(os->readers, cores));
 		cJSON_AddItemToObject(x, "writers", core_list(os->writers, cores));
 		cJSON_AddItemToArray(offs, x);
@@ -292,7 +208,8 @@ static cJSON *line_json(const struct runner *r, const struct sym_order *so, cons
 }
 
 /* Per-symbol totals: the lines a symbol occupies (every CPU's copy for a
- * per-CPU symbol), and HITM on the offsets inside it. */
+ * per-CPU symbol), or for the statistics counted per offset (MS_BY_OFFSET)
+ * the offsets inside it. */
 static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t addr, uint64_t size,
 			 struct ms_stats *acc, uint64_t *nlines, int *accessed)
 {
@@ -304,14 +221,18 @@ static void symbol_lines(const struct runner *r, struct memsys *ms, uint64_t add
 		if (!ms_line_info(ms, l, &li))
 			continue;
 		*accessed = 1;
-		acc->bounces += li.stats.bounces;
-		acc->invalidations += li.stats.invalidations;
-		acc->c2c_transfers += li.stats.c2c_transfers;
+#define SUM_LINE(name, shown, view_head, view_w, what)                       \
+	if ((shown) & MS_IN_SYMBOL && !(MS_BY_OFFSET & MS_STAT_BIT(name))) \
+		acc->name += li.stats.name;
+		MS_STATS(SUM_LINE)
+#undef SUM_LINE
 		for (uint32_t i = 0; i < li.n_offsets; i++) {
-			uint64_t a = l + li.offsets[i].offset;
+			const struct ms_offset_stats *os = &li.offsets[i];
+			uint64_t a = l + os->offset;
 			if (a >= addr && a < addr + size) {
-				acc->hitm += li.offsets[i].hitm;
-				acc->hitm_remote += li.offsets[i].hitm_remote;
+#define SUM_OFFSET(name, to_symbol, c2c_head) MS_IF_##to_symbol(acc->name += os->name;)
+				MS_OFFSET_STATS(SUM_OFFSET)
+#undef SUM_OFFSET
 			}
 		}
 	}
@@ -357,11 +278,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	/* Variants often carry every design's instance; only the ones a run
 	 * touched count towards its footprint in the summaries. */
 	cJSON_AddBoolToObject(o, "accessed", accessed);
-	add_u64(o, "bounces", acc.bounces);
-	add_u64(o, "hitm", acc.hitm);
-	add_u64(o, "hitm_remote", acc.hitm_remote);
-	add_u64(o, "invalidations", acc.invalidations);
-	add_u64(o, "c2c_transfers", acc.c2c_transfers);
+	add_stats(o, &acc, MS_IN_SYMBOL);
 	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
@@ -387,11 +304,7 @@ static cJSON *core_json(const struct runner *r, int c)
 	add_u64(o, "locked_ops", cs->locked_ops);
 	add_u64(o, "locked_cycles", cs->locked_cycles);
 	add_u64(o, "irqs", cs->irqs_hard + cs->irqs_soft);
-	add_u64(o, "loads", ms->loads);
-	add_u64(o, "stores", ms->stores);
-	add_u64(o, "l1_hits", ms->l1_hits);
-	add_u64(o, "l1_misses", ms->l1_misses);
-	add_stats(o, ms);
+	add_stats(o, ms, MS_IN_CORE);
 	return o;
 }
 
@@ -502,11 +415,11 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 		free(sorted);
 		return err_internal(e, "out of memory");
 	}
-	struct sym_order so;
-	sym_order_init(&so, p); /* without memory, a search per byte */
+	struct rep_symbols so;
+	rep_symbols_init(&so, p); /* without memory, a search per byte */
 	for (size_t i = 0; i < m; i++)
 		cJSON_AddItemToArray(lines, line_json(r, &so, &sorted[i], words, src));
-	free(so.keys);
+	rep_symbols_free(&so);
 	rep_source_free(src);
 	free(sorted);
 

@@ -97,3 +97,19 @@ void rep_format_number(const cJSON *n, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%.17g", rep_number(n));
 }
+
+const cJSON *rep_need(const cJSON *o, const char *path, struct err *e)
+{
+	const cJSON *n = rep_lookup(o, path);
+	if (!rep_is_number(n)) {
+		err_internal(e, "report: no number at \"%s\"%s%s", path, o && o->string ? " of " : "",
+			     o && o->string ? o->string : "");
+		return NULL;
+	}
+	return n;
+}
+
+double rep_need_number(const cJSON *o, const char *path, struct err *e)
+{
+	return rep_number(rep_need(o, path, e));
+}

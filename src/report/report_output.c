@@ -3,20 +3,21 @@
  * one test case per expectation for CI systems. */
 #include "config.h"
 #include "report/report.h"
+#include "load/totals.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static double num(const cJSON *o, const char *path)
+static double num(const cJSON *o, const char *path, struct err *e)
 {
-	return rep_number(rep_lookup(o, path));
+	return rep_need_number(o, path, e);
 }
 
 /* An integer field printed exactly (seeds reach 2^63-1). */
-static const char *exact(const cJSON *o, const char *path, char *buf, size_t n)
+static const char *exact(const cJSON *o, const char *path, char *buf, size_t n, struct err *e)
 {
-	rep_format_number(rep_lookup(o, path), buf, n);
+	rep_format_number(rep_need(o, path, e), buf, n);
 	return buf;
 }
 
@@ -49,13 +50,13 @@ static double max_error(const cJSON *v, int *have)
 	return m;
 }
 
-static double footprint(const cJSON *v)
+static double footprint(const cJSON *v, struct err *e)
 {
 	double f = 0;
 	const cJSON *s;
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(v, "symbols"))
 		if (cJSON_IsTrue(cJSON_GetObjectItem(s, "accessed")))
-			f += num(s, "footprint");
+			f += num(s, "footprint", e);
 	return f;
 }
 
@@ -68,19 +69,19 @@ static const char *const col_head[N_COLS] = {
 	"max_err", "footprint", "stopped", "vs 1st",
 };
 
-static void summary_row(const cJSON *v, double base, char cell[N_COLS][64])
+static void summary_row(const cJSON *v, double base, char cell[N_COLS][64], struct err *e)
 {
-	double opsps = num(v, "ops_per_sec");
+	double opsps = num(v, "ops_per_sec", e);
 	snprintf(cell[COL_VARIANT], 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")));
 	snprintf(cell[COL_CPU], 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(v, "cpu")));
-	snprintf(cell[COL_CORES], 64, "%.0f", num(v, "core_count"));
-	human(num(v, "cycles"), cell[COL_CYCLES], 64);
+	snprintf(cell[COL_CORES], 64, "%.0f", num(v, "core_count", e));
+	human(num(v, "cycles", e), cell[COL_CYCLES], 64);
 	human(opsps, cell[COL_OPS], 64);
-	human(num(v, "totals.bounces"), cell[COL_BOUNCES], 64);
-	snprintf(cell[COL_BPOP], 64, "%.3f", num(v, "bounces_per_op"));
-	human(num(v, "totals.hitm"), cell[COL_HITM], 64);
-	human(num(v, "totals.locked_ops"), cell[COL_LOCKED], 64);
-	human(num(v, "totals.invalidations"), cell[COL_INVAL], 64);
+	human(num(v, RUN_TOTAL_PATH(bounces), e), cell[COL_BOUNCES], 64);
+	snprintf(cell[COL_BPOP], 64, "%.3f", num(v, "bounces_per_op", e));
+	human(num(v, RUN_TOTAL_PATH(hitm), e), cell[COL_HITM], 64);
+	human(num(v, RUN_TOTAL_PATH(locked_ops), e), cell[COL_LOCKED], 64);
+	human(num(v, RUN_TOTAL_PATH(invalidations), e), cell[COL_INVAL], 64);
 	int have;
 	double me = max_error(v, &have);
 	if (have)
@@ -89,7 +90,7 @@ static void summary_row(const cJSON *v, double base, char cell[N_COLS][64])
 		snprintf(cell[COL_ERR], 64, "-");
 	/* bytes: the one column whose unit is not a count */
 	char fp[32];
-	human(footprint(v), fp, sizeof fp);
+	human(footprint(v, e), fp, sizeof fp);
 	size_t k = strlen(fp);
 	if (k && fp[k - 1] >= 'A') /* "4.19k" -> "4.19 kB" */
 		snprintf(cell[COL_FOOT], 64, "%.*s %cB", (int)(k - 1), fp, fp[k - 1]);
@@ -115,17 +116,17 @@ static void summary_line(FILE *f, const int *w, const char *const *cell)
 	}
 }
 
-void rep_print_summary(const cJSON *rep, FILE *f)
+int rep_print_summary(const cJSON *rep, FILE *f, struct err *e)
 {
 	const cJSON *vs = cJSON_GetObjectItem(rep, "variants");
 	int n = cJSON_GetArraySize(vs);
 	/* Each variant's own machine is in its row: variants may differ. */
 	char seed[32];
 	fprintf(f, "%s  (seed %s)\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")),
-		exact(rep, "seed", seed, sizeof seed));
+		exact(rep, "seed", seed, sizeof seed, e));
 	char (*cells)[N_COLS][64] = calloc((size_t)(n ? n : 1), sizeof *cells);
 	if (!cells)
-		return;
+		return err_internal(e, "out of memory");
 	/* Ratios to the first variant, or to --baseline's (the report's
 	 * "baseline", which names a variant of it). */
 	const char *head[N_COLS];
@@ -144,9 +145,9 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 	const cJSON *v;
 	cJSON_ArrayForEach(v, vs)
 		if (bname ? !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), bname) : v == vs->child)
-			base = num(v, "ops_per_sec");
+			base = num(v, "ops_per_sec", e);
 	cJSON_ArrayForEach(v, vs) {
-		summary_row(v, base, cells[i]);
+		summary_row(v, base, cells[i], e);
 		for (int c = 0; c < N_COLS; c++)
 			if ((int)strlen(cells[i][c]) > w[c])
 				w[c] = (int)strlen(cells[i][c]);
@@ -167,6 +168,7 @@ void rep_print_summary(const cJSON *rep, FILE *f)
 				cJSON_GetStringValue(cJSON_GetObjectItem(note, "text")));
 	}
 	rep_print_expectations(rep, 0, f);
+	return err_is_set(e) ? -1 : 0;
 }
 
 void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f)
@@ -195,9 +197,9 @@ void rep_print_expectations(const cJSON *rep, int failures_only, FILE *f)
 /* Columns of a CSV row, as report paths within a variant. */
 static const char *const csv_cols[] = {
 	"core_count", "cycles", "seconds", "instructions", "ops", "ops_per_sec", "bounces_per_op",
-	"totals.bounces", "totals.hitm", "totals.hitm_remote", "totals.c2c_transfers",
-	"totals.invalidations", "totals.locked_ops", "totals.locked_cycles", "totals.mem_reads",
-	"totals.writebacks",
+	RUN_TOTAL_PATH(bounces), RUN_TOTAL_PATH(hitm), RUN_TOTAL_PATH(hitm_remote),
+	RUN_TOTAL_PATH(c2c_transfers), RUN_TOTAL_PATH(invalidations), RUN_TOTAL_PATH(locked_ops),
+	RUN_TOTAL_PATH(locked_cycles), RUN_TOTAL_PATH(mem_reads), RUN_TOTAL_PATH(writebacks),
 };
 #define N_CSV_COLS (sizeof csv_cols / sizeof csv_cols[0])
 
@@ -224,7 +226,9 @@ int rep_figure_raw(const cJSON *v, size_t i, double *out)
 	} else if (i == N_CSV_COLS) {
 		*out = max_error(v, &have);
 	} else {
-		*out = footprint(v);
+		struct err e = {0};
+		*out = footprint(v, &e);
+		have = !err_is_set(&e);
 	}
 	return have;
 }
@@ -277,7 +281,7 @@ static void csv_cpu(FILE *f, const cJSON *v)
 	free(label);
 }
 
-void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f)
+int rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_values, FILE *f, struct err *e)
 {
 	const cJSON *v;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItem(rep, "variants")) {
@@ -291,7 +295,7 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 		for (size_t i = 0; i < N_CSV_COLS; i++) {
 			char cell[32];
 			fprintf(f, ",%s", exact(mean && i ? mean : v, mean && i ? rep_figure_name(i) : csv_cols[i],
-						cell, sizeof cell));
+						cell, sizeof cell, e));
 		}
 		int have;
 		double me = max_error(v, &have);
@@ -303,11 +307,11 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 			fprintf(f, ",%.17g", me);
 		else
 			fprintf(f, ",");
-		fprintf(f, ",%.17g,%s,", mean ? rep_number(cJSON_GetObjectItem(mean, "footprint")) : footprint(v),
+		fprintf(f, ",%.17g,%s,", mean ? num(mean, "footprint", e) : footprint(v, e),
 			cJSON_GetStringValue(cJSON_GetObjectItem(v, "stopped")));
 		csv_cpu(f, v);
 		char seed[32];
-		fprintf(f, ",%s,", exact(v, "seed", seed, sizeof seed));
+		fprintf(f, ",%s,", exact(v, "seed", seed, sizeof seed, e));
 		/* the kinds of its notes, space-separated; the text is in the JSON */
 		const cJSON *note;
 		cJSON_ArrayForEach(note, cJSON_GetObjectItem(v, "notes"))
@@ -316,6 +320,7 @@ void rep_write_csv_rows(const cJSON *rep, const char *const *values, size_t n_va
 		rep_write_csv_extra_cells(f, rep, v);
 		fputc('\n', f);
 	}
+	return err_is_set(e) ? -1 : 0;
 }
 
 static void xml_escaped(FILE *f, const char *s)
@@ -397,21 +402,28 @@ void rep_write_junit(const cJSON *rep, FILE *f)
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 }
 
-void rep_write_markdown(const cJSON *rep, FILE *f)
+/* A total per op of the variant, 0 without ops. */
+static double per_op(const cJSON *v, const char *path, double ops, struct err *e)
+{
+	double x = num(v, path, e);
+	return ops ? x / ops : 0.0;
+}
+
+int rep_write_markdown(const cJSON *rep, FILE *f, struct err *e)
 {
 	const cJSON *vs = cJSON_GetObjectItem(rep, "variants");
 	char seed[32];
 	fprintf(f, "### %s\n\n", cJSON_GetStringValue(cJSON_GetObjectItem(rep, "scenario")));
 	fprintf(f, "`%s` on %s, %d cores, seed %s.\n\n",
 		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "file")),
-		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "cpu")), (int)num(rep, "cores"),
-		exact(rep, "seed", seed, sizeof seed));
+		cJSON_GetStringValue(cJSON_GetObjectItem(rep, "cpu")), (int)num(rep, "cores", e),
+		exact(rep, "seed", seed, sizeof seed, e));
 	fprintf(f, "| variant | cores | ops | bounces/op | HITM/op | locked ops/op | ops per simulated s | max read error | footprint (B) | vs first |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	double base = 0;
 	const cJSON *v;
 	cJSON_ArrayForEach(v, vs) {
-		double ops = num(v, "ops"), opsps = num(v, "ops_per_sec");
+		double ops = num(v, "ops", e), opsps = num(v, "ops_per_sec", e);
 		char opsx[32];
 		if (v == vs->child)
 			base = opsps;
@@ -423,10 +435,10 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 		if (base > 0)
 			snprintf(ratio, sizeof ratio, "%.2fx", opsps / base);
 		fprintf(f, "| %s | %d | %s | %.3f | %.3f | %.3f | %.4g | %s | %.0f | %s |\n",
-			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), (int)num(v, "core_count"),
-			exact(v, "ops", opsx, sizeof opsx),
-			ops ? num(v, "totals.bounces") / ops : 0.0, ops ? num(v, "totals.hitm") / ops : 0.0,
-			ops ? num(v, "totals.locked_ops") / ops : 0.0, opsps, err, footprint(v), ratio);
+			cJSON_GetStringValue(cJSON_GetObjectItem(v, "name")), (int)num(v, "core_count", e),
+			exact(v, "ops", opsx, sizeof opsx, e), per_op(v, RUN_TOTAL_PATH(bounces), ops, e),
+			per_op(v, RUN_TOTAL_PATH(hitm), ops, e), per_op(v, RUN_TOTAL_PATH(locked_ops), ops, e),
+			opsps, err, footprint(v, e), ratio);
 	}
 	fprintf(f, "\n");
 	/* What a reader must know before trusting a row: said under the table. */
@@ -438,7 +450,7 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 			char cycles[32];
 			fprintf(f, "- `%s` did not halt (stopped at its %s limit, cycle %s): its figures cover only those cycles\n",
 				name, strcmp(how, "wall-clock") == 0 ? "wall-clock" : "cycle",
-				exact(v, "cycles", cycles, sizeof cycles));
+				exact(v, "cycles", cycles, sizeof cycles, e));
 			any = 1;
 		}
 		const cJSON *note;
@@ -449,4 +461,5 @@ void rep_write_markdown(const cJSON *rep, FILE *f)
 	}
 	if (any)
 		fprintf(f, "\n");
+	return err_is_set(e) ? -1 : 0;
 }
