@@ -1,6 +1,6 @@
-/* bounce's entry point: picks the subcommand and hands it to the command
- * line (cli/). The one file that sees both cli/ and ui/: it gives `view` the
- * visualizer when this build has one, so the CLI never includes the UI. */
+/* bounce's entry point: signals, where the data is, and the command line
+ * (cli/) started. The one file that sees both cli/ and ui/: it gives `view`
+ * and `plot` the UI when this build has one, so the CLI never includes it. */
 #include "config.h"
 #include "cli/cli.h"
 
@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "base/suggest.h"
 #include "cli/outfile.h"
 #ifdef HAVE_UI
 #include "../ui/plot.h"
@@ -41,28 +40,6 @@ static void on_signal(int sig)
 		_exit(EXIT_INTERRUPTED);
 	}
 }
-
-static const char usage[] =
-	"usage: bounce [--quiet] [COMMAND] [ARGS] [OPTIONS]\n"
-	"Simulate cache-line bouncing of shared counters on an SMP machine.\n\n"
-	"commands (run when none is given):\n"
-	"  run [SCENARIO.json]      simulate every variant, print the summary, write reports\n"
-	"  sweep [SCENARIO.json] --set NAME=V1,V2,...   one CSV row per point and variant\n"
-	"  merge PART.csv...        join the shards of one sweep\n"
-	"  view [SCENARIO.json]     the live visualizer\n"
-	"  check [SCENARIO.json]    validate and assemble, simulate nothing\n"
-	"  list                     CPU models, scenarios, counter-library routines\n"
-	"  calibrate                measure this host and write a CPU model\n"
-	"  validate                 native vs simulated counters on this host\n"
-	"  replay TRACE...          replay per-core memory traces with blocking cores\n"
-	"  plot SWEEP.csv -o F.png  a sweep's CSV drawn as a chart (needs the SDL2 UI)\n"
-	"  help [COMMAND]           this text, or a command's options\n\n"
-	"global options (before the command):\n"
-	"  -q, --quiet              print only failures and errors\n"
-	"  -V, --version            the version\n"
-	"  -h, --help               this text\n\n"
-	"Exit status: 0 ok, 1 an expectation failed, 2 bad input, 3 internal error,\n"
-	"130 interrupted. See bounce(1) and bounce help COMMAND.\n";
 
 static int has_data(const char *dir)
 {
@@ -104,46 +81,6 @@ static void locate_data(void)
 	if (real && has_data(real))
 		setenv("BOUNCE_DATADIR", real, 1);
 	free(real);
-}
-
-/* `bounce help [COMMAND]`. */
-static int help(const char *cmd, int nargs)
-{
-	if (!cmd) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	if (nargs > 1) {
-		fprintf(stderr, "bounce: help: one command at a time (see bounce help)\n");
-		return EXIT_INPUT;
-	}
-	if (strcmp(cmd, "calibrate") == 0 || strcmp(cmd, "validate") == 0) {
-		char *args[] = {(char *)cmd, (char *)"--help", NULL};
-		return cmd[0] == 'c' ? cli_calibrate(2, args) : cli_validate(2, args);
-	}
-	if (strcmp(cmd, "replay") == 0) {
-		char *args[] = {(char *)cmd, (char *)"--help", NULL};
-		return cli_replay(2, args);
-	}
-	if (strcmp(cmd, "help") == 0) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	if (strcmp(cmd, "plot") == 0) {
-#ifdef HAVE_UI
-		char *args[] = {(char *)cmd, (char *)"--help", NULL};
-		struct err pe = {0};
-		return ui_plot_cmd(2, args, NULL, NULL, &pe) ? cli_fail(&pe) : EXIT_OK;
-#else
-		fputs("bounce: plot needs the SDL2 UI, and this build has none\n", stderr);
-		return EXIT_INPUT;
-#endif
-	}
-	if (cli_help(cmd, stdout)) {
-		fprintf(stderr, "bounce: help: no command '%s' (see bounce help)\n", cmd);
-		return EXIT_INPUT;
-	}
-	return EXIT_OK;
 }
 
 #ifdef HAVE_UI
@@ -195,127 +132,42 @@ static int view_in_ui(const struct scenario *s, const struct cli_opts *o,
 	};
 	return ui_view(s, &uo, e);
 }
-#define VIEWER view_in_ui
+/* plot's options, parsed by the command line, as the chart writer's. */
+static int plot_in_ui(const struct cli_opts *o, struct err *e)
+{
+	struct plot_request req = {
+		.csv = o->rest[0],
+		.output = o->output,
+		.metric = o->metric,
+		.x = o->x,
+		.series = o->series,
+		.baseline = o->baseline,
+		.title = o->title,
+		.subtitle = o->subtitle,
+		.log_x = o->log_x,
+		.log_y = o->log_y,
+		.width = o->plot_width,
+		.height = o->plot_height,
+	};
+	if (ui_plot(&req, &png_sink, &cli_interrupted, e))
+		return -1;
+	return cli_interrupted != 0;
+}
+
+static const struct cli_ui ui = {view_in_ui, plot_in_ui};
+#define UI (&ui)
 #else
-#define VIEWER NULL
+#define UI NULL
 #endif
 
 int main(int argc, char **argv)
 {
-	static const char *const cmds[] = {"run", "sweep", "merge", "view", "check", "list",
-					   "calibrate", "validate", "replay", "plot", "help"};
 	/* Before anything else: a SIGTERM in the first milliseconds is an
 	 * interruption (exit 130) like any later one, not a kill. */
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	const char *cmd = "run";
-	int quiet = 0, i = 1;
-	/* Global options come before the command. */
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
-			quiet = 1;
-		else if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
-			printf("bounce %s\n", PACKAGE_VERSION);
-			return EXIT_OK;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage, stdout);
-			return EXIT_OK;
-		} else
-			break; /* the options of `run`, whose name may be left out */
-	}
-	int named = 0;
-	if (i < argc)
-		for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
-			if (strcmp(argv[i], cmds[k]) == 0) {
-				cmd = cmds[k];
-				named = 1;
-				i++;
-				break;
-			}
-	/* `bounce S.json` is `bounce run S.json`; a bare word that names
-	 * neither a command nor a file is a misspelt command, not a scenario
-	 * that cannot be opened. */
-	if (!named && i < argc && !strpbrk(argv[i], "./-") && access(argv[i], F_OK) != 0) {
-		struct suggest g;
-		char hint[160];
-		suggest_init(&g, argv[i]);
-		for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
-			suggest_offer(&g, cmds[k]);
-		if (suggest_best(&g))
-			snprintf(hint, sizeof hint, "did you mean '%s'?", suggest_best(&g));
-		else
-			snprintf(hint, sizeof hint, "see bounce help");
-		fprintf(stderr, "bounce: '%s' is neither a command nor a scenario file (%s)\n", argv[i], hint);
-		return EXIT_INPUT;
-	}
-	if (strcmp(cmd, "help") == 0)
-		return help(i < argc ? argv[i] : NULL, argc - i);
 	locate_data();
-
-	/* The command sees argv[0] = its name, the global options, then its own. */
-	char **args = calloc((size_t)argc + 2, sizeof *args);
-	if (!args) {
-		fputs("bounce: out of memory\n", stderr);
-		return EXIT_INTERNAL;
-	}
-	int n = 0;
-	args[n++] = (char *)cmd;
-	if (quiet && strcmp(cmd, "plot") != 0) /* plot prints nothing but errors */
-		args[n++] = (char *)"--quiet";
-	while (i < argc)
-		args[n++] = argv[i++];
-
-	/* A signal that came while the command line was read is honoured
-	 * before the command starts. */
-	struct err early = {0};
-	if (err_poll(&early)) {
-		free(args);
-		return cli_fail(&early);
-	}
-	int rc;
-	/* These measure the host, or draw with SDL (the UI's own command),
-	 * and have options of their own. */
-	if (strcmp(cmd, "plot") == 0) {
-#ifdef HAVE_UI
-		struct err pe = {0};
-		rc = ui_plot_cmd(n, args, &png_sink, &cli_interrupted, &pe) ? cli_fail(&pe) : EXIT_OK;
-		if (rc == EXIT_OK && cli_interrupted) {
-			fputs("bounce: plot: interrupted; no output written\n", stderr);
-			rc = EXIT_INTERRUPTED;
-		}
-#else
-		fputs("bounce: plot needs the SDL2 UI, and this build has none (configure found no SDL2)\n", stderr);
-		rc = EXIT_INPUT;
-#endif
-	} else if (strcmp(cmd, "calibrate") == 0)
-		rc = cli_calibrate(n, args);
-	else if (strcmp(cmd, "replay") == 0)
-		rc = cli_replay(n, args);
-	else if (strcmp(cmd, "validate") == 0)
-		rc = cli_validate(n, args);
-	else {
-		struct cli_opts o;
-		struct err e = {0};
-		if (cli_parse(cmd, n, args, &o, &e))
-			rc = cli_fail(&e);
-		else if (o.help)
-			rc = EXIT_OK;
-		else if (strcmp(cmd, "run") == 0)
-			rc = cli_run(&o);
-		else if (strcmp(cmd, "sweep") == 0)
-			rc = cli_sweep(&o);
-		else if (strcmp(cmd, "merge") == 0)
-			rc = cli_merge(&o);
-		else if (strcmp(cmd, "view") == 0)
-			rc = cli_view(&o, VIEWER);
-		else if (strcmp(cmd, "check") == 0)
-			rc = cli_check(&o);
-		else
-			rc = cli_list(&o);
-		cli_opts_free(&o);
-	}
-	free(args);
-	return rc;
+	return cli_main(argc, argv, UI);
 }

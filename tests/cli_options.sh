@@ -30,13 +30,21 @@ refused() {
 	ok "$what: nothing written"
 }
 S=$top_srcdir/scenarios/tcp_memory_allocated.json
-refused "sweep --json" "sweep: --json does not apply to sweep (it is an option of run; see bounce help sweep)" \
+refused "sweep --json" "sweep: --json does not apply to sweep (it is an option of run, validate, replay; see bounce help sweep)" \
 	sweep "$S" --set cores=1,2 --json "$T/o.json" --csv "$T/o.csv"
 refused "sweep --junit" "sweep: --junit does not apply to sweep" sweep "$S" --set cores=1,2 --junit "$T/o.xml"
 refused "sweep --trace" "sweep: --trace does not apply to sweep" sweep "$S" --set cores=1,2 --trace "$T/o.trace"
 refused "run --shard" "run: --shard does not apply to run (it is an option of sweep" run --shard 2/2 --json "$T/o.json"
 refused "check --json" "check: --json does not apply to check" check "$S" --json "$T/o.json"
 refused "check --json=F" "check: --json does not apply to check" check "$S" --json="$T/o.json"
+refused "calibrate --json" "calibrate: --json does not apply to calibrate" calibrate --json "$T/o.json"
+refused "plot --quiet" "plot: --quiet does not apply to plot" plot --quiet "$T/o.csv" -o "$T/o.png"
+refused "calibrate with an argument" "calibrate: unexpected argument 'x' (calibrate takes none)" calibrate x
+refused "replay without a trace" "replay: no trace given (see bounce help replay)" replay
+refused "plot without a CSV" "plot: no CSV file given (see bounce help plot)" plot -o "$T/o.png"
+refused "plot with two CSVs" "plot: unexpected argument 'b.csv' (one CSV file at a time)" plot a.csv b.csv -o "$T/o.png"
+refused "sweep without --set" "sweep: --set NAME=V1,V2,... is required (see bounce help sweep)" sweep "$S"
+refused "help of two commands" "help: unexpected argument 'list' (one command at a time)" help run list
 refused "list --cores" "list: --cores does not apply to list" list --cores 4
 refused "merge --set" "merge: --set does not apply to merge" merge "$T/o.csv" --set a=1
 refused "view --csv" "view: --csv does not apply to view" view --csv "$T/o.csv"
@@ -61,7 +69,7 @@ refused "--set twice (sweep)" "--set cores given twice (one --set takes the list
 	sweep "$S" --set cores=1,2 --set cores=4 --csv "$T/o.csv"
 
 # Help: per command, listing every option the command takes and no other.
-for cmd in run sweep merge view check list; do
+for cmd in run sweep merge view check list calibrate validate replay plot help; do
 	expect_status "bounce $cmd --help" 0 "$BOUNCE" "$cmd" --help
 	cp "$T/out" "$T/help1"
 	expect_grep "$cmd --help: usage line" "^usage: bounce $cmd" "$T/help1"
@@ -96,6 +104,11 @@ for cmd in $(sed -n '/^commands/,/^$/p' "$T/global" | awk 'NR > 1 && NF {print $
 	done
 done
 ok "bounce.1 checked against every command's help"
+# ... and the page's command list is the registry's, in its order.
+sed -n '/^commands/,/^$/p' "$T/global" | awk 'NR > 1 && NF {print $1}' >"$T/registry"
+sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$man" | sed -n 's/^\.B \([a-z]*\)$/\1/p; s/^\.BI "\([a-z]*\) .*/\1/p' >"$T/manlist"
+cmp -s "$T/registry" "$T/manlist" && ok "bounce.1's COMMANDS are the registry's, in order" ||
+	bad "bounce.1's COMMANDS ($(tr '\n' ' ' <"$T/manlist")) differ from bounce help's ($(tr '\n' ' ' <"$T/registry"))"
 # --max-seconds is run's alone: listed with run's options, not sweep's or replay's.
 expect_eq "bounce.1: --max-seconds under run's options" 1 \
 	"$(sed -n '/^\.SS Run options and outputs/,/^\.SS /p' "$man" | grep -c '^\.BI \\-\\-max\\-seconds')"

@@ -41,7 +41,7 @@ expect_status "a reader thread" 0 "$BOUNCE" replay --jobs 2 --json "$T/j2.json" 
 expect_eq "reader thread: same report" "$(cat "$T/j1.json")" "$(cat "$T/j2.json")"
 expect_eq "reader thread: every record" 180000 "$(jget "$T/j2.json" totals.records)"
 expect_status "--jobs 0" 2 "$BOUNCE" replay --jobs 0 "$T/gen_0.data"
-expect_grep "--jobs 0: message" "replay: --jobs: '0' is not a number of threads (expected 1..256)" "$T/err"
+expect_grep "--jobs 0: message" "--jobs: '0' is not an integer in 1..256" "$T/err"
 
 printf '0 0x1000\n7 0x1000\n' | gzip -c >"$T/bad.data.gz"
 expect_status "bad record" 2 "$BOUNCE" replay --json "$T/bad.json" "$T/bad.data.gz"

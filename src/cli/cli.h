@@ -30,6 +30,8 @@ struct cli_set {
 #define CLI_VIEW_MIN_HEIGHT 400
 #define CLI_VIEW_MAX_SIDE 8192
 
+struct cli_ui;
+
 struct cli_opts {
 	const char *scenario;  /* NULL: the built-in default */
 	const char *cpu, *variant;
@@ -55,18 +57,23 @@ struct cli_opts {
 	double speed;
 	const char *screenshot;
 	int frames, width, height;
-	/* merge: the remaining arguments */
+	/* calibrate, validate */
+	const char *output;    /* calibrate, plot: -o FILE */
+	bool quick;
+	int threads;           /* validate --threads, 0: every online CPU */
+	/* plot */
+	const char *metric, *x, *series, *title, *subtitle;
+	int log_x;             /* 1 --log-x, 0 --lin-x, -1 by the data */
+	bool log_y;
+	int plot_width, plot_height;  /* --size, 0: the default */
+	/* the positional arguments (the scenario among them) */
 	char **rest;
 	size_t n_rest;
+	const struct cli_ui *ui;  /* what the program's entry point hands in */
 };
 
 extern volatile sig_atomic_t cli_interrupted;
 
-/* Parse argv (argv[0] is the command) for subcommand `cmd` with
- * getopt_long; returns -1 with e set on a usage error. */
-int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e);
-/* The --help text of a command parsed by cli_parse; -1 for another name. */
-int cli_help(const char *cmd, FILE *f);
 void cli_opts_free(struct cli_opts *o);
 /* Command-line overrides with the storage they point into (so keep it in
  * place once filled). */
@@ -100,12 +107,6 @@ int cli_selected(const struct cli_opts *o, const struct scenario *s, size_t v);
 int cli_exit_status(const struct err *e);
 /* Print e and return its exit status: how every subcommand fails. */
 int cli_fail(const struct err *e);
-/* For the commands that parse their own options (calibrate, validate,
- * replay): the message for what getopt_long refused (c is ':' for an
- * option without its value, else an unknown option), or for a positional
- * argument the command takes none of; both return EXIT_INPUT. */
-int cli_getopt_fail(const char *cmd, int c, char **argv);
-int cli_extra_arg(const char *cmd, const char *arg);
 
 /* What a run has done so far, for progress shown by another thread; the
  * run stops after a slice when *stop is set. */
@@ -137,21 +138,22 @@ struct rep_csv_extra cli_csv_extra(const struct cli_opts *o);
  * malformed. Modifies line. */
 int csv_fields(char *line, char **f, int n);
 
-int cli_run(const struct cli_opts *o);
-int cli_check(const struct cli_opts *o);
-int cli_sweep(const struct cli_opts *o);
-int cli_merge(const struct cli_opts *o);
-int cli_list(const struct cli_opts *o);
-/* The visualizer, handed in by the program's entry point: the CLI never
- * includes the UI. NULL in a build without one. */
-typedef int (*cli_viewer_fn)(const struct scenario *s, const struct cli_opts *o,
-			     const struct cli_ov *ov, struct err *e);
-int cli_view(const struct cli_opts *o, cli_viewer_fn viewer);
+/* What only a build with the SDL2 UI can do, handed in by the program's
+ * entry point (the CLI never includes the UI); NULL in a build without. */
+struct cli_ui {
+	int (*view)(const struct scenario *s, const struct cli_opts *o, const struct cli_ov *ov, struct err *e);
+	/* plot's options drawn to o->output; 1 when interrupted (nothing written) */
+	int (*plot)(const struct cli_opts *o, struct err *e);
+};
 
-/* Commands with their own options (getopt_long): argv[0] is the command. */
-int cli_calibrate(int argc, char **argv);
-int cli_validate(int argc, char **argv);
-int cli_replay(int argc, char **argv);
+/* The program: global options, the command named (or run), its options
+ * parsed, its handler called; returns the exit status. */
+int cli_main(int argc, char **argv, const struct cli_ui *ui);
+
+/* Each command's handler, the `run` of its row in cli_commands.def. */
+#define CLI_COMMAND(name, ...) int cli_##name(const struct cli_opts *o);
+#include "cli/cli_commands.def"
+#undef CLI_COMMAND
 struct host_topo;
 struct host_model;
 /* This host's topology, detected (into a block the caller frees), and its

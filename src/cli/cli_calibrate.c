@@ -5,21 +5,12 @@
 #include "config.h"
 #include "cli/cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/outfile.h"
 #include "host/host_model.h"
 #include "host/host_topology.h"
-
-static const char calibrate_usage[] =
-	"usage: bounce calibrate [-o FILE] [--quick] [--quiet]\n"
-	"  Measure this host (topology, clock, load latencies, locked RMW cost, CAS\n"
-	"  ping-pong per CPU distance) and write a CPU model JSON for --cpu.\n"
-	"  -o, --output FILE  write FILE (whole or not at all) instead of stdout\n"
-	"  --quick            shorter, noisier measurements (a few seconds)\n"
-	"  -q, --quiet        no progress on stderr\n";
 
 static int progress_line(void *ctx, const char *line)
 {
@@ -58,32 +49,10 @@ static void put_indented(const char *text, FILE *f)
 	fputc('\n', f);
 }
 
-int cli_calibrate(int argc, char **argv)
+int cli_calibrate(const struct cli_opts *o)
 {
-	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"quick", no_argument, NULL, 'Q'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *out = NULL;
-	int quick = 0, quiet = 0, c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'Q': quick = 1; break;
-		case 'q': quiet = 1; break;
-		case 'h': fputs(calibrate_usage, stdout); return EXIT_OK;
-		default:
-			return cli_getopt_fail("calibrate", c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_extra_arg("calibrate", argv[optind]);
-
+	const char *out = o->output;
+	int quick = o->quick, quiet = o->quiet;
 	struct err e = {0};
 	struct host_topo *topo = NULL;
 	struct host_model m;

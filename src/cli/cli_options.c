@@ -1,6 +1,7 @@
-/* The options every subcommand shares: parsing argv into cli_opts, turning
- * --cpu/--cores/--seed/--set into scenario overrides, loading the scenario,
- * and mapping errors to exit statuses. */
+/* Every option of every command, described once (cli_option_table), and
+ * argv parsed by those descriptions into cli_opts; turning --cpu/--cores/
+ * --seed/--set into scenario overrides, loading the scenario, and mapping
+ * errors to exit statuses. */
 #include "config.h"
 #include "cli/cli.h"
 
@@ -14,129 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/name_map.h"
+#include "cli/cli_command.h"
 #include "cli/outfile.h"
+#include "host/host_topology.h"
 
 /* a macro's value as a string, for the help texts */
 #define STR_(x) #x
 #define XSTR(x) STR_(x)
-
-/* Which commands take an option: a bit per command. */
-enum {
-	C_RUN = 1, C_SWEEP = 2, C_MERGE = 4, C_VIEW = 8, C_CHECK = 16, C_LIST = 32,
-	C_SCEN = C_RUN | C_SWEEP | C_VIEW | C_CHECK, /* the ones that load a scenario */
-	C_ALL = 63,
-};
-
-/* getopt_long values of the options without a short form. */
-enum {
-	O_CPU = 256, O_CORES, O_SEED, O_VARIANT, O_SET, O_JSON, O_CSV, O_JUNIT, O_TRACE, O_MARKDOWN,
-	O_CHECK, O_SHARD, O_SPEED, O_SCREENSHOT, O_FRAMES, O_WIDTH, O_HEIGHT, O_PROGRESS,
-	O_NO_PROGRESS, O_TRACE_LIMIT, O_C2C, O_MAX_SECONDS, O_PLACEMENT,
-	O_BASELINE, O_REPEAT, O_FIND,
-};
-
-struct opt_def {
-	const char *name;
-	int has_arg;     /* no_argument or required_argument */
-	int val;
-	int cmds;        /* C_* bits of the commands that take it */
-	const char *arg; /* the value's name in help, NULL without one */
-	const char *help;
-};
-
-/* Every option of the commands parsed here; per-command --help prints the
- * rows whose bit is set, in this order. */
-static const struct opt_def opt_defs[] = {
-	{"cpu", required_argument, O_CPU, C_SCEN, "MODEL", "CPU model: a cpus/ name or a model file (replaces the scenario's)"},
-	{"cores", required_argument, O_CORES, C_SCEN, "N", "simulate N cores (1..1024)"},
-	{"seed", required_argument, O_SEED, C_SCEN, "S", "random seed (decimal, 0..2^63-1)"},
-	{"variant", required_argument, O_VARIANT, C_SCEN, "NAME", "only this variant (expectations about the others are skipped)"},
-	{"set", required_argument, O_SET, C_SCEN, "NAME=VALUE", "a define's value, or cores, seed, cpu, placement or cpu.KEY (a CPU-model key); once per NAME"},
-	{"placement", required_argument, O_PLACEMENT, C_SCEN, "POLICY", "place the run's CPUs on the model's topology: compact, scatter, cores-first or numbered"},
-	{"json", required_argument, O_JSON, C_RUN, "FILE", "write the JSON report"},
-	{"csv", required_argument, O_CSV, C_RUN | C_SWEEP | C_MERGE, "FILE", "write CSV (sweep, merge: stdout without it)"},
-	{"junit", required_argument, O_JUNIT, C_RUN, "FILE", "write the expectations as JUnit XML"},
-	{"trace", required_argument, O_TRACE, C_RUN, "FILE", "write a Chrome/Perfetto trace of the run"},
-	{"markdown", required_argument, O_MARKDOWN, C_RUN, "FILE", "write the headline table as Markdown"},
-	{"trace-limit", required_argument, O_TRACE_LIMIT, C_RUN, "EVENTS", "at most EVENTS trace events per variant (default 250000, 0: no limit)"},
-	{"c2c", no_argument, O_C2C, C_RUN, NULL, "after the summary, shared lines by HITM and the instructions behind them"},
-	{"max-seconds", required_argument, O_MAX_SECONDS, C_RUN, "S", "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\" and the expectations on a variant it stopped fail"},
-	{"baseline", required_argument, O_BASELINE, C_RUN | C_SWEEP, "VARIANT", "add each figure's ratio to this variant's (CSV: M_vs_VARIANT; summary: vs VARIANT)"},
-	{"repeat", required_argument, O_REPEAT, C_RUN | C_SWEEP, "N", "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)"},
-	{"find", required_argument, O_FIND, C_SWEEP, "'COLUMN>=X'", "print where the condition first holds in each series (>=, <=, >, <, =)"},
-	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
-	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
-	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
-	{"progress", no_argument, O_PROGRESS, C_RUN | C_SWEEP, NULL, "show progress on stderr even when it is not a terminal"},
-	{"no-progress", no_argument, O_NO_PROGRESS, C_RUN | C_SWEEP, NULL, "no progress, even on a terminal"},
-	{"speed", required_argument, O_SPEED, C_VIEW, "CYCLES_PER_S", "simulated cycles per wall-clock second"},
-	{"screenshot", required_argument, O_SCREENSHOT, C_VIEW, "FILE.png", "render off-screen and save the last frame"},
-	{"frames", required_argument, O_FRAMES, C_VIEW, "N", "frames to render with --screenshot (default 120)"},
-	{"width", required_argument, O_WIDTH, C_VIEW, "PX", "window width (" XSTR(CLI_VIEW_MIN_WIDTH) ".." XSTR(CLI_VIEW_MAX_SIDE) ")"},
-	{"height", required_argument, O_HEIGHT, C_VIEW, "PX", "window height (" XSTR(CLI_VIEW_MIN_HEIGHT) ".." XSTR(CLI_VIEW_MAX_SIDE) ")"},
-	{"quiet", no_argument, 'q', C_ALL, NULL, "print only failures and errors"},
-	{"help", no_argument, 'h', C_ALL, NULL, "this help"},
-};
-#define N_OPT_DEFS (sizeof opt_defs / sizeof opt_defs[0])
-
-struct cmd_def {
-	const char *name;
-	int bit;
-	const char *args;  /* positional arguments, for the synopsis */
-	const char *what;
-};
-
-static const struct cmd_def cmd_defs[] = {
-	{"run", C_RUN, "[SCENARIO.json]",
-	 "Simulate every variant of a scenario (the built-in default without one), print the\n"
-	 "summary and write the reports asked for. Exit 1 when an expectation fails."},
-	{"sweep", C_SWEEP, "[SCENARIO.json] --set NAME=V1,V2,...",
-	 "Run the scenario at every point of the product of the --set lists; one CSV row per\n"
-	 "point and variant. Expectations are not enforced."},
-	{"merge", C_MERGE, "PART.csv...",
-	 "Join the CSVs of the shards of one sweep (--shard K/N) into the sweep's CSV."},
-	{"view", C_VIEW, "[SCENARIO.json]",
-	 "The live visualizer; with --screenshot, render off-screen without a display."},
-	{"check", C_CHECK, "[SCENARIO.json]",
-	 "Validate the scenario and every expectation's metric, assemble every variant;\n"
-	 "simulate nothing."},
-	{"list", C_LIST, "",
-	 "The CPU models, scenarios and counter-library routines of the data directory."},
-};
-#define N_CMD_DEFS (sizeof cmd_defs / sizeof cmd_defs[0])
-
-static const struct cmd_def *find_cmd(const char *cmd)
-{
-	for (size_t i = 0; i < N_CMD_DEFS; i++)
-		if (strcmp(cmd_defs[i].name, cmd) == 0)
-			return &cmd_defs[i];
-	return NULL;
-}
-
-int cli_help(const char *cmd, FILE *f)
-{
-	const struct cmd_def *c = find_cmd(cmd);
-	if (!c)
-		return -1;
-	fprintf(f, "usage: bounce %s %s%s[OPTIONS]\n%s\n\noptions (--opt VALUE or --opt=VALUE):\n", c->name,
-		c->args, c->args[0] ? " " : "", c->what);
-	for (size_t i = 0; i < N_OPT_DEFS; i++) {
-		const struct opt_def *d = &opt_defs[i];
-		if (!(d->cmds & c->bit))
-			continue;
-		char lhs[64];
-		if (d->val == O_SET && c->bit == C_SWEEP)
-			snprintf(lhs, sizeof lhs, "    --set NAME=V1,V2,...");
-		else if (d->val < 256)
-			snprintf(lhs, sizeof lhs, "-%c, --%s%s%s", d->val, d->name, d->arg ? " " : "",
-				 d->arg ? d->arg : "");
-		else
-			snprintf(lhs, sizeof lhs, "    --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
-		fprintf(f, "  %-28s %s\n", lhs, d->val == O_SET && c->bit == C_SWEEP ?
-			"values to sweep over: a define, cores, seed, cpu, placement or cpu.KEY; once per NAME" : d->help);
-	}
-	return 0;
-}
 
 /* Decimal only: "010" and "0x10" are refused rather than read as octal or
  * hex, which nobody typing a core count means. */
@@ -221,24 +106,194 @@ static int add_set(struct cli_opts *o, const char *arg, int list, struct err *e)
 	return rc;
 }
 
-/* An option this command does not take: name the commands that do. */
-static int not_here(const char *cmd, const char *arg, struct err *e)
+static int set_one(struct cli_opts *o, const char *val, struct err *e)
 {
-	char name[64];
-	const char *a = arg + strspn(arg, "-");
-	snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
-	for (size_t i = 0; i < N_OPT_DEFS; i++) {
-		if (strcmp(opt_defs[i].name, name) != 0)
-			continue;
-		char cmds[96] = "";
-		for (size_t k = 0; k < N_CMD_DEFS; k++)
-			if (opt_defs[i].cmds & cmd_defs[k].bit)
-				snprintf(cmds + strlen(cmds), sizeof cmds - strlen(cmds), "%s%s", cmds[0] ? ", " : "",
-					 cmd_defs[k].name);
-		return err_set(e, NULL, 0, 0, "%s: --%s does not apply to %s (it is an option of %s; see bounce help %s)",
-			       cmd, name, cmd, cmds, cmd);
+	return add_set(o, val, 0, e);
+}
+
+static int set_list(struct cli_opts *o, const char *val, struct err *e)
+{
+	return add_set(o, val, 1, e);
+}
+
+static int set_placement(struct cli_opts *o, const char *val, struct err *e)
+{
+	return parse_placement("--placement", val, &o->placement, e);
+}
+
+static int set_seed(struct cli_opts *o, const char *val, struct err *e)
+{
+	long long v;
+	if (parse_int("--seed", val, 0, INT64_MAX, &v, e))
+		return -1;
+	o->has_seed = true;
+	o->seed = (uint64_t)v;
+	return 0;
+}
+
+static int set_trace_limit(struct cli_opts *o, const char *val, struct err *e)
+{
+	return parse_int("--trace-limit", val, 0, INT64_MAX, &o->trace_limit, e);
+}
+
+static int set_max_seconds(struct cli_opts *o, const char *val, struct err *e)
+{
+	char *end;
+	o->max_seconds = strtod(val, &end);
+	if (*end || end == val || !(o->max_seconds > 0) || o->max_seconds > 1e7)
+		return err_set(e, NULL, 0, 0, "--max-seconds: '%s' is not a number of seconds in (0, 1e7]", val);
+	return 0;
+}
+
+static int set_jobs(struct cli_opts *o, const char *val, struct err *e)
+{
+	long long v;
+	if (parse_int("--jobs", val, 1, 256, &v, e))
+		return -1;
+	o->jobs = (int)v;
+	o->jobs_given = true;
+	return 0;
+}
+
+static int set_shard(struct cli_opts *o, const char *val, struct err *e)
+{
+	/* strtol, not sscanf %d: an out-of-range K or N must be an error, not
+	 * undefined behaviour. */
+	char *end;
+	errno = 0;
+	long k = strtol(val, &end, 10), nn = 0;
+	if (end != val && *end == '/') {
+		const char *ns = end + 1;
+		nn = strtol(ns, &end, 10);
+		if (end == ns)
+			nn = 0;
 	}
-	return err_set(e, NULL, 0, 0, "%s: unknown option '%s' (see bounce help %s)", cmd, arg, cmd);
+	if (errno || *end || nn < 1 || nn > INT_MAX || k < 1 || k > nn || !isdigit((unsigned char)*val))
+		return err_set(e, NULL, 0, 0, "--shard: expected K/N with 1 <= K <= N, got '%s'", val);
+	o->shard_k = (int)k;
+	o->shard_n = (int)nn;
+	return 0;
+}
+
+static int set_speed(struct cli_opts *o, const char *val, struct err *e)
+{
+	char *end;
+	o->speed = strtod(val, &end);
+	if (*end || end == val || !(o->speed > 0) || o->speed > 1e15)
+		return err_set(e, NULL, 0, 0, "--speed: '%s' is not a positive number of cycles per second", val);
+	return 0;
+}
+
+/* validate's threads are checked against the host's online CPUs once it
+ * is known; here only that the value is a count at all. */
+static int set_threads(struct cli_opts *o, const char *val, struct err *e)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(val, &end, 10);
+	if (errno || end == val || *end || n < 1 || n > HOST_MAX_CPUS)
+		return err_set(e, NULL, 0, 0, "validate: --threads: '%s' is not a thread count (1..online CPUs)", val);
+	o->threads = (int)n;
+	return 0;
+}
+
+static int set_size(struct cli_opts *o, const char *val, struct err *e)
+{
+	char *end;
+	long w = strtol(val, &end, 10), h = *end == 'x' ? strtol(end + 1, &end, 10) : 0;
+	if (*end || w < 400 || h < 300 || w > 4096 || h > 4096)
+		return err_set(e, NULL, 0, 0, "plot: --size '%s': expected WxH from 400x300 to 4096x4096", val);
+	o->plot_width = (int)w;
+	o->plot_height = (int)h;
+	return 0;
+}
+
+#define FIELD(f) .field = offsetof(struct cli_opts, f)
+#define STRING(f) .kind = CLI_OPT_STRING, FIELD(f)
+#define TRUE(f) .kind = CLI_OPT_TRUE, FIELD(f)
+#define CHOICE(f, v) .kind = CLI_OPT_CHOICE, FIELD(f), .choice = (v)
+#define INT(f, l, h) .kind = CLI_OPT_INT, FIELD(f), .lo = (l), .hi = (h)
+#define PARSE(fn) .kind = CLI_OPT_PARSE, .parse = (fn)
+
+const struct cli_option cli_option_table[OPT_COUNT] = {
+	[OPT_CPU] = {"cpu", 0, "MODEL", NULL, "CPU model: a cpus/ name or a model file (replaces the scenario's)", STRING(cpu)},
+	[OPT_CORES] = {"cores", 0, "N", NULL, "simulate N cores (1..1024)", INT(cores, 1, CPU_MAX_CORES)},
+	[OPT_SEED] = {"seed", 0, "S", NULL, "random seed (decimal, 0..2^63-1)", PARSE(set_seed)},
+	[OPT_VARIANT] = {"variant", 0, "NAME", NULL, "only this variant (expectations about the others are skipped)", STRING(variant)},
+	[OPT_SET] = {"set", 0, "NAME=VALUE", NULL, "a define's value, or cores, seed, cpu, placement or cpu.KEY (a CPU-model key); once per NAME", PARSE(set_one)},
+	[OPT_SET_LIST] = {"set", 0, "NAME=V1,V2,...", NULL, "values to sweep over: a define, cores, seed, cpu, placement or cpu.KEY; once per NAME", PARSE(set_list)},
+	[OPT_PLACEMENT] = {"placement", 0, "POLICY", NULL, "place the run's CPUs on the model's topology: compact, scatter, cores-first or numbered", PARSE(set_placement)},
+	[OPT_JSON] = {"json", 0, "FILE", NULL, "write the JSON report", STRING(json)},
+	[OPT_CSV] = {"csv", 0, "FILE", NULL, "write CSV (sweep, merge: stdout without it)", STRING(csv)},
+	[OPT_JUNIT] = {"junit", 0, "FILE", NULL, "write the expectations as JUnit XML", STRING(junit)},
+	[OPT_TRACE] = {"trace", 0, "FILE", NULL, "write a Chrome/Perfetto trace of the run", STRING(trace)},
+	[OPT_MARKDOWN] = {"markdown", 0, "FILE", NULL, "write the headline table as Markdown", STRING(markdown)},
+	[OPT_TRACE_LIMIT] = {"trace-limit", 0, "EVENTS", NULL, "at most EVENTS trace events per variant (default 250000, 0: no limit)", PARSE(set_trace_limit)},
+	[OPT_C2C] = {"c2c", 0, NULL, NULL, "after the summary, shared lines by HITM and the instructions behind them", TRUE(c2c)},
+	[OPT_MAX_SECONDS] = {"max-seconds", 0, "S", NULL, "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\" and the expectations on a variant it stopped fail", PARSE(set_max_seconds)},
+	[OPT_BASELINE] = {"baseline", 0, "VARIANT", NULL, "add each figure's ratio to this variant's (CSV: M_vs_VARIANT; summary: vs VARIANT)", STRING(baseline)},
+	[OPT_REPEAT] = {"repeat", 0, "N", NULL, "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)", INT(repeat, 1, 1000)},
+	[OPT_FIND] = {"find", 0, "'COLUMN>=X'", NULL, "print where the condition first holds in each series (>=, <=, >, <, =)", STRING(find)},
+	[OPT_CHECK] = {"check", 0, NULL, NULL, "run the coherence invariant checker after every transaction", TRUE(check)},
+	[OPT_JOBS] = {"jobs", 'j', "N", NULL, "run N variants (sweep: points) at once (default: the online CPUs)", PARSE(set_jobs)},
+	[OPT_SHARD] = {"shard", 0, "K/N", NULL, "run only the K-th of N interleaved shares of the points", PARSE(set_shard)},
+	[OPT_PROGRESS] = {"progress", 0, NULL, NULL, "show progress on stderr even when it is not a terminal", CHOICE(progress, 1)},
+	[OPT_NO_PROGRESS] = {"no-progress", 0, NULL, NULL, "no progress, even on a terminal", CHOICE(progress, -1)},
+	[OPT_SPEED] = {"speed", 0, "CYCLES_PER_S", NULL, "simulated cycles per wall-clock second", PARSE(set_speed)},
+	[OPT_SCREENSHOT] = {"screenshot", 0, "FILE.png", NULL, "render off-screen and save the last frame", STRING(screenshot)},
+	[OPT_FRAMES] = {"frames", 0, "N", NULL, "frames to render with --screenshot (default 120)", INT(frames, 1, 1000000)},
+	[OPT_WIDTH] = {"width", 0, "PX", NULL, "window width (" XSTR(CLI_VIEW_MIN_WIDTH) ".." XSTR(CLI_VIEW_MAX_SIDE) ")", INT(width, CLI_VIEW_MIN_WIDTH, CLI_VIEW_MAX_SIDE)},
+	[OPT_HEIGHT] = {"height", 0, "PX", NULL, "window height (" XSTR(CLI_VIEW_MIN_HEIGHT) ".." XSTR(CLI_VIEW_MAX_SIDE) ")", INT(height, CLI_VIEW_MIN_HEIGHT, CLI_VIEW_MAX_SIDE)},
+	[OPT_CAL_OUTPUT] = {"output", 'o', "FILE", NULL, "write FILE (whole or not at all) instead of stdout", STRING(output)},
+	[OPT_CAL_QUICK] = {"quick", 0, NULL, NULL, "shorter, noisier measurements (a few seconds)", TRUE(quick)},
+	[OPT_VAL_CPU] = {"cpu", 0, "MODEL", NULL, "a cpus/ name or a CPU model file (default: calibrate this host first)", STRING(cpu)},
+	[OPT_THREADS] = {"threads", 0, "N", NULL, "1..online CPUs (default: all online CPUs)", PARSE(set_threads)},
+	[OPT_VAL_JSON] = {"json", 0, "F", NULL, "also write the rows, verdicts and causes as JSON", STRING(json)},
+	[OPT_VAL_QUICK] = {"quick", 0, NULL, NULL, "shorter native runs and simulations (tests)", TRUE(quick)},
+	[OPT_REPLAY_CPU] = {"cpu", 0, "MODEL", NULL, "a cpus/ name or a CPU model file (default teaching-4core)", STRING(cpu)},
+	[OPT_REPLAY_JSON] = {"json", 0, "FILE", NULL, "the report as JSON (- for stdout)", STRING(json)},
+	[OPT_REPLAY_CSV] = {"csv", 0, "FILE", NULL, "one row per core and a total row", STRING(csv)},
+	[OPT_REPLAY_JOBS] = {"jobs", 'j', "N", NULL, "host threads: 2 or more reads the traces on a thread of\n"
+			     "their own while the replay runs (default: the online CPUs)", PARSE(set_jobs)},
+	[OPT_PLOT_OUTPUT] = {"output", 'o', "F.png", NULL, "the PNG to write (whole or not at all)", STRING(output)},
+	[OPT_METRIC] = {"metric", 0, "M", NULL, "the y column (default ops_per_sec); with M_min and M_max\n"
+			"columns (sweep --repeat), each point has a min-max bar", STRING(metric)},
+	[OPT_PLOT_BASELINE] = {"baseline", 0, "VARIANT", NULL, "draw M's ratio to VARIANT, the column M_vs_VARIANT\n"
+			       "(sweep --baseline VARIANT)", STRING(baseline)},
+	[OPT_X] = {"x", 0, "COLUMN", NULL, "the x column (default cores)", STRING(x)},
+	[OPT_SERIES] = {"series", 0, "COLUMN", NULL, "one line per value of COLUMN, at most 256 (default: the\n"
+			"\"series\" column, else \"variant\" plus each sweep --set\nthat varies)", STRING(series)},
+	[OPT_TITLE] = {"title", 0, "T", NULL, "the chart's title (default \"M by X\")", STRING(title)},
+	[OPT_SUBTITLE] = {"subtitle", 0, "S", NULL, "the small line under it (default: the CSV's path)", STRING(subtitle)},
+	[OPT_LOG_X] = {"log-x", 0, NULL, NULL, "logarithmic x axis (default: log when the largest x is 16 or\n"
+		       "more times the smallest, powers of 2 when every x is one)", CHOICE(log_x, 1)},
+	[OPT_LIN_X] = {"lin-x", 0, NULL, NULL, "linear x axis", CHOICE(log_x, 0)},
+	[OPT_LOG_Y] = {"log-y", 0, NULL, NULL, "logarithmic y axis", TRUE(log_y)},
+	[OPT_SIZE] = {"size", 0, "WxH", NULL, "image size in pixels (default 960x600, 400x300 to 4096x4096)", PARSE(set_size)},
+	[OPT_QUIET] = {"quiet", 'q', NULL, NULL, "print only failures and errors", TRUE(quiet)},
+	[OPT_HELP] = {"help", 'h', NULL, NULL, "this help", .kind = CLI_OPT_HELP},
+};
+
+/* An option this command does not take: name the commands that do. */
+static int not_here(const struct cli_command *c, const char *arg, struct err *e)
+{
+	char name[64], cmds[256] = "";
+	const char *a = arg + strspn(arg, "-");
+	int is_short = arg[1] != '-';
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+	for (size_t k = 0; k < cli_n_commands; k++)
+		for (const enum cli_opt_id *id = cli_commands[k].options; *id; id++)
+			if (is_short ? cli_option_table[*id].short_name == arg[1] :
+				       strcmp(cli_option_table[*id].name, name) == 0) {
+				snprintf(name, sizeof name, "%s", cli_option_table[*id].name);
+				snprintf(cmds + strlen(cmds), sizeof cmds - strlen(cmds), "%s%s", cmds[0] ? ", " : "",
+					 cli_commands[k].name);
+				break;
+			}
+	if (cmds[0])
+		return err_set(e, NULL, 0, 0, "%s: --%s does not apply to %s (it is an option of %s; see bounce help %s)",
+			       c->name, name, c->name, cmds, c->name);
+	return err_set(e, NULL, 0, 0, "%s: unknown option '%s' (see bounce help %s)", c->name, arg, c->name);
 }
 
 static int online_cpus(void)
@@ -247,163 +302,123 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct err *e)
+/* Store one option's value where its description says. */
+static int store(const struct cli_command *c, const struct cli_option *d, const char *val, struct cli_opts *o,
+		 struct err *e)
+{
+	char *at = (char *)o + d->field;
+	char opt[64];
+	long long v;
+	switch (d->kind) {
+	case CLI_OPT_STRING: *(const char **)(void *)at = val; return 0;
+	case CLI_OPT_TRUE: *(bool *)(void *)at = true; return 0;
+	case CLI_OPT_CHOICE: *(int *)(void *)at = d->choice; return 0;
+	case CLI_OPT_INT:
+		snprintf(opt, sizeof opt, "--%s", d->name);
+		if (parse_int(opt, val, d->lo, d->hi, &v, e))
+			return -1;
+		*(int *)(void *)at = (int)v;
+		return 0;
+	case CLI_OPT_PARSE: return d->parse(o, val, e);
+	case CLI_OPT_HELP:
+		cli_command_help(c, stdout);
+		o->help = true;
+		return 0;
+	}
+	return err_internal(e, "option --%s: no way to store it", d->name);
+}
+
+/* The positional arguments, by the command's rule. */
+static int positional(const struct cli_command *c, int argc, char **argv, int first, struct cli_opts *o,
+		      struct err *e)
+{
+	const struct cli_args *p = &c->pos;
+	int n = argc - first;
+	if (p->max >= 0 && n > p->max) {
+		const char *extra = argv[first + p->max];
+		if (p->max == 0)
+			return err_set(e, NULL, 0, 0, "%s: unexpected argument '%s' (%s takes none)", c->name, extra,
+				       c->name);
+		return err_set(e, NULL, 0, 0, "%s: unexpected argument '%s' (one %s at a time)", c->name, extra,
+			       p->noun);
+	}
+	if (n < p->min)
+		return err_set(e, NULL, 0, 0, "%s: no %s given (see bounce help %s)", c->name, p->noun, c->name);
+	for (int i = first; i < argc; i++)
+		o->rest[o->n_rest++] = argv[i];
+	if (p->scenario && n)
+		o->scenario = argv[first];
+	return 0;
+}
+
+int cli_parse(const struct cli_command *c, int argc, char **argv, struct cli_opts *o, struct err *e)
 {
 	memset(o, 0, sizeof *o);
 	o->jobs = online_cpus();
 	o->frames = 120;
 	o->trace_limit = -1;
 	o->repeat = 1;
-	const struct cmd_def *cd = find_cmd(cmd);
-	if (!cd)
-		return err_set(e, NULL, 0, 0, "unknown command '%s' (see bounce help)", cmd);
-	int sweep = cd->bit == C_SWEEP;
+	o->log_x = -1;
 	o->rest = calloc((size_t)argc + 1, sizeof *o->rest);
-	struct option longopts[N_OPT_DEFS + 1];
-	char shorts[16] = ":";
-	size_t n = 0;
-	for (size_t i = 0; i < N_OPT_DEFS; i++) {
-		if (!(opt_defs[i].cmds & cd->bit))
-			continue;
-		longopts[n++] = (struct option){opt_defs[i].name, opt_defs[i].has_arg, NULL, opt_defs[i].val};
-		if (opt_defs[i].val < 256) {
-			size_t l = strlen(shorts);
-			shorts[l] = (char)opt_defs[i].val;
-			shorts[l + 1] = opt_defs[i].has_arg ? ':' : 0;
-			shorts[l + 2] = 0;
+	if (!o->rest)
+		return err_internal(e, "out of memory");
+	/* getopt_long's value for an option is its short letter, else 256 +
+	 * its place in the command's list. */
+	struct option longopts[OPT_COUNT + 1];
+	char shorts[2 * OPT_COUNT + 2] = ":";
+	size_t n = 0, ls = 1;
+	for (const enum cli_opt_id *id = c->options; *id; id++, n++) {
+		const struct cli_option *d = &cli_option_table[*id];
+		int has = !d->arg ? no_argument : d->bare ? optional_argument : required_argument;
+		longopts[n] = (struct option){d->name, has, NULL, d->short_name ? d->short_name : 256 + (int)n};
+		if (d->short_name) {
+			shorts[ls++] = d->short_name;
+			if (has == required_argument)
+				shorts[ls++] = ':';
 		}
 	}
 	longopts[n] = (struct option){NULL, 0, NULL, 0};
-	if (!o->rest)
-		return err_internal(e, "out of memory");
+	shorts[ls] = 0;
 	opterr = 0;
 	optind = 1;
-	int c;
-	long long v;
-	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
-		const char *val = optarg;
-		switch (c) {
-		case O_CPU: o->cpu = val; break;
-		case O_VARIANT: o->variant = val; break;
-		case O_BASELINE: o->baseline = val; break;
-		case O_FIND: o->find = val; break;
-		case O_REPEAT:
-			if (parse_int("--repeat", val, 1, 1000, &v, e))
-				return -1;
-			o->repeat = (int)v;
-			break;
-		case O_PLACEMENT:
-			if (parse_placement("--placement", val, &o->placement, e))
-				return -1;
-			break;
-		case O_CORES:
-			if (parse_int("--cores", val, 1, CPU_MAX_CORES, &v, e))
-				return -1;
-			o->cores = (int)v;
-			break;
-		case O_SEED:
-			if (parse_int("--seed", val, 0, INT64_MAX, &v, e))
-				return -1;
-			o->has_seed = true;
-			o->seed = (uint64_t)v;
-			break;
-		case O_SET:
-			if (add_set(o, val, sweep, e))
-				return -1;
-			break;
-		case O_JSON: o->json = val; break;
-		case O_CSV: o->csv = val; break;
-		case O_JUNIT: o->junit = val; break;
-		case O_TRACE: o->trace = val; break;
-		case O_MARKDOWN: o->markdown = val; break;
-		case O_CHECK: o->check = true; break;
-		case O_C2C: o->c2c = true; break;
-		case O_TRACE_LIMIT:
-			if (parse_int("--trace-limit", val, 0, INT64_MAX, &o->trace_limit, e))
-				return -1;
-			break;
-		case O_MAX_SECONDS: {
-			char *end;
-			o->max_seconds = strtod(val, &end);
-			if (*end || end == val || !(o->max_seconds > 0) || o->max_seconds > 1e7)
-				return err_set(e, NULL, 0, 0, "--max-seconds: '%s' is not a number of seconds in (0, 1e7]", val);
-			break;
-		}
-		case 'q': o->quiet = true; break;
-		case O_PROGRESS: o->progress = 1; break;
-		case O_NO_PROGRESS: o->progress = -1; break;
-		case 'j':
-			if (parse_int("--jobs", val, 1, 256, &v, e))
-				return -1;
-			o->jobs = (int)v;
-			o->jobs_given = true;
-			break;
-		case O_SHARD: {
-			/* strtol, not sscanf %d: an out-of-range K or N must be an
-			 * error, not undefined behaviour. */
-			char *end;
-			errno = 0;
-			long k = strtol(val, &end, 10), nn = 0;
-			if (end != val && *end == '/') {
-				const char *ns = end + 1;
-				nn = strtol(ns, &end, 10);
-				if (end == ns)
-					nn = 0;
+	bool given[OPT_COUNT] = {false};
+	int ch;
+	while ((ch = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		if (ch == ':')
+			return err_set(e, NULL, 0, 0, "%s: %s needs a value (see bounce help %s)", c->name,
+				       argv[optind - 1], c->name);
+		const struct cli_option *d = NULL;
+		for (size_t k = 0; k < n && !d; k++)
+			if (longopts[k].val == ch) {
+				d = &cli_option_table[c->options[k]];
+				given[c->options[k]] = true;
 			}
-			if (errno || *end || nn < 1 || nn > INT_MAX || k < 1 || k > nn || !isdigit((unsigned char)*val))
-				return err_set(e, NULL, 0, 0, "--shard: expected K/N with 1 <= K <= N, got '%s'", val);
-			o->shard_k = (int)k;
-			o->shard_n = (int)nn;
-			break;
-		}
-		case O_SPEED: {
-			char *end;
-			o->speed = strtod(val, &end);
-			if (*end || end == val || !(o->speed > 0) || o->speed > 1e15)
-				return err_set(e, NULL, 0, 0, "--speed: '%s' is not a positive number of cycles per second", val);
-			break;
-		}
-		case O_SCREENSHOT: o->screenshot = val; break;
-		case O_FRAMES:
-			if (parse_int("--frames", val, 1, 1000000, &v, e))
-				return -1;
-			o->frames = (int)v;
-			break;
-		case O_WIDTH:
-		case O_HEIGHT:
-			if (parse_int(c == O_WIDTH ? "--width" : "--height", val,
-				      c == O_WIDTH ? CLI_VIEW_MIN_WIDTH : CLI_VIEW_MIN_HEIGHT, CLI_VIEW_MAX_SIDE, &v, e))
-				return -1;
-			*(c == O_WIDTH ? &o->width : &o->height) = (int)v;
-			break;
-		case 'h':
-			cli_help(cmd, stdout);
-			o->help = true;
-			return 0;
-		case ':':
-			return err_set(e, NULL, 0, 0, "%s: %s needs a value (see bounce help %s)", cmd,
-				       argv[optind - 1], cmd);
-		default: {
+		if (!d) {
 			/* An unknown long option is argv[optind - 1]; a short one is optopt. */
 			char s[3] = {'-', (char)optopt, 0};
-			const char *bad = optopt ? s : argv[optind - 1];
-			return not_here(cmd, bad, e);
+			return not_here(c, optopt ? s : argv[optind - 1], e);
 		}
-		}
+		const char *val = optarg;
+		/* An optional value may follow as the next word where the
+		 * command takes no positional argument it could be. */
+		if (d->bare && !val && c->pos.max == 0 && optind < argc && argv[optind][0] != '-')
+			val = argv[optind++];
+		if (store(c, d, val ? val : d->bare, o, e))
+			return -1;
+		if (o->help)
+			return 0;
 	}
-	for (int i = optind; i < argc; i++) {
-		if (cd->bit == C_MERGE)
-			o->rest[o->n_rest++] = argv[i];
-		else if (cd->bit == C_LIST)
-			return err_set(e, NULL, 0, 0, "list: unexpected argument '%s' (list takes none)", argv[i]);
-		else if (!o->scenario)
-			o->scenario = argv[i];
+	if (positional(c, argc, argv, optind, o, e))
+		return -1;
+	if (c->required && !given[c->required]) {
+		const struct cli_option *d = &cli_option_table[c->required];
+		char opt[80];
+		if (d->short_name)
+			snprintf(opt, sizeof opt, "-%c %s", d->short_name, d->arg);
 		else
-			return err_set(e, NULL, 0, 0, "%s: unexpected argument '%s' (one scenario at a time)", cmd,
-				       argv[i]);
+			snprintf(opt, sizeof opt, "--%s %s", d->name, d->arg);
+		return err_set(e, NULL, 0, 0, "%s: %s is required (see bounce help %s)", c->name, opt, c->name);
 	}
-	if (sweep && !o->n_sets)
-		return err_set(e, NULL, 0, 0, "sweep needs at least one --set NAME=V1,V2,...");
 	return 0;
 }
 
@@ -513,19 +528,4 @@ int cli_exit_status(const struct err *e)
 {
 	return e->kind == ERR_INTERNAL ? EXIT_INTERNAL :
 	       e->kind == ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_INPUT;
-}
-
-int cli_getopt_fail(const char *cmd, int c, char **argv)
-{
-	if (c == ':')
-		fprintf(stderr, "bounce: %s: %s needs a value (see bounce %s --help)\n", cmd, argv[optind - 1], cmd);
-	else
-		fprintf(stderr, "bounce: %s: unknown option '%s' (see bounce %s --help)\n", cmd, argv[optind - 1], cmd);
-	return EXIT_INPUT;
-}
-
-int cli_extra_arg(const char *cmd, const char *arg)
-{
-	fprintf(stderr, "bounce: %s: unexpected argument '%s' (see bounce %s --help)\n", cmd, arg, cmd);
-	return EXIT_INPUT;
 }

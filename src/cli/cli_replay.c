@@ -5,32 +5,13 @@
 #include "config.h"
 #include "cli/cli.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/cli_inputs.h"
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "replay/replay_run.h"
-
-static const char replay_usage[] =
-	"usage: bounce replay [--cpu MODEL] [--json FILE] [--csv FILE] [--quiet]\n"
-	"                     [--jobs N] [--progress | --no-progress] TRACE...\n"
-	"  Replay per-core memory traces (plain, gzip or zip; the teaching simulators'\n"
-	"  `LABEL HEX` lines or Valgrind lackey's --trace-mem output) with blocking cores:\n"
-	"  trace i drives core i; a zip's NAME_0.data, NAME_1.data, ... are one trace each.\n"
-	"  --cpu MODEL   a cpus/ name or a CPU model file (default teaching-4core)\n"
-	"  --json FILE   the report as JSON (- for stdout)\n"
-	"  --csv FILE    one row per core and a total row\n"
-	"  -q, --quiet   no summary on stdout\n"
-	"  -j, --jobs N  host threads: 2 or more reads the traces on a thread of\n"
-	"                their own while the replay runs (default: the online CPUs)\n"
-	"  --progress    show progress on stderr even when it is not a terminal\n"
-	"  --no-progress no progress, even on a terminal\n"
-	"  See docs/replay.md.\n";
 
 /* The replay's tick (replay_run.h): stop on a signal, and on a terminal
  * keep a line of what is done, how fast, and what is left of the input. */
@@ -110,70 +91,30 @@ out:
 	return rc;
 }
 
-int cli_replay(int argc, char **argv)
+int cli_replay(const struct cli_opts *o)
 {
-	static const struct option longopts[] = {
-		{"cpu", required_argument, NULL, 'c'},
-		{"json", required_argument, NULL, 'O'},
-		{"csv", required_argument, NULL, 'v'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"jobs", required_argument, NULL, 'j'},
-		{"progress", no_argument, NULL, 'p'},
-		{"no-progress", no_argument, NULL, 'P'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *cpu = "teaching-4core", *json = NULL, *csv = NULL;
-	int quiet = 0, progress = 0, c;
-	long online = sysconf(_SC_NPROCESSORS_ONLN), jobs = online < 1 ? 1 : online;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":qhj:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cpu = optarg; break;
-		case 'O': json = optarg; break;
-		case 'v': csv = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'j': {
-			char *end;
-			errno = 0;
-			jobs = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || jobs < 1 || jobs > 256) {
-				fprintf(stderr, "bounce: replay: --jobs: '%s' is not a number of threads (expected 1..256)\n",
-					optarg);
-				return EXIT_INPUT;
-			}
-			break;
-		}
-		case 'p': progress = 1; break;
-		case 'P': progress = -1; break;
-		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
-		default:
-			return cli_getopt_fail("replay", c, argv);
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "bounce: replay: no trace given (see bounce replay --help)\n");
-		return EXIT_INPUT;
-	}
+	const char *cpu = o->cpu ? o->cpu : "teaching-4core", *json = o->json, *csv = o->csv;
+	int quiet = o->quiet, jobs = o->jobs;
+	char **traces = o->rest;
+	int ntraces = (int)o->n_rest;
 	struct err e = {0};
 	struct cpu_model m;
 	if (scen_load_cpu(cpu, &m, &e))
 		return cli_fail(&e);
 	struct outfile *outs[2] = {NULL, NULL};
-	if (open_outputs(json, csv, cpu, argv + optind, argc - optind, outs, &e)) {
+	if (open_outputs(json, csv, cpu, traces, ntraces, outs, &e)) {
 		outfile_abort(outs[0]);
 		return cli_fail(&e);
 	}
 	struct rt_stream *streams[CPU_MAX_CORES];
-	int n = rt_open(argv + optind, (size_t)(argc - optind), streams, CPU_MAX_CORES, &e);
+	int n = rt_open(traces, (size_t)ntraces, streams, CPU_MAX_CORES, &e);
 	struct replay r;
 	if (n < 0 || replay_create(&r, &m, streams, n, &e)) {
 		outfile_abort(outs[0]);
 		outfile_abort(outs[1]);
 		return cli_fail(&e);
 	}
-	struct ticker t = {.progress = progress_wanted(progress, quiet)};
+	struct ticker t = {.progress = progress_wanted(o->progress, quiet)};
 	t.t0 = t.shown = progress_now();
 	r.tick = tick;
 	r.tick_ctx = &t;

@@ -665,9 +665,9 @@ out:
 	return rc;
 }
 
-int cli_view(const struct cli_opts *o, cli_viewer_fn viewer)
+int cli_view(const struct cli_opts *o)
 {
-	if (!viewer) {
+	if (!o->ui) {
 		fprintf(stderr, "bounce: this build has no visualizer (configured with --disable-ui or without SDL2)\n");
 		return EXIT_INPUT;
 	}
@@ -675,7 +675,7 @@ int cli_view(const struct cli_opts *o, cli_viewer_fn viewer)
 	struct err e = {0};
 	struct cli_ov ov;
 	int rc = EXIT_OK;
-	if (cli_setup(o, &s, &ov, &e) || viewer(&s, o, &ov, &e))
+	if (cli_setup(o, &s, &ov, &e) || o->ui->view(&s, o, &ov, &e))
 		goto fail;
 	if (cli_interrupted) {
 		/* closing the window is the user's way out; a screenshot dropped is news */

@@ -7,8 +7,6 @@
 #include "cli/outfile.h"
 #include "cli/validate_verdict.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,19 +18,6 @@
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "run/runner.h"
-
-static const char validate_usage[] =
-	"usage: bounce validate [--cpu MODEL] [--threads N] [--json F] [--quick] [--quiet]\n"
-	"  Run one contended lock xadd counter, per-thread padded counters and an\n"
-	"  unpadded per-thread array natively at 1..N threads pinned to CPUs 0..N-1,\n"
-	"  and in simulation on MODEL (default: calibrate this host first); print\n"
-	"  native and simulated ops/s, the error and a verdict per row: within 25%\n"
-	"  or not, with the likely cause when the run shows it.\n"
-	"  --cpu MODEL   a cpus/ name or a CPU model file\n"
-	"  --threads N   1..online CPUs (default: all online CPUs)\n"
-	"  --json F      also write the rows, verdicts and causes as JSON\n"
-	"  --quick       shorter native runs and simulations (tests)\n"
-	"  -q, --quiet   no calibration progress on stderr\n";
 
 #define SIM_CHUNK 2000000ull
 
@@ -175,36 +160,10 @@ static int write_json(struct outfile *out, cJSON *rows, const struct host_topo *
 	return outfile_commit(out, e);
 }
 
-int cli_validate(int argc, char **argv)
+int cli_validate(const struct cli_opts *o)
 {
-	static const struct option longopts[] = {
-		{"cpu", required_argument, NULL, 'c'},
-		{"threads", required_argument, NULL, 't'},
-		{"json", required_argument, NULL, 'j'},
-		{"quick", no_argument, NULL, 'Q'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *cpu = NULL, *threads_arg = NULL, *json_path = NULL;
-	int quick = 0, quiet = 0, c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cpu = optarg; break;
-		case 't': threads_arg = optarg; break;
-		case 'j': json_path = optarg; break;
-		case 'Q': quick = 1; break;
-		case 'q': quiet = 1; break;
-		case 'h': fputs(validate_usage, stdout); return EXIT_OK;
-		default:
-			return cli_getopt_fail("validate", c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_extra_arg("validate", argv[optind]);
-
+	const char *cpu = o->cpu, *json_path = o->json;
+	int quick = o->quick, quiet = o->quiet;
 	struct err e = {0};
 	struct host_topo *topo = NULL;
 	struct scenario s = {0};
@@ -216,17 +175,7 @@ int cli_validate(int argc, char **argv)
 	int rc = EXIT_OK, interrupted = 0;
 	const char *model_from;
 
-	long nthreads = 0;
-	if (threads_arg) {
-		char *end;
-		errno = 0;
-		nthreads = strtol(threads_arg, &end, 10);
-		if (errno || end == threads_arg || *end || nthreads < 1 || nthreads > HOST_MAX_CPUS) {
-			fprintf(stderr, "bounce: validate: --threads: '%s' is not a thread count (1..online CPUs)\n",
-				threads_arg);
-			return EXIT_INPUT;
-		}
-	}
+	long nthreads = o->threads;
 	/* --threads against the online CPUs first: calibrating takes seconds
 	 * and a GB of memory, and used to come before this refusal */
 	if (!(topo = cli_host_topo(&e)))
@@ -328,11 +277,11 @@ int cli_validate(int argc, char **argv)
 		       dn, ds, ds / dn);
 	}
 	if (jout) {
-		struct outfile *o = jout;
+		struct outfile *jo = jout;
 		cJSON *r = jrows;
 		jout = NULL;
 		jrows = NULL;
-		if (write_json(o, r, topo, nthreads, runs, model_from, &model, &e))
+		if (write_json(jo, r, topo, nthreads, runs, model_from, &model, &e))
 			goto fail;
 	}
 	goto out;
