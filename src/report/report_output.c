@@ -3,7 +3,7 @@
  * one test case per expectation for CI systems. */
 #include "config.h"
 #include "report/report.h"
-#include "load/totals.h"
+#include "cpu/totals.h"
 
 #include <math.h>
 #include <stdlib.h>
