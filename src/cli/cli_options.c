@@ -32,7 +32,7 @@ enum {
 	O_CPU = 256, O_CORES, O_SEED, O_VARIANT, O_SET, O_JSON, O_CSV, O_JUNIT, O_TRACE, O_MARKDOWN,
 	O_CHECK, O_SHARD, O_SPEED, O_SCREENSHOT, O_FRAMES, O_WIDTH, O_HEIGHT, O_PROGRESS,
 	O_NO_PROGRESS, O_TRACE_LIMIT, O_C2C, O_MAX_SECONDS, O_PLACEMENT,
-	O_BASELINE, O_REPEAT, O_FIND,
+	O_BASELINE, O_REPEAT, O_FIND, O_NO_FAST_FORWARD,
 };
 
 struct opt_def {
@@ -65,6 +65,7 @@ static const struct opt_def opt_defs[] = {
 	{"repeat", required_argument, O_REPEAT, C_RUN | C_SWEEP, "N", "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)"},
 	{"find", required_argument, O_FIND, C_SWEEP, "'COLUMN>=X'", "print where the condition first holds in each series (>=, <=, >, <, =)"},
 	{"check", no_argument, O_CHECK, C_RUN | C_SWEEP, NULL, "run the coherence invariant checker after every transaction"},
+	{"no-fast-forward", no_argument, O_NO_FAST_FORWARD, C_RUN | C_SWEEP, NULL, "execute every waiting loop instead of parking the core (the same results, slower)"},
 	{"jobs", required_argument, 'j', C_RUN | C_SWEEP, "N", "run N variants (sweep: points) at once (default: the online CPUs)"},
 	{"shard", required_argument, O_SHARD, C_SWEEP, "K/N", "run only the K-th of N interleaved shares of the points"},
 	{"progress", no_argument, O_PROGRESS, C_RUN | C_SWEEP, NULL, "show progress on stderr even when it is not a terminal"},
@@ -317,6 +318,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o, struct
 		case O_TRACE: o->trace = val; break;
 		case O_MARKDOWN: o->markdown = val; break;
 		case O_CHECK: o->check = true; break;
+		case O_NO_FAST_FORWARD: o->no_fast_forward = true; break;
 		case O_C2C: o->c2c = true; break;
 		case O_TRACE_LIMIT:
 			if (parse_int("--trace-limit", val, 0, INT64_MAX, &o->trace_limit, e))
@@ -429,6 +431,7 @@ int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c
 	ov->has_seed = o->has_seed;
 	ov->seed = o->seed;
 	ov->placement = o->placement;
+	ov->no_fast_forward = o->no_fast_forward;
 	for (size_t i = 0; i < o->n_sets; i++) {
 		const char *name = o->sets[i].name;
 		const char *val = o->sets[i].values[pick ? pick[i] : 0];
