@@ -43,6 +43,7 @@ struct cli_opts {
 	size_t n_sets;
 	const char *json, *csv, *junit, *trace, *markdown;
 	bool check, quiet, c2c;
+	bool no_fast_forward;  /* --no-fast-forward */
 	bool help;             /* --help was given: its text is printed, do nothing */
 	long long trace_limit;  /* --trace-limit, -1: the default */
 	double max_seconds;    /* run: wall-clock guard, 0 none */

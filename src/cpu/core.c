@@ -6,6 +6,7 @@
 #include "cpu/core.h"
 #include "cpu/alu_wide.h"
 #include "cpu/ghost.h"
+#include "cpu/fast_forward.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -599,14 +600,7 @@ static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsign
  * attempts, spent 25 host instructions an operation calling them. */
 ALWAYS_INLINE uint64_t ea(const struct core *c, const struct operand *o)
 {
-	uint64_t a = (uint64_t)o->imm;
-	if (o->base != R_NONE)
-		a += c->r[o->base];
-	if (o->index != R_NONE)
-		a += c->r[o->index] * o->scale;
-	if (o->gs)
-		a += c->gs_base;
-	return a;
+	return core_ea(c, o);
 }
 
 static inline void wr_reg(struct core *c, unsigned r, unsigned size, uint64_t v)
@@ -1483,7 +1477,8 @@ static void halt(struct core_env *env, struct core *c)
 }
 
 /* What the interpreter's loop does after an instruction. */
-enum { R_NEXT, R_YIELD, R_STOP, R_FAIL };
+enum { R_NEXT = CORE_STEP_NEXT, R_YIELD = CORE_STEP_YIELD, R_STOP = CORE_STEP_STOP,
+       R_FAIL = CORE_STEP_FAIL };
 
 /* Retire: the only place an instruction is charged its cpi, counted and
  * moved past (enum step). Inlined into each form, so that a form whose
@@ -1656,6 +1651,17 @@ static __attribute__((noinline)) int run_ahead_wide(struct core_env *env, struct
 	return run_ahead(env, c, cpi, width, 1);
 }
 
+int core_step(struct core_env *env, struct core *c)
+{
+	if (c->clock >= c->stop_at) {
+		int b = boundary(env, c, 1);
+		if (b)
+			return b < 0 ? R_FAIL : R_YIELD;
+	}
+	return dispatch(env, c, &env->prog->insns[c->pc], env->forms[c->pc], env->m->cpi,
+			env->m->issue_width, 1);
+}
+
 int core_exec_event(struct core_env *env, struct core *c)
 {
 	const uint64_t cpi = env->m->cpi;
@@ -1676,9 +1682,17 @@ run:
 	set_horizon(env);
 	set_stop(env, c, plain);
 
-	int r = plain ? run_ahead(env, c, cpi, 1, 1)
-		: __builtin_expect(quiet, 0) ? run_ahead_wide(env, c, cpi, width)
-		: run_ahead(env, c, cpi, width, 0);
+	int r = R_NEXT;
+	/* a core that may be waiting on a loop runs it under the probe */
+	if (env->fast_forward && quiet && core_ff_wanted(c)) {
+		r = core_ff_probe(env, c);
+		if (r == CORE_FF_PARKED)
+			return 0;
+	}
+	if (r == R_NEXT)
+		r = plain ? run_ahead(env, c, cpi, 1, 1)
+			: __builtin_expect(quiet, 0) ? run_ahead_wide(env, c, cpi, width)
+			: run_ahead(env, c, cpi, width, 0);
 	if (r == R_FAIL)
 		goto fail;
 	if (r != R_YIELD)

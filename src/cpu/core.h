@@ -34,6 +34,7 @@ enum core_run_state {
 	CORE_WAIT_MEM,    /* a load or locked RMW missed: waiting for its line */
 	CORE_HALTED,
 	CORE_FAULTED,
+	CORE_PARKED,      /* fast-forwarded: no event until something it reads may change */
 };
 
 /* Event ids: 2*core for the core's execution, 2*core+1 for its store
@@ -43,6 +44,26 @@ enum core_run_state {
 
 struct ghost_table;
 struct core_env;
+
+/* Fast-forward (fast_forward.c): the probe of a loop, then, parked, one
+ * iteration's effect. `at` is the clock at the loop's head: the probe's
+ * snapshot, or the parked core's last iteration start. */
+#define FF_MAX_LOADS MS_REPEAT_MAX
+struct core_ff {
+	uint8_t probing;         /* a probe is under way */
+	uint8_t backoff, skip;   /* events to let pass before the next probe */
+	uint8_t nloads;
+	uint8_t zf, sf, cf, of, pf_byte, act; /* the snapshot at the head */
+	uint32_t head;           /* the loop's head (FF_NO_HEAD: not found yet) */
+	uint32_t steps, iters, issued;
+	uint64_t at;
+	uint64_t period;         /* parked: cycles per iteration */
+	uint64_t instructions;   /* snapshot at the head; parked: per iteration */
+	uint64_t cycles[CORE_NCYCLES];
+	uint64_t r[R_NREGS];
+	uint64_t load_addr[FF_MAX_LOADS];
+	uint8_t load_size[FF_MAX_LOADS];
+};
 
 /* Field order is by use, in 64-byte host cache lines (the array is
  * 64-byte aligned; 64 cores' state does not fit in the host's L1, 1024
@@ -103,6 +124,7 @@ struct core {
 		uint32_t pc, call_depth;
 		uint8_t zf, sf, cf, of, pf_byte, intr;
 	} saved;
+	struct core_ff ff;
 };
 
 /* The machine the cores share. */
@@ -132,7 +154,22 @@ struct core_env {
 	void *obs_ctx;
 	struct err err;          /* first runtime fault */
 	int failed;
+	int fast_forward;        /* park waiting cores (fast_forward.c) */
+	int parked;              /* cores in CORE_PARKED */
 };
+
+/* An operand's effective address. */
+static inline uint64_t core_ea(const struct core *c, const struct operand *o)
+{
+	uint64_t a = (uint64_t)o->imm;
+	if (o->base != R_NONE)
+		a += c->r[o->base];
+	if (o->index != R_NONE)
+		a += c->r[o->index] * o->scale;
+	if (o->gs)
+		a += c->gs_base;
+	return a;
+}
 
 static inline int core_pf(const struct core *c)
 {
@@ -146,6 +183,14 @@ void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint
 /* The interpreter's pre-decoded form of each instruction of p, and one
  * past the end (the caller frees it); NULL when out of memory. */
 uint8_t *core_forms_new(const struct program *p);
+/* What one step of the run-ahead loop came to: go on, leave for the event
+ * queue (an exec event at the core's clock is due), the core stopped
+ * (waits, halted), a fault. */
+enum core_step { CORE_STEP_NEXT, CORE_STEP_YIELD, CORE_STEP_STOP, CORE_STEP_FAIL };
+/* One step of the run-ahead loop of a core without interrupt sources or an
+ * activity observer: the boundary when its clock has reached its stop,
+ * else the instruction at pc (with a fused jne/je, two), as the loop does. */
+int core_step(struct core_env *env, struct core *c);
 /* Process the core's exec event at env->now. Returns -1 on a fault (env->err). */
 int core_exec_event(struct core_env *env, struct core *c);
 /* Process the core's store-buffer drain event at env->now. */

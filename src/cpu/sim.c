@@ -3,6 +3,7 @@
  * or its store buffer's drain; nothing else is ever scheduled. */
 #include "config.h"
 #include "cpu/sim.h"
+#include "cpu/fast_forward.h"
 #include "base/big_alloc.h"
 
 #include <stdlib.h>
@@ -106,6 +107,18 @@ static int load_image(struct memsys *ms, const struct program *p, struct err *e)
 static void wake(void *ctx, int core, int what, uint64_t t)
 {
 	struct core_env *env = ctx;
+	if (what == MS_WAKE_MSG) {
+		/* a parked core's lines may change at t: it runs again from
+		 * before then (its event may lie before the fabric's next) */
+		struct core *c = &env->cores[core];
+		if (c->state == CORE_PARKED) {
+			uint64_t at = core_ff_unpark(env, c, t);
+			if (at == UINT64_MAX)
+				env->failed = 1;
+			ms_run_hold(env->ms, at == UINT64_MAX ? 0 : at);
+		}
+		return;
+	}
 	/* the cores' event it schedules may come before the fabric's next */
 	ms_run_hold(env->ms, t);
 	if (core_mem_wake(env, &env->cores[core], what, t)) {
@@ -175,6 +188,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->cores = s->cores;
 	env->ncores = n;
 	env->limit = s->limit;
+	env->fast_forward = !cfg->no_fast_forward;
 	env->lookahead = ms_lookahead(s->ms);
 	env->issue_lookahead = ms_issue_lookahead(s->ms);
 	ms_set_waker(s->ms, wake, env);
@@ -252,6 +266,14 @@ static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
 				s->end = s->cores[c].st.halted_at;
 	} else if (st == SIM_LIMIT) {
 		s->end = s->limit;
+		for (int c = 0; c < s->m.cores && s->env.parked; c++)
+			if (s->cores[c].state == CORE_PARKED && core_ff_finish(&s->env, &s->cores[c], s->limit)) {
+				s->err = s->env.err;
+				s->status = SIM_ERROR;
+				if (e)
+					*e = s->err;
+				return SIM_ERROR;
+			}
 		for (int c = 0; c < s->m.cores; c++)
 			core_stop_at_limit(&s->cores[c], s->limit);
 	}
@@ -264,6 +286,9 @@ static inline uint64_t next_at(const struct sim *s, int *fabric)
 {
 	uint64_t a = evq_peek_time(&s->q), b = ms_next_event(s->ms);
 	*fabric = b <= a;
+	/* with nothing left to happen, parked cores wait until the limit */
+	if (a == UINT64_MAX && b == UINT64_MAX && s->env.parked)
+		return s->limit;
 	return a < b ? a : b;
 }
 
@@ -345,6 +370,10 @@ enum sim_status sim_run_until(struct sim *s, uint64_t cycle, struct err *e)
 		st = step_at(s, next, fabric, bound, 1, e);
 		next = next_at(s, &fabric);
 	} while (st == SIM_RUNNING && next < bound);
+	/* a parked core's counts as far as the run has come, for whoever
+	 * reads them before the next call */
+	for (int c = 0; st == SIM_RUNNING && s->env.parked && c < s->m.cores; c++)
+		core_ff_settle(&s->env, &s->cores[c], cycle);
 	return st;
 }
 
@@ -447,6 +476,10 @@ void sim_set_observer(struct sim *s, const struct sim_observer *o)
 		s->obs = *o;
 	else
 		memset(&s->obs, 0, sizeof s->obs);
+	/* a watched core is never parked: its loop's activity changes */
+	for (int c = 0; s->obs.activity && s->env.parked && c < s->m.cores; c++)
+		if (s->cores[c].state == CORE_PARKED)
+			core_ff_unpark(&s->env, &s->cores[c], s->env.now);
 	s->env.on_activity = s->obs.activity;
 	s->env.on_mark = s->obs.mark;
 	s->env.obs_ctx = s->obs.ctx;

@@ -52,6 +52,7 @@ struct sim_config {
 	uint64_t seed;
 	uint64_t start_skew;         /* each thread starts at a cycle drawn uniformly in [0, start_skew] */
 	int check;                   /* run the memsys invariant checker after every transaction */
+	int no_fast_forward;         /* execute waiting cores' loops instead of parking them */
 };
 
 enum sim_status {

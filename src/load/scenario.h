@@ -219,6 +219,7 @@ struct scen_overrides {
 	const struct scen_cpu_key *cpu_keys; /* --set cpu.KEY=VALUE, applied to each variant's model */
 	size_t n_cpu_keys;
 	enum placement placement;     /* --placement, PLACE_NONE: the threads' */
+	bool no_fast_forward;         /* --no-fast-forward: waiting cores execute their loops */
 };
 
 /* One variant, flattened: what a simulation of it needs. Arrays point into

@@ -50,6 +50,8 @@ static void msg_add(struct memsys *ms, int core, uint64_t t)
 		pc->msg_floor = t;
 	if (t < pc->msg_next)
 		pc->msg_next = t;
+	if (__builtin_expect(pc->msg_watch, 0) && ms->waker)
+		ms->waker(ms->waker_ctx, core, MS_WAKE_MSG, t);
 }
 
 /* Snoops up to `now` have reached core. Inline: a contended operation
@@ -741,8 +743,8 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		if (r->hitm || bounce)
 			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, bounce);
 		if (!le->contended && (le->stats.bounces || le->stats.invalidations || le->stats.hitm)) {
+			ms_la_forget(ms, r->line, now);
 			le->contended = 1;
-			ms_la_forget(ms, r->line);
 		}
 		/* The access that missed is the next one this core makes here. */
 		le->first_core = core;

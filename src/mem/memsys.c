@@ -409,12 +409,17 @@ void ms_la_drop(struct memsys *ms, int core, uint64_t line)
 		la->key = 0;
 }
 
-/* The line just became contended: its accesses now keep per-offset
- * detail, which only the slow path records. */
-void ms_la_forget(struct memsys *ms, uint64_t line)
+/* The line is about to become contended (at now): its accesses will keep
+ * per-offset detail, which only the slow path records. A core that
+ * watches its messages (ms_watch_msgs) is told: its hits count otherwise
+ * from now on. */
+void ms_la_forget(struct memsys *ms, uint64_t line, uint64_t now)
 {
-	for (int core = 0; core < ms->ncores; core++)
+	for (int core = 0; core < ms->ncores; core++) {
 		ms_la_drop(ms, core, line);
+		if (ms->fast.pc[core].msg_watch && ms->waker)
+			ms->waker(ms->waker_ctx, core, MS_WAKE_MSG, now);
+	}
 }
 
 /* ---- transactions ---- */

@@ -179,7 +179,9 @@ void ms_set_home(struct memsys *ms, uint64_t addr, uint64_t len, int socket);
  * locked in the core's cache until ms_rmw_end(..., until): a snoop that
  * arrives before `until` waits for it. The RMW's own load/store are hits. */
 #define MS_PENDING UINT64_MAX
-enum { MS_WAKE_EXEC = 1, MS_WAKE_DRAIN = 2 };
+/* MS_WAKE_MSG: a message to a core that asked for them (ms_watch_msgs) was
+ * scheduled to arrive at t. */
+enum { MS_WAKE_EXEC = 1, MS_WAKE_DRAIN = 2, MS_WAKE_MSG = 4 };
 typedef void (*ms_waker_fn)(void *ctx, int core, int what, uint64_t t);
 void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx);
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val);
@@ -284,6 +286,9 @@ struct ms_core {
 	uint32_t open_rec[2];
 	/* The instruction behind the next request of each (ms_note_pc). */
 	uint32_t next_pc[2];
+	/* ms_watch_msgs: every message scheduled for this core is told to
+	 * the waker (MS_WAKE_MSG) when it is scheduled */
+	uint8_t msg_watch;
 	_Alignas(64) struct ms_stats stats;
 	uint64_t msg_at[MS_MSG_SLOTS];
 };
@@ -303,6 +308,27 @@ static inline uint64_t ms_core_next_msg(const struct memsys *ms, int core)
 {
 	return ((const struct ms_fast *)ms)->pc[core].msg_next;
 }
+
+/* Tell the waker of every message scheduled for core from now on (on), or
+ * stop (off): a core that runs nothing while it waits for its L1 to change
+ * learns so when the change is sent, before it arrives. */
+static inline void ms_watch_msgs(struct memsys *ms, int core, int on)
+{
+	((struct ms_fast *)ms)->pc[core].msg_watch = (uint8_t)on;
+}
+
+/* Whether a load of size bytes at addr by core is a plain L1 hit now: its
+ * line is here in a state a load keeps, and the load is not the access a
+ * miss was for. No side effects. */
+int ms_load_hits_plainly(const struct memsys *ms, int core, uint64_t addr, unsigned size);
+/* The loads (addr[i], size[i]), i < n <= MS_REPEAT_MAX, of core, each a
+ * plain hit, made k more times in that order without being made: counted
+ * (per core, per line, per offset of a contended line) and LRU-stamped as
+ * the hit path would have. Returns -1, changing nothing, when one is not a
+ * plain hit. */
+#define MS_REPEAT_MAX 8
+int ms_repeat_load_hits(struct memsys *ms, int core, const uint64_t *addr, const uint8_t *size,
+			unsigned n, uint64_t k);
 
 /* Whether core's L1 holds addr's line in M or E, ms_state_of's answer
  * inline for a driver that asks at every access (the replay's private /

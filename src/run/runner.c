@@ -275,6 +275,7 @@ int runner_prepare(struct runner *r, const struct scenario *s, size_t v,
 		.seed = r->run.seed,
 		.start_skew = 100,
 		.check = runner_check_wanted(check),
+		.no_fast_forward = o && o->no_fast_forward,
 	};
 	r->cfg.cpu.cores = r->run.cores;
 	if (create_sim(r, e))
