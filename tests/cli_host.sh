@@ -14,7 +14,7 @@ expect_grep "progress: c2c or why not" "c2c\|not measured" "$T/err"
 expect_grep "progress: says what it could not measure" "^calibrate: not measured: " "$T/err"
 jget "$T/host.json" . >/dev/null && ok "model is valid JSON" || bad "model is not valid JSON"
 for k in name description source ghz cores l1_size l1_assoc line_size llc_size lat_l1_hit lat_mem_local \
-	lat_mem_remote lat_locked_op lat_mfence lat_pause cpi sb_entries fabric protocol \
+	lat_mem_remote lat_locked_op lat_lock_drain lat_lock_snoop lat_mfence lat_pause cpi sb_entries fabric protocol \
 	topology.sockets topology.cores_per_socket topology.cores_per_cluster topology.threads_per_core \
 	topology.numbering topology.c2c.socket; do
 	jget "$T/host.json" "$k" >/dev/null && ok "key $k" || bad "key $k missing"
@@ -31,6 +31,8 @@ in_range() { # WHAT VALUE LO HI
 in_range "lat_l1_hit" "$(jget "$T/host.json" lat_l1_hit)" 1 50
 in_range "lat_mem_local" "$(jget "$T/host.json" lat_mem_local)" 20 100000
 in_range "lat_locked_op" "$(jget "$T/host.json" lat_locked_op)" 0 10000
+# the drain is part of the locked RMW's cost
+in_range "lat_lock_drain" "$(jget "$T/host.json" lat_lock_drain)" 0 "$(jget "$T/host.json" lat_locked_op)"
 in_range "lat_store_forward" "$(jget "$T/host.json" lat_store_forward)" 1 100
 in_range "store_commit_width" "$(jget "$T/host.json" store_commit_width)" 1 8
 in_range "sb_entries" "$(jget "$T/host.json" sb_entries)" 1 256

@@ -137,6 +137,10 @@ int cpu_model_validate(const struct cpu_model *m, struct err *e)
 		return err_set(e, NULL, 0, 0, "lat_l1_hit: must be at least 1 cycle");
 	if (m->lat_mem_local < 1)
 		return err_set(e, NULL, 0, 0, "lat_mem_local: must be at least 1 cycle");
+	if (m->lat_lock_drain > m->lat_locked_op)
+		return err_set(e, NULL, 0, 0,
+			       "lat_lock_drain: %u cycles is more than lat_locked_op (%u), the part of a locked RMW's cost it is the end of",
+			       m->lat_lock_drain, m->lat_locked_op);
 	if ((unsigned)m->fabric >= CPU_NFABRICS)
 		return err_set(e, NULL, 0, 0, "fabric: unknown kind %d", (int)m->fabric);
 	if ((unsigned)m->protocol >= CPU_NPROTOCOLS)

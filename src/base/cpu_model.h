@@ -58,6 +58,19 @@ struct cpu_model {
 	uint32_t lat_mem_local;
 	uint32_t lat_mem_remote;
 	uint32_t lat_locked_op;     /* extra cycles a lock-prefixed RMW costs */
+	/* How a line leaves a core that keeps issuing locked RMWs while
+	 * another core's snoop waits for it. A locked RMW holds the line from
+	 * its access until its store is written; a snoop arriving meanwhile
+	 * waits. The last lat_lock_drain cycles of the RMW's cost (of
+	 * lat_locked_op, so at most that) are its store leaving the store
+	 * buffer: the line is no longer locked, and the core's next locked
+	 * RMW waits for the drain before it may take the line again. A snoop
+	 * that waited takes the line lat_lock_snoop cycles after the lock
+	 * ends; a locked RMW the core begins before then keeps the line, and
+	 * the snoop waits for that one too. Both 0: the snoop is handled the
+	 * cycle the lock ends, before the core's next instruction. */
+	uint32_t lat_lock_drain;
+	uint32_t lat_lock_snoop;
 	uint32_t lat_mfence;        /* pipeline cost of mfence beyond draining */
 	uint32_t lat_pause;         /* cycles one `pause` takes */
 	uint32_t lat_irq_entry;     /* delivery to the handler's first instruction */
@@ -127,6 +140,8 @@ struct cpu_model {
 	X(lat_mem_local,    LAT,      ALWAYS,   1, 100000)        \
 	X(lat_mem_remote,   LAT,      ALWAYS,   0, 100000)        \
 	X(lat_locked_op,    LAT,      ALWAYS,   0, 100000)        \
+	X(lat_lock_drain,   LAT,      OPTIONAL, 0, 100000)        \
+	X(lat_lock_snoop,   LAT,      OPTIONAL, 0, 100000)        \
 	X(lat_mfence,       LAT,      ALWAYS,   0, 100000)        \
 	X(lat_pause,        LAT,      ALWAYS,   0, 100000)        \
 	X(lat_irq_entry,    LAT,      OPTIONAL, 0, 100000)        \

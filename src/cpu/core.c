@@ -583,7 +583,9 @@ static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsign
 		     uint64_t v, uint64_t t0, uint64_t done)
 {
 	uint64_t until = done + env->m->lat_locked_op;
-	if (!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size), until)) {
+	/* The lock ends when the store is written; the core goes on only once
+	 * it has drained (lat_lock_drain, validated to fit in lat_locked_op). */
+	if (!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size), until - env->m->lat_lock_drain)) {
 		err_internal(&env->err, "core %d: lost line 0x%llx inside a locked RMW", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;

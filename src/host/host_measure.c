@@ -324,6 +324,13 @@ double host_locked_ns(long ops, int runs)
 	TIME_REPEATED(ops, runs, "lock xaddq %0, %1", : "+r"(v), "+m"(line[0]) : : "memory");
 }
 
+double host_store_locked_ns(long ops, int runs)
+{
+	static _Alignas(SEP) uint64_t line[SEP / 8], other[SEP / 8];
+	uint64_t v = 1;
+	TIME_REPEATED(ops, runs, "movq %0, %2\n\tlock xaddq %0, %1", : "+r"(v), "+m"(line[0]), "=m"(other[0]) : : "memory");
+}
+
 double host_rmw_chain_ns(long ops, int runs)
 {
 	static _Alignas(SEP) uint64_t line[SEP / 8];

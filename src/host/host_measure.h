@@ -50,6 +50,11 @@ int host_sb_step(const double ns[HOST_SB_STEPS]);
 
 /* ns per `lock xadd` to a line only this thread uses, best of `runs`. */
 double host_locked_ns(long ops, int runs);
+/* ns per pair of a store to one line and a `lock xadd` to another, both
+ * only this thread's, best of `runs`: the locked RMW waits for the store
+ * to leave the store buffer, so this minus host_locked_ns is one store's
+ * drain before a locked op. */
+double host_store_locked_ns(long ops, int runs);
 /* ns per `inc` of one quadword in memory, back to back, best of `runs`:
  * each reads what the one before wrote, so this is a link of a chain
  * through memory (store-to-load forwarding, or memory renaming). */

@@ -268,6 +268,16 @@ int host_calibrate(struct host_model *m, const struct host_topo *t, int quick,
 		m->ns_locked, locked, m->lat_locked_op))
 		goto out;
 
+	/* A store just before a locked RMW: the RMW waits for it to drain,
+	 * as the next locked RMW waits for the one before's store. The engine
+	 * takes that drain out of lat_locked_op, so it is at most that. */
+	m->ns_store_locked = host_store_locked_ns(quick ? 200000 : 2000000, m->runs);
+	double drain = round((m->ns_store_locked - m->ns_locked) * m->ghz);
+	m->lat_lock_drain = drain < 1 ? 0 : drain > m->lat_locked_op ? m->lat_locked_op : (uint32_t)drain;
+	if (say(progress, ctx, "store then locked RMW: %.2f ns, %.2f ns more than the RMW alone; lat_lock_drain = %u",
+		m->ns_store_locked, m->ns_store_locked - m->ns_locked, m->lat_lock_drain))
+		goto out;
+
 	/* Each inc reads what the one before it wrote: the model's forwarded
 	 * load completes this long after the store it reads (cycles() keeps
 	 * at least 1: a core that renames memory does a link a cycle). */
@@ -405,7 +415,7 @@ cJSON *host_model_json(const struct host_model *m)
 				 m->pair[l]);
 	int n = snprintf(src, sizeof src,
 		 "bounce calibrate%s, best of %d (host shared: noisy). Topology, caches: %s. Clock: dependent adds. "
-		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. lat_store_forward: back-to-back inc of one address. store_commit_width: independent stores to one line per cycle. "
+		 "issue_width: independent adds per cycle. c2c: CAS ping-pong, round trip/2 (%.100s). lat_locked_op: lock xadd minus L1 hit. lat_lock_drain: store + lock xadd minus lock xadd (at most lat_locked_op); lat_lock_snoop: not measured, 0. lat_store_forward: back-to-back inc of one address. store_commit_width: independent stores to one line per cycle. "
 		 "lat_mfence, lat_pause: back-to-back mfence (minus the cpi cycle), pause. "
 		 "L1/LLC/memory: pointer chase in 4 KiB/%s/%s. sb_entries: two chases with stores between their loads. "
 		 "Default, not measured: cpi. Not measured: %s",
@@ -450,6 +460,8 @@ cJSON *host_model_json(const struct host_model *m)
 	add_int(o, "lat_mem_local", m->lat_mem_local);
 	add_int(o, "lat_mem_remote", m->lat_mem_remote);
 	add_int(o, "lat_locked_op", m->lat_locked_op);
+	add_int(o, "lat_lock_drain", m->lat_lock_drain);
+	add_int(o, "lat_lock_snoop", 0);
 	add_int(o, "lat_mfence", (int)m->lat_mfence);
 	add_int(o, "lat_pause", (int)m->lat_pause);
 	add_int(o, "cpi", 1);

@@ -26,14 +26,14 @@ struct host_model {
 	double spc;             /* independent stores to one line per cycle */
 	uint32_t store_commit_width;
 	uint32_t sb_entries;     /* measured, or HOST_DEFAULT_SB_ENTRIES */
-	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked, ns_rmw_chain, ns_mfence, ns_pause;
+	double ns_l1, ns_llc, ns_mem, ns_mem_remote, ns_locked, ns_store_locked, ns_rmw_chain, ns_mfence, ns_pause;
 	size_t llc_probe, mem_probe;   /* bytes chased */
 	double ns_c2c[TOPO_NLEVELS];   /* per transfer; < 0: not measured */
 	int pair[TOPO_NLEVELS];        /* the CPU id paired with CPU t->id[0] */
 	int c2c_runs, c2c_clean[TOPO_NLEVELS]; /* runs, and how many had both CPUs to themselves */
 	double ns_c2c_median[TOPO_NLEVELS];
 	/* The model, in core cycles. */
-	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op, lat_store_forward,
+	uint32_t lat_l1_hit, lat_llc_hit, lat_mem_local, lat_mem_remote, lat_locked_op, lat_lock_drain, lat_store_forward,
 		 lat_mfence, lat_pause;
 	uint32_t c2c[TOPO_NLEVELS];    /* SMT, CLUSTER, SOCKET; REMOTE is 1 hop */
 	uint32_t l1_size, l1_assoc, line_size, llc_size, llc_assoc;

@@ -556,6 +556,26 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	push(ms, r->data_at, i, EV_FILL);
 }
 
+/* A holder that has the line locked answers once its RMW's lock has
+ * ended and lat_lock_snoop has passed; if that holder locks the line again
+ * before then, this runs again at the new lock's end (cpu_model.h). Called
+ * only while a lock lasts past now (nobody's, the common case). */
+static int wait_for_lock(struct memsys *ms, const struct ms_line *le, struct ms_rec *r, uint32_t i,
+			 uint64_t now)
+{
+	int h;
+	FOR_EACH_TARGET(ms, r, h)
+		if (le->pin_core == h && (le->sharers[h >> 6] >> (h & 63)) & 1) {
+			uint64_t at = le->pin_until + ms->m.lat_lock_snoop;
+			msg_done(ms, h, now);
+			msg_add(ms, h, at);
+			r->deferred = 1;
+			push(ms, at, i, EV_SNOOP);
+			return 1;
+		}
+	return 0;
+}
+
 /* The snoops of request i reach their holders. */
 static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 {
@@ -571,17 +591,8 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		push(ms, r->not_before, i, EV_SNOOP);
 		return;
 	}
-	/* A holder that has the line locked answers when its RMW is done
-	 * (nobody has, the common case, unless the pin lasts past now). */
-	if (le->pin_until > now)
-		FOR_EACH_TARGET(ms, r, h)
-			if (le->pin_core == h && (le->sharers[h >> 6] >> (h & 63)) & 1) {
-				msg_done(ms, h, now);
-				msg_add(ms, h, le->pin_until);
-				r->deferred = 1;
-				push(ms, le->pin_until, i, EV_SNOOP);
-				return;
-			}
+	if (le->pin_until > now && wait_for_lock(ms, le, r, i, now))
+		return;
 	uint64_t ready = 0;
 	FOR_EACH_TARGET(ms, r, h) {
 		msg_done(ms, h, now);

@@ -1,0 +1,204 @@
+/* How many locked RMWs an owner completes before a waiting snoop takes the
+ * line, and how long each hand-off takes, on cpus/xeon-8176-8s.json at each
+ * distance its topology has: derived below from the lock's timing
+ * parameters (lat_lock_drain, lat_lock_snoop) and the legs, and checked
+ * exactly against the engine. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu/sim.h"
+#include "load/cpu_json.h"
+#include "mem/memsys.h"
+
+/* Two threads add to one counter with lock xadd, NR_OPS times each. The
+ * counter sits at the start of a page, so its line's home is socket 0
+ * (lines are homed round robin over the sockets, and a page is a multiple
+ * of eight lines): the first thread's socket. */
+static const char src[] =
+	".equ NR_OPS, 1\n.data\n.align 4096\ncounter: .quad 0\n.text\n"
+	"main:\nmov rcx, NR_OPS\n"
+	"l: mov rax, 1\nlock xadd qword ptr [counter], rax\ndec rcx\njnz l\nhlt\n";
+
+struct outcome {
+	uint64_t cycles, bounces, locked_ops;
+};
+
+static const char *datadir(void)
+{
+	const char *d = getenv("top_srcdir");
+	if (!d || !*d)
+		d = getenv("BOUNCE_DATADIR");
+	return d && *d ? d : BOUNCE_SRCDIR;
+}
+
+/* Threads on CPU 0 and CPU peer of the xeon model, with the lock's
+ * parameters drain and snoop and one simple instruction a cycle (so the
+ * loop's mov, dec and jnz take a cycle each). */
+static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops)
+{
+	char path[1024], msg[2048];
+	struct err e;
+	err_clear(&e);
+	struct cpu_model m;
+	snprintf(path, sizeof path, "%s/cpus/xeon-8176-8s.json", datadir());
+	ck_assert_msg(cpu_json_load(path, &m, &e) == 0, "%s", path);
+	/* every socket simulated, so that the counter's home is socket 0 */
+	m.cores = 225;
+	m.issue_width = 1;
+	m.lat_lock_drain = drain;
+	m.lat_lock_snoop = snoop;
+	ck_assert_int_eq(cpu_model_validate(&m, &e), 0);
+
+	struct asm_define d = { .name = "NR_OPS", .value = ops };
+	struct asm_input in = { .nr_cpus = m.cores, .line_size = 64, .defines = &d, .n_defines = 1 };
+	struct program p;
+	int rc = asm_assemble_string("t.s", src, &in, &p, &e);
+	err_format(&e, msg, sizeof msg);
+	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
+	const struct symbol *ent = program_symbol(&p, "main");
+	ck_assert_ptr_nonnull(ent);
+	struct sim_thread th[2] = { { .cpu = 0, .entry = (uint32_t)ent->value },
+				    { .cpu = peer, .entry = (uint32_t)ent->value } };
+	struct sim_config cfg = { .cpu = m, .prog = &p, .threads = th, .n_threads = 2,
+				  .stop_cycles = 100000000ull, .seed = 1, .check = 1 };
+	struct sim *s = sim_create(&cfg, &e);
+	err_format(&e, msg, sizeof msg);
+	ck_assert_msg(s != NULL, "sim_create failed: %s", msg);
+	enum sim_status st = sim_run(s, &e);
+	err_format(&e, msg, sizeof msg);
+	ck_assert_msg(st == SIM_HALTED, "status %s: %s", sim_status_name(st), msg);
+	ck_assert_uint_eq(sim_peek(s, (uint64_t)program_symbol(&p, "counter")->value, 8),
+			  2 * (uint64_t)ops);
+	struct ms_stats ms;
+	ms_total_stats(sim_memsys(s), &ms);
+	struct core_stats cs;
+	sim_total_core_stats(s, &cs);
+	struct outcome o = { sim_cycles(s), ms.bounces, cs.locked_ops };
+	sim_destroy(s);
+	program_free(&p);
+	return o;
+}
+
+/* The hand-offs, derived. Legs on this model: 43 cycles inside a socket
+ * (c2c 85 / 2, rounded up), 43 + (298 - 85) = 256 to a socket one hop
+ * away, 43 + (692 - 85) = 650 two hops away, 1 between SMT siblings
+ * (c2c 1). A locked RMW costs lat_l1_hit + lat_locked_op = 15 cycles and
+ * holds the line for the first 15 - D of them (D = lat_lock_drain); the
+ * loop's dec, jnz and mov add 3, so an owner starts a lock every P = 18
+ * cycles from its fill F: at F, F + P, ...
+ *
+ * An owner whose fill came at F starts k locks before the line leaves at
+ * X = F + R; its next lock, at Q = F + kP, misses, and its request travels
+ * to the line's agent and is forwarded to the next owner, whose snoop
+ * arrives at Q + leg(B, agent) + leg(agent, A), while the data reaches it
+ * at X + leg(B, A). The agent is the socket (same socket), home socket 0
+ * (A's, across sockets) or the core (SMT), so leg(B, agent) +
+ * leg(agent, A) - leg(B, A) = E is one socket leg, 43, at every distance
+ * but SMT (1). The next owner's window from its fill to the snoop is so
+ * W' = kP + E - R (at least 1: a forwarded snoop is handled the cycle
+ * after the fill at the earliest). It starts k' = ceil(W' / P) locks. If
+ * the snoop comes during lock k' (before (k'-1)P + 15 - D) it waits, and
+ * the line leaves S = lat_lock_snoop after that lock ends: R' =
+ * (k'-1)P + 15 - D + S, which is before the next lock as long as S <=
+ * D + 3; else it leaves on arrival, R' = W'. A hand-off takes
+ * R + leg(B, A) from one fill to the next. */
+struct expect {
+	int peer;
+	uint32_t leg;          /* leg(B, A) */
+	uint32_t agent_extra;  /* leg(B, agent) + leg(agent, A) - leg(B, A) */
+};
+
+static const struct expect distances[] = {
+	{ 1, 43, 43 },     /* another core of socket 0 */
+	{ 28, 256, 43 },   /* socket 1, one UPI hop */
+	{ 56, 650, 43 },   /* socket 2, two hops */
+	{ 224, 1, 1 },     /* CPU 0's SMT sibling */
+};
+
+struct lock_params {
+	uint32_t drain, snoop;
+};
+
+static const struct lock_params params[] = {
+	{ 0, 0 },   /* the shipped model: the snoop is handled as the lock ends */
+	{ 4, 0 },   /* a 4-cycle drain in which the line is free */
+	{ 8, 0 },
+	{ 4, 2 },
+	{ 0, 1 },
+};
+
+#define P 18
+#define OP 15
+
+/* Ops per ownership, and the cycles of two hand-offs of the steady state
+ * (the recurrence above, run from the first owner's first lock until it
+ * has settled; it settles to a cycle of one or two steps here). */
+static void derive(const struct expect *x, const struct lock_params *lp, uint32_t *k, uint64_t *two)
+{
+	uint32_t kk = 1, r = OP - lp->drain + lp->snoop;
+	for (int settle = 0; settle < 64; settle++) {
+		int64_t w = (int64_t)kk * P + x->agent_extra - r;
+		if (w < 1)
+			w = 1;
+		kk = (uint32_t)((w + P - 1) / P);
+		uint32_t lock_end = (kk - 1) * P + OP - lp->drain;
+		r = w < lock_end ? lock_end + lp->snoop : (uint32_t)w;
+		if (settle >= 62) /* the last two steps: one whole cycle of the steady state */
+			*two += r + x->leg;
+	}
+	*k = kk;
+}
+
+/* Runs of 300 and 900 operations per thread: the extra 1200 operations
+ * are whole ownerships of the steady state (1200 is a multiple of every k
+ * here), so the start (the first miss, from memory) and the end cancel. */
+START_TEST(test_ops_per_ownership_by_distance)
+{
+	const struct expect *x = &distances[_i / (int)(sizeof params / sizeof params[0])];
+	const struct lock_params *lp = &params[_i % (int)(sizeof params / sizeof params[0])];
+	uint32_t k;
+	uint64_t two = 0;
+	derive(x, lp, &k, &two);
+	struct outcome a = run_pair(x->peer, lp->drain, lp->snoop, 300);
+	struct outcome b = run_pair(x->peer, lp->drain, lp->snoop, 900);
+	ck_assert_uint_eq(b.locked_ops - a.locked_ops, 1200);
+	ck_assert_uint_eq(1200 % k, 0);
+	ck_assert_msg(b.bounces - a.bounces == 1200 / k,
+		      "CPUs 0 and %d, drain %u snoop %u: %llu more bounces, expected %u (%u ops per ownership)",
+		      x->peer, lp->drain, lp->snoop, (unsigned long long)(b.bounces - a.bounces), 1200 / k, k);
+	ck_assert_uint_eq(1200 / k % 2, 0);
+	ck_assert_msg(b.cycles - a.cycles == 1200 / k / 2 * two,
+		      "CPUs 0 and %d, drain %u snoop %u: %llu more cycles, expected %llu",
+		      x->peer, lp->drain, lp->snoop, (unsigned long long)(b.cycles - a.cycles),
+		      (unsigned long long)(1200 / k / 2 * two));
+}
+END_TEST
+
+/* A snoop that waits longer than the owner takes to lock again never gets
+ * the line while the owner keeps locking: the first owner completes all
+ * its operations before the other thread gets one. */
+START_TEST(test_slow_snoop_starves)
+{
+	struct outcome o = run_pair(1, 0, 4, 300);
+	ck_assert_uint_eq(o.bounces, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ownership");
+	TCase *tc = tcase_create("ownership");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_ops_per_ownership_by_distance, 0,
+			    (int)(sizeof distances / sizeof distances[0] * (sizeof params / sizeof params[0])));
+	tcase_add_test(tc, test_slow_snoop_starves);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
