@@ -235,7 +235,7 @@ const struct cli_option cli_option_table[OPT_COUNT] = {
 	[OPT_REPEAT] = {"repeat", 0, "N", NULL, "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)", INT(repeat, 1, 1000)},
 	[OPT_FIND] = {"find", 0, "'COLUMN>=X'", NULL, "print where the condition first holds in each series (>=, <=, >, <, =)", STRING(find)},
 	[OPT_CHECK] = {"check", 0, NULL, NULL, "run the coherence invariant checker after every transaction", TRUE(check)},
-	[OPT_NO_FAST_FORWARD] = {"no-fast-forward", 0, NULL, NULL, "execute every waiting loop instead of parking the core (the same results, slower)", TRUE(no_fast_forward)},
+	[OPT_NO_FAST_FORWARD] = {"no-fast-forward", 0, NULL, NULL, "execute every waiting loop instead of parking the core (slower; the reference path fast-forward is checked against)", TRUE(no_fast_forward)},
 	[OPT_JOBS] = {"jobs", 'j', "N", NULL, "run N variants (sweep: points) at once (default: the online CPUs)", PARSE(set_jobs)},
 	[OPT_SHARD] = {"shard", 0, "K/N", NULL, "run only the K-th of N interleaved shares of the points", PARSE(set_shard)},
 	[OPT_PROGRESS] = {"progress", 0, NULL, NULL, "show progress on stderr even when it is not a terminal", CHOICE(progress, 1)},
