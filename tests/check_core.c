@@ -1137,9 +1137,9 @@ END_TEST
  * and take a softirq every 1000 cycles. A core waits for the line about
  * 64 transfers, so an interrupt has nearly always arrived by its fill.
  * The line's next owner is guaranteed its access before a forwarded snoop
- * takes the line away; a handler run in between used to let it go, the
- * add missed again, and this run stopped at its limit of 10 M cycles with
- * few adds done (on 64 cores of manycore-1024, 4 of 64 in 125 M). */
+ * takes the line away; a handler run in between would let it go, the add
+ * would miss again, and this run would stop at its limit of 10 M cycles
+ * with few adds done. */
 START_TEST(test_locked_adds_complete_under_interrupts)
 {
 	const char *src = ".data\n.align 64\nctr: .quad 0\n.percpu\nirqs: .quad 0\n.text\n"

@@ -55,8 +55,8 @@ refuse "1 MiB .percpu times 1024 CPUs" 'percpu.s:2:[0-9]*: 1048576 more bytes of
 
 # Caches the host cannot hold: a model whose L1s (and LLCs) on its cores
 # would take more than the 4 GiB host budget is refused at load, at the key,
-# for check, run and sweep alike, where the engine once failed with an
-# internal out-of-memory error (or AddressSanitizer's abort) building it.
+# for check, run and sweep alike, as bad input (exit 2), not as an internal
+# out-of-memory error (or AddressSanitizer's abort) while building it.
 # bigcpu FILE CORES L1_SIZE: 16-byte lines, direct-mapped, no LLC
 bigcpu() {
 	printf '{"name": "big", "ghz": 1, "cores": %s, "cores_per_socket": 16, "line_size": 16,\n "l1_size": %s, "l1_assoc": 1,\n "lat_l1_hit": 1, "lat_c2c_local": 10, "lat_c2c_remote": 10, "lat_mem_local": 100, "lat_mem_remote": 100,\n "lat_locked_op": 0, "lat_mfence": 0, "lat_pause": 0, "sb_entries": 1, "fabric": "directory", "protocol": "MESI"}\n' \

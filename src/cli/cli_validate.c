@@ -177,7 +177,7 @@ int cli_validate(const struct cli_opts *o)
 
 	long nthreads = o->threads;
 	/* --threads against the online CPUs first: calibrating takes seconds
-	 * and a GB of memory, and used to come before this refusal */
+	 * and a GB of memory, which a refused request must not cost */
 	if (!(topo = cli_host_topo(&e)))
 		goto fail;
 	if (!nthreads)

@@ -286,6 +286,8 @@ ALWAYS_INLINE uint64_t stop_bound(struct core_env *env, const struct core *c)
 	uint64_t b = min64(env->horizon, ms_core_next_msg(env->ms, c->id));
 	if (__builtin_expect(c->drain_at == RFO_WAIT, 0))
 		b = min64(b, ms_next_event(env->ms));
+	else if (c->drain_at != NONE)
+		b = min64(b, c->drain_at + 1);
 	return b;
 }
 
@@ -1370,6 +1372,14 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 
 	case OP_GHOST_ADD:
 	case OP_GHOST_READ:
+		/* Cores run ahead of one another, so a ghost op made when this
+		 * core reached it would see the others' ghost adds as far as they
+		 * happened to run, not as far as simulated time has come: made at
+		 * the core's own time, in the event order, every read is checked
+		 * against the exact count of that cycle, however far anyone ran
+		 * ahead (and with or without fast-forward). */
+		if (c->clock != env->now && !catch_up_call(env, c))
+			return ST_YIELD;
 		return ghost_op(env, c, in) ? ST_FAULT : ST_FREE;
 
 	default:

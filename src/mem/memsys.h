@@ -119,8 +119,8 @@ struct memsys;
  * Pages of them become resident only as the run fills ways (the sanitizer
  * build writes them all at once), but the kernel refuses a mapping much
  * larger than the host, and --jobs builds a machine per job: a model over
- * MS_HOST_BUDGET is refused as bad input by ms_model_check, where it once
- * failed as an internal out-of-memory error. The catalogue's models at
+ * MS_HOST_BUDGET is refused as bad input by ms_model_check (the user's
+ * model is what is wrong, not the engine). The catalogue's models at
  * their most CPUs need at most 111 MiB (epyc-9654 at 192: its 12 LLCs;
  * manycore-1024 45 MiB); 4 GiB still takes 2 MiB L1s of 64-byte lines on
  * 1024 cores. An L1 line costs 25 + line_size bytes (tag 8, LRU stamp 8,
