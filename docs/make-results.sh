@@ -6,11 +6,11 @@
 set -eu
 : "${BOUNCE:?set BOUNCE to the bounce binary (make results does)}"
 top=$(cd "$(dirname "$0")/.." && pwd)
-# Up to 256 cores: beyond, local_t_flip's spinlock convoy (every fold waits
-# behind every CPU's flag read and failed xchg) makes the host time grow as
-# the cube of the core count, and scaling.s's adds per CPU grow with it too
-# (8 x NR_CPUS from 32 cores): 7.5 minutes of wall-clock time at 256 cores on
-# a busy 2-core host; the whole of `make results` took 11 minutes there.
+# Up to 256 cores: local_t_flip's simulated time grows as the cube of the
+# core count (its adds per CPU grow with it, and each fold waits behind every
+# CPU), 15 G cycles at 512 and 123 G at 1024, which would add minutes to
+# `make results` (the whole scenario at 1024 cores: under 4 minutes with two
+# jobs on a 2-core host). RESULTS_CORES takes a longer list.
 cores=${RESULTS_CORES:-1,2,4,8,16,32,64,128,256}
 jobs=${RESULTS_JOBS:-2}
 tmp=$(mktemp -d)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/ghost.h"
 #include "cpu/sim.h"
 
 struct run {
@@ -990,6 +991,48 @@ START_TEST(test_ghost_and_observer)
 }
 END_TEST
 
+/* Ghost instructions are applied in (cycle, core, program order), not in
+ * the order cores reached them while running ahead of one another. */
+START_TEST(test_ghost_log_order)
+{
+	struct ghost_table *t = ghost_table_new();
+	ck_assert_ptr_nonnull(t);
+	const uint64_t c = 0x1000;
+	ck_assert_int_eq(ghost_log(t, 10, 1, 0, c, 5, 0), 0);  /* core 1 ran ahead: add 5 at 10 */
+	ck_assert_int_eq(ghost_log(t, 10, 1, 1, c, 3, 0), 0);  /* then read 3, after its add: off by 2 */
+	ck_assert_int_eq(ghost_log(t, 5, 0, 1, c, 0, 0), 0);   /* core 0 reads 0 at 5: exact */
+	ck_assert_int_eq(ghost_log(t, 10, 0, 1, c, 0, 0), 0);  /* and at 10, before core 1: exact */
+	ck_assert_int_eq(ghost_settle(t, 10), 0);
+	const struct ghost *g = ghost_find(t, c);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->reads, 1);
+	ck_assert_int_eq(g->exact, 0);
+	/* before a settled cycle: the caller's promise was broken */
+	ck_assert_int_eq(ghost_log(t, 9, 2, 1, c, 0, 0), -2);
+	ck_assert_int_eq(ghost_log(t, 20, 2, 1, c, 5, 10), 0);
+	ck_assert_int_eq(ghost_settle(t, UINT64_MAX), 0);
+	g = ghost_find(t, c);
+	ck_assert_int_eq(g->exact, 5);
+	ck_assert_uint_eq(g->reads, 4);
+	ck_assert_uint_eq(g->max_err, 2);
+	ck_assert_uint_eq(g->off_reads, 1);
+	ck_assert(g->mean_err == 0.5);
+	ck_assert_int_eq(g->last_read, 5);
+	ghost_table_free(t);
+
+	/* A long log is applied as it goes, up to the cycle promised, each op
+	 * once: 20,000 adds made two cores' worth out of order. */
+	t = ghost_table_new();
+	for (uint64_t i = 0; i < 10000; i++) {
+		ck_assert_int_eq(ghost_log(t, i + 1, 1, 0, c, 1, i), 0);
+		ck_assert_int_eq(ghost_log(t, i, 0, 0, c, 2, i), 0);
+	}
+	ck_assert_int_eq(ghost_settle(t, UINT64_MAX), 0);
+	ck_assert_int_eq(ghost_find(t, c)->exact, 30000);
+	ghost_table_free(t);
+}
+END_TEST
+
 /* An activity observer sees the run without changing it (without one, the
  * core runs a loop specialized for that case): every core's counters and
  * the end cycle are the same with and without it. */
@@ -1197,6 +1240,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_events_counted);
 	tcase_add_test(tc, test_limit_clips_the_split);
 	tcase_add_test(tc, test_ghost_and_observer);
+	tcase_add_test(tc, test_ghost_log_order);
 	tcase_add_test(tc, test_observer_changes_nothing);
 	tcase_add_test(tc, test_activity_during_waits);
 	tcase_add_loop_test(tc, test_irq_waits_for_the_missed_instruction, 0, 2);

@@ -796,10 +796,14 @@ static int ghost_op(struct core_env *env, struct core *c, const struct insn *in)
 	unsigned sz = in->b.size ? in->b.size : 8;
 	int64_t v = sext(opval(c, &in->b, sz), sz);
 	uint64_t addr = ea(c, &in->a);
-	int r = in->op == OP_GHOST_ADD ? ghost_add(env->ghosts, addr, v) : ghost_read(env->ghosts, addr, v);
+	/* logged at the core's own cycle and applied in cycle order (ghost.h):
+	 * no instruction of any core comes before the event being processed */
+	int r = ghost_log(env->ghosts, c->clock, c->id, in->op == OP_GHOST_READ, addr, v, env->now);
 	if (r) {
 		env->failed = 1;
-		return err_internal(&env->err, "out of memory for ghost counters");
+		return r == -1 ? err_internal(&env->err, "out of memory for ghost counters")
+			       : err_internal(&env->err, "core %d: a ghost instruction at cycle %llu came after "
+							 "later cycles were settled", c->id, (unsigned long long)c->clock);
 	}
 	return 0;
 }
@@ -1372,14 +1376,6 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 
 	case OP_GHOST_ADD:
 	case OP_GHOST_READ:
-		/* Cores run ahead of one another, so a ghost op made when this
-		 * core reached it would see the others' ghost adds as far as they
-		 * happened to run, not as far as simulated time has come: made at
-		 * the core's own time, in the event order, every read is checked
-		 * against the exact count of that cycle, however far anyone ran
-		 * ahead (and with or without fast-forward). */
-		if (c->clock != env->now && !catch_up_call(env, c))
-			return ST_YIELD;
 		return ghost_op(env, c, in) ? ST_FAULT : ST_FREE;
 
 	default:

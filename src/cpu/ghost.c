@@ -8,12 +8,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A ghost instruction not yet applied. */
+struct ghost_op {
+	uint64_t time, seq, addr;
+	int64_t v;
+	int32_t core;
+	int32_t is_read;
+};
+
+/* Ops logged before this many are left are applied when the log is full
+ * (it doubles while most of it must wait). */
+#define GHOST_LOG_MIN 4096
+
 struct ghost_table {
 	struct ghost *g;         /* insertion order */
 	uint32_t *slot;          /* index + 1, 0 = empty */
 	size_t n, cap, nslots;
 	struct ghost *sorted;
 	double *sum;             /* sum of the read errors of g[i], for mean_err */
+	struct ghost_op *log;    /* logged, not yet applied */
+	size_t nlog, logcap, logmax;
+	uint64_t seq;
+	uint64_t settled;        /* every op before this cycle is applied */
 };
 
 struct ghost_table *ghost_table_new(void)
@@ -29,6 +45,7 @@ void ghost_table_free(struct ghost_table *t)
 	free(t->slot);
 	free(t->sorted);
 	free(t->sum);
+	free(t->log);
 	free(t);
 }
 
@@ -113,6 +130,64 @@ int ghost_read(struct ghost_table *t, uint64_t addr, int64_t v)
 		g->max_err = e;
 	g->off_reads += e != 0;
 	g->blind_reads += e != 0 && v == 0;
+	return 0;
+}
+
+static int op_cmp(const void *a, const void *b)
+{
+	const struct ghost_op *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->core != y->core)
+		return x->core < y->core ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int ghost_settle(struct ghost_table *t, uint64_t before)
+{
+	if (before > t->settled)
+		t->settled = before;
+	if (!t->nlog)
+		return 0;
+	qsort(t->log, t->nlog, sizeof *t->log, op_cmp);
+	size_t k = 0;
+	for (; k < t->nlog && t->log[k].time < before; k++) {
+		const struct ghost_op *o = &t->log[k];
+		if ((o->is_read ? ghost_read : ghost_add)(t, o->addr, o->v)) {
+			memmove(t->log, t->log + k, (t->nlog - k) * sizeof *t->log);
+			t->nlog -= k;
+			return -1;
+		}
+	}
+	memmove(t->log, t->log + k, (t->nlog - k) * sizeof *t->log);
+	t->nlog -= k;
+	return 0;
+}
+
+int ghost_log(struct ghost_table *t, uint64_t time, int core, int is_read, uint64_t addr, int64_t v,
+	      uint64_t settled)
+{
+	if (time < t->settled)
+		return -2;
+	if (t->nlog == t->logcap) {
+		if (t->nlog >= (t->logmax ? t->logmax : GHOST_LOG_MIN)) {
+			if (ghost_settle(t, settled))
+				return -1;
+			/* most of it still waits: let it grow rather than sort it
+			 * again at every op */
+			if (2 * t->nlog > t->logcap)
+				t->logmax = 2 * t->logcap;
+		}
+		if (t->nlog == t->logcap) {
+			size_t cap = t->logcap ? 2 * t->logcap : 256;
+			struct ghost_op *l = realloc(t->log, cap * sizeof *l);
+			if (!l)
+				return -1;
+			t->log = l;
+			t->logcap = cap;
+		}
+	}
+	t->log[t->nlog++] = (struct ghost_op){time, t->seq++, addr, v, core, is_read};
 	return 0;
 }
 

@@ -32,6 +32,22 @@ int ghost_add(struct ghost_table *t, uint64_t addr, int64_t v);
  * exact value. Returns -1 when out of memory. */
 int ghost_read(struct ghost_table *t, uint64_t addr, int64_t v);
 
+/* A ghost instruction made by `core` at cycle `time`, kept until
+ * ghost_settle applies it. Cores run ahead of one another, so the order
+ * in which they reach their ghost instructions is not the order of
+ * simulated time; applied in (time, core, program order), the order the
+ * event queue gives accesses of one cycle, every read is checked against
+ * the exact count of its cycle however far anyone ran, with or without
+ * fast-forward. `settled` is the caller's promise that no instruction
+ * before that cycle is still to come: when the log grows long, what lies
+ * before it is applied. Returns -1 when out of memory, -2 when `time` lies
+ * before a cycle already settled (the promise was broken). */
+int ghost_log(struct ghost_table *t, uint64_t time, int core, int is_read, uint64_t addr, int64_t v,
+	      uint64_t settled);
+/* Apply the logged instructions made before cycle `before` (UINT64_MAX:
+ * all of them). Returns -1 when out of memory. */
+int ghost_settle(struct ghost_table *t, uint64_t before);
+
 /* Every counter, sorted by address, into a buffer owned by the table
  * (valid until the next call). */
 size_t ghost_list(struct ghost_table *t, const struct ghost **out);

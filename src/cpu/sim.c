@@ -277,6 +277,13 @@ static enum sim_status finish(struct sim *s, enum sim_status st, struct err *e)
 		for (int c = 0; c < s->m.cores; c++)
 			core_stop_at_limit(&s->cores[c], s->limit);
 	}
+	if (ghost_settle(s->env.ghosts, UINT64_MAX)) {
+		err_internal(&s->err, "out of memory for ghost counters");
+		s->status = SIM_ERROR;
+		if (e)
+			*e = s->err;
+		return SIM_ERROR;
+	}
 	return st;
 }
 
@@ -460,13 +467,24 @@ void sim_total_core_stats(const struct sim *s, struct core_stats *out)
 	}
 }
 
+/* The ghost instructions made so far: mid-run, those before the event
+ * being processed (no core can make one before it any more); once the run
+ * has ended, all (finish settled them, reporting a failure there). Out of
+ * memory mid-run, a view shows what was applied. */
+static void settle_ghosts(struct sim *s)
+{
+	(void)ghost_settle(s->env.ghosts, s->status == SIM_RUNNING ? s->env.now : UINT64_MAX);
+}
+
 size_t sim_ghosts(struct sim *s, const struct ghost **out)
 {
+	settle_ghosts(s);
 	return ghost_list(s->env.ghosts, out);
 }
 
 const struct ghost *sim_ghost(struct sim *s, uint64_t addr)
 {
+	settle_ghosts(s);
 	return ghost_find(s->env.ghosts, addr);
 }
 
