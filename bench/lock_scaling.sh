@@ -22,6 +22,6 @@ for v in test_and_set ticket queued; do
 		t1=$(now)
 		awk -F, -v v="$v" -v n="$n" -v a="$t0" -v b="$t1" '
 			NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "cycles") c = i; if ($i == "stopped") st = i } }
-			NR == 2 { s = b - a; printf "%-13s %5d %9.2f %14d %14.3g %s\n", v, n, s, $c, $c / s, $st }' "$tmp/r.csv"
+			NR == 2 { s = b - a; printf "%-13s %5d %9.2f %14.0f %14.3g %s\n", v, n, s, $c, $c / s, $st }' "$tmp/r.csv"
 	done
 done
