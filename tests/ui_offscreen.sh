@@ -79,8 +79,9 @@ interrupted "view --screenshot" 1 "interrupted; no screenshot written" \
 	"$BOUNCE" view --screenshot "$tmp/int.png" --frames 1000000
 cp "$top_srcdir/scenarios/tcp_memory_allocated.json" "$tmp/scen.json"
 rc=0
-"$BOUNCE" view "$tmp/scen.json" --screenshot "$tmp/scen.json" --frames 1 2>"$tmp/err" || rc=$?
-[ $rc -eq 2 ] && grep -q "scen.json: --screenshot names the scenario" "$tmp/err" ||
+ln "$tmp/scen.json" "$tmp/scen.png"  # the same file under a name the option takes
+"$BOUNCE" view "$tmp/scen.json" --screenshot "$tmp/scen.png" --frames 1 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && grep -q "scen.png: --screenshot names the scenario" "$tmp/err" ||
 	fail "view --screenshot its own scenario: exit $rc: $(cat "$tmp/err")"
 cmp -s "$tmp/scen.json" "$top_srcdir/scenarios/tcp_memory_allocated.json" || fail "view --screenshot replaced its scenario"
 echo "ok: off-screen render"

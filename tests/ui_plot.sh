@@ -95,6 +95,21 @@ printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,x\n3,a\n' >"$tmp/first.csv"
 refused "first.csv:3:5: ops_per_sec 'x' is not a number" "$tmp/first.csv"
 refused "unknown option" "$tmp/sw.csv" --bogus
 refused "expected WxH" "$tmp/sw.csv" --size 10x10
+# The chart writer writes PNG: a name promising another format is refused
+# before anything is read or written; - is stdout.
+for ext in svg jpg pdf; do
+	"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/chart.$ext" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "plot -o chart.$ext: exit $rc, expected 2"
+	grep -q "bounce writes PNG only (expected a name ending in .png, or - for stdout)" "$tmp/err" || fail "plot -o chart.$ext: $(cat "$tmp/err")"
+	[ ! -e "$tmp/chart.$ext" ] || fail "plot -o chart.$ext: a file was written"
+done
+"$BOUNCE" plot "$tmp/sw.csv" -o - >"$tmp/stdout.png" || fail "plot -o - exited $?"
+"$PNGCHECK" size "$tmp/stdout.png" 960 600 || fail "plot -o -: no PNG on stdout"
+"$BOUNCE" view --screenshot "$tmp/shot.jpg" --frames 1 2>"$tmp/err"
+[ $? -eq 2 ] || fail "view --screenshot shot.jpg: expected exit 2"
+grep -q "view: --screenshot '$tmp/shot.jpg': bounce writes PNG only" "$tmp/err" || fail "view --screenshot shot.jpg: $(cat "$tmp/err")"
+[ ! -e "$tmp/shot.jpg" ] || fail "view --screenshot shot.jpg: a file was written"
 "$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/no/dir/x.png" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "x.png: cannot create output file" "$tmp/err" || fail "plot to a missing directory: $(cat "$tmp/err")"
 "$BOUNCE" plot "$tmp/sw.csv" 2>"$tmp/err"
@@ -104,10 +119,10 @@ refused "expected WxH" "$tmp/sw.csv" --size 10x10
 # not replace its CSV; a symlink is followed and its target replaced; a
 # temporary name planted beside it is not written through; a FIFO is
 # written through and stays one; an interrupted plot writes nothing.
-cp "$tmp/sw.csv" "$tmp/keep.csv"
-"$BOUNCE" plot "$tmp/keep.csv" -o "$tmp/keep.csv" 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "keep.csv: -o names the CSV" "$tmp/err" || fail "plot -o its own CSV: $(cat "$tmp/err")"
-cmp -s "$tmp/sw.csv" "$tmp/keep.csv" || fail "plot -o its own CSV changed the CSV"
+cp "$tmp/sw.csv" "$tmp/keep.png"
+"$BOUNCE" plot "$tmp/keep.png" -o "$tmp/keep.png" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "keep.png: -o names the CSV" "$tmp/err" || fail "plot -o its own CSV: $(cat "$tmp/err")"
+cmp -s "$tmp/sw.csv" "$tmp/keep.png" || fail "plot -o its own CSV changed the CSV"
 ln -s target.png "$tmp/link.png"
 "$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/link.png" || fail "plot -o a symlink exited $?"
 [ -L "$tmp/link.png" ] && "$PNGCHECK" size "$tmp/target.png" 960 600 || fail "plot -o a symlink: the link was replaced, not its target"
@@ -115,11 +130,11 @@ echo precious >"$tmp/victim"
 ln -s victim "$tmp/o.png.tmp"
 "$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/o.png" || fail "plot beside a planted o.png.tmp exited $?"
 [ "$(cat "$tmp/victim")" = precious ] || fail "plot wrote through a planted o.png.tmp symlink"
-mkfifo "$tmp/fifo"
-cat "$tmp/fifo" >"$tmp/from-fifo" &
-"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/fifo" || fail "plot -o a FIFO exited $?"
+mkfifo "$tmp/fifo.png"
+cat "$tmp/fifo.png" >"$tmp/from-fifo" &
+"$BOUNCE" plot "$tmp/sw.csv" -o "$tmp/fifo.png" || fail "plot -o a FIFO exited $?"
 wait
-[ -p "$tmp/fifo" ] && "$PNGCHECK" size "$tmp/from-fifo" 960 600 || fail "plot -o a FIFO: not written through"
+[ -p "$tmp/fifo.png" ] && "$PNGCHECK" size "$tmp/from-fifo" 960 600 || fail "plot -o a FIFO: not written through"
 awk 'BEGIN { print "cores,ops_per_sec,variant"; for (s = 0; s < 250; s++) for (c = 1; c <= 64; c++) print c "," c * s + 1 ",v" s }' >"$tmp/many.csv"
 interrupted "plot" 0.2 "plot: interrupted; no output written" \
 	"$BOUNCE" plot "$tmp/many.csv" -o "$tmp/int.png" --size 4096x4096

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "base/name_map.h"
 #include "cli/cli_command.h"
@@ -303,6 +304,12 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+static int ends_with_png(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 4 && strcasecmp(s + n - 4, ".png") == 0;
+}
+
 /* Store one option's value where its description says. */
 static int store(const struct cli_command *c, const struct cli_option *d, const char *val, struct cli_opts *o,
 		 struct err *e)
@@ -311,7 +318,16 @@ static int store(const struct cli_command *c, const struct cli_option *d, const 
 	char opt[64];
 	long long v;
 	switch (d->kind) {
-	case CLI_OPT_STRING: *(const char **)(void *)at = val; return 0;
+	case CLI_OPT_STRING:
+		/* An output whose metavar names PNG gets PNG data, whatever it
+		 * is called: a name promising another format is refused rather
+		 * than filled with bytes that are not that format. */
+		if (d->arg && ends_with_png(d->arg) && !ends_with_png(val) && strcmp(val, "-") != 0)
+			return err_set(e, NULL, 0, 0,
+				       "%s: --%s '%s': bounce writes PNG only (expected a name ending in .png, or - for stdout)",
+				       c->name, d->name, val);
+		*(const char **)(void *)at = val;
+		return 0;
 	case CLI_OPT_TRUE: *(bool *)(void *)at = true; return 0;
 	case CLI_OPT_CHOICE: *(int *)(void *)at = d->choice; return 0;
 	case CLI_OPT_INT:
