@@ -44,6 +44,18 @@ cmp -s "$tmp/a.png" "$tmp/a2.png" || fail "two plots of the same CSV differ"
 "$BOUNCE" plot "$tmp/p.csv" -o "$tmp/p.png" || fail "plot with a varying --set exited $?"
 "$PNGCHECK" colors "$tmp/p.png" $S1 $S2 || fail "BATCH=8 and BATCH=16 are not two series"
 
+# Two series equal at every point: the one drawn second is dashed, so the
+# first shows through its gaps (a third of its pixels alone, not only its
+# legend entry: the legend is 150 of them).
+printf 'cores,variant,ops_per_sec\n1,a,5\n2,a,9\n4,a,14\n8,a,20\n' >"$tmp/one.csv"
+{ cat "$tmp/one.csv"; printf '1,b,5\n2,b,9\n4,b,14\n8,b,20\n'; } >"$tmp/eq.csv"
+"$BOUNCE" plot "$tmp/one.csv" -o "$tmp/one.png" || fail "plot one.csv exited $?"
+"$BOUNCE" plot "$tmp/eq.csv" -o "$tmp/eq.png" || fail "plot eq.csv exited $?"
+alone=$("$PNGCHECK" count "$tmp/one.png" $S1)
+under=$("$PNGCHECK" count "$tmp/eq.png" $S1)
+[ "$under" -ge $((alone / 4)) ] || fail "a series coinciding with the next shows $under of its $alone pixels"
+"$PNGCHECK" colors "$tmp/eq.png" $S1 $S2 || fail "a coinciding series is missing"
+
 refused() { # expected-message-fragment, then the arguments
 	want=$1
 	shift

@@ -18,7 +18,8 @@
 #define MAX_TICKS 64
 
 /* Tableau 10: distinct hues that stay apart for the common colour-vision
- * deficiencies; the marker shape cycles too, so series stay apart in grey. */
+ * deficiencies; the marker shape and the dash pattern cycle too, so series
+ * stay apart in grey and where they coincide. */
 static const SDL_Color palette[] = {
 	{0x4e, 0x79, 0xa7, 255}, {0xf2, 0x8e, 0x2b, 255}, {0xe1, 0x57, 0x59, 255},
 	{0x59, 0xa1, 0x4f, 255}, {0xb0, 0x7a, 0xa1, 255}, {0x76, 0xb7, 0xb2, 255},
@@ -138,6 +139,72 @@ static void thick_line(SDL_Renderer *r, int x0, int y0, int x1, int y1)
 			SDL_RenderDrawLine(r, x0 + dx, y0 + dy, x1 + dx, y1 + dy);
 }
 
+/* Dash patterns by series, on and off runs in pixels along the line
+ * (0-terminated; the first is solid): a series drawn over another that has
+ * the same values lets the one below show through its gaps. */
+static const int dashes[][5] = {{0}, {10, 6, 0}, {3, 4, 0}, {12, 4, 3, 4, 0}};
+#define NDASHES (sizeof dashes / sizeof dashes[0])
+
+/* The series' line through two points, continuing its dash pattern from
+ * *phase (pixels drawn along the series so far). */
+static void dashed_line(SDL_Renderer *r, const int *pat, double *phase, int x0, int y0, int x1, int y1)
+{
+	double len = hypot(x1 - x0, y1 - y0);
+	if (!pat[0] || len < 1) {
+		thick_line(r, x0, y0, x1, y1);
+		*phase += len;
+		return;
+	}
+	int period = 0, n = 0;
+	while (n < 4 && pat[n])
+		period += pat[n++];
+	for (double a = 0; a < len;) {
+		/* where in the pattern this point lies, and how far its run goes */
+		double at = fmod(*phase + a, period);
+		int k = 0;
+		double end = pat[0];
+		while (at >= end && k + 1 < n)
+			end += pat[++k];
+		double b = a + (end - at);
+		if (b > len)
+			b = len;
+		if (k % 2 == 0)
+			thick_line(r, x0 + (int)lround((x1 - x0) * a / len), y0 + (int)lround((y1 - y0) * a / len),
+				   x0 + (int)lround((x1 - x0) * b / len), y0 + (int)lround((y1 - y0) * b / len));
+		a = b + 1e-9;
+	}
+	*phase += len;
+}
+
+/* The first series before i with the same points and bars as i, or -1:
+ * drawn exactly under it, it would vanish from the chart. */
+static long coincides_with(const struct plot_data *d, size_t i)
+{
+	const struct plot_series *s = &d->s[i];
+	for (size_t j = 0; j < i; j++) {
+		const struct plot_series *o = &d->s[j];
+		if (o->n != s->n || !o->lo != !s->lo)
+			continue;
+		size_t k = 0;
+		while (k < s->n && o->x[k] == s->x[k] && o->y[k] == s->y[k] &&
+		       (!s->lo || (o->lo[k] == s->lo[k] && o->hi[k] == s->hi[k])))
+			k++;
+		if (k == s->n)
+			return (long)j;
+	}
+	return -1;
+}
+
+/* Series i's name in the legend, saying which series it hides under. */
+static const char *legend_name(const struct plot_data *d, size_t i, char *buf, size_t n)
+{
+	long j = coincides_with(d, i);
+	if (j < 0)
+		return d->s[i].name;
+	snprintf(buf, n, "%s (coincides with %s)", d->s[i].name, d->s[j].name);
+	return buf;
+}
+
 /* A filled marker of radius rad: square, circle, triangle, diamond by
  * series, drawn as horizontal spans. */
 static void marker(SDL_Renderer *r, int kind, int x, int y, int rad)
@@ -204,7 +271,8 @@ static void draw_chart(SDL_Renderer *r, struct ui_text *t, const struct plot_dat
 	/* Legend to the right, as wide as its longest name. */
 	int legw = 0;
 	for (size_t i = 0; i < d->ns; i++) {
-		int w = ui_text_width(t, UI_FONT_NORMAL, d->s[i].name);
+		char name[300];
+		int w = ui_text_width(t, UI_FONT_NORMAL, legend_name(d, i, name, sizeof name));
 		if (w > legw)
 			legw = w;
 	}
@@ -260,9 +328,10 @@ static void draw_chart(SDL_Renderer *r, struct ui_text *t, const struct plot_dat
 	for (size_t i = 0; i < d->ns; i++) {
 		const struct plot_series *s = &d->s[i];
 		set_color(r, palette[i % NPALETTE]);
+		double phase = 0;
 		for (size_t k = 1; k < s->n; k++)
-			thick_line(r, axis_px(ax, s->x[k - 1]), axis_px(ay, s->y[k - 1]), axis_px(ax, s->x[k]),
-				   axis_px(ay, s->y[k]));
+			dashed_line(r, dashes[i % NDASHES], &phase, axis_px(ax, s->x[k - 1]), axis_px(ay, s->y[k - 1]),
+				    axis_px(ax, s->x[k]), axis_px(ay, s->y[k]));
 		for (size_t k = 0; s->lo && k < s->n; k++) {
 			/* min..max of the replicates, capped at both ends */
 			int x = axis_px(ax, s->x[k]), y0 = axis_px(ay, s->lo[k]), y1 = axis_px(ay, s->hi[k]);
@@ -270,8 +339,12 @@ static void draw_chart(SDL_Renderer *r, struct ui_text *t, const struct plot_dat
 			SDL_RenderDrawLine(r, x - 5, y0, x + 5, y0);
 			SDL_RenderDrawLine(r, x - 5, y1, x + 5, y1);
 		}
+		/* over a coinciding series, a smaller marker leaves its rim */
+		int rad = 4;
+		for (long j = (long)i; (j = coincides_with(d, (size_t)j)) >= 0 && rad > 2;)
+			rad--;
 		for (size_t k = 0; k < s->n; k++)
-			marker(r, (int)i, axis_px(ax, s->x[k]), axis_px(ay, s->y[k]), 4);
+			marker(r, (int)i, axis_px(ax, s->x[k]), axis_px(ay, s->y[k]), rad);
 	}
 	SDL_RenderSetClipRect(r, NULL);
 
@@ -279,10 +352,13 @@ static void draw_chart(SDL_Renderer *r, struct ui_text *t, const struct plot_dat
 	for (size_t i = 0; i < d->ns; i++, ly += nh + 6) {
 		int x = W - legw;
 		set_color(r, palette[i % NPALETTE]);
-		thick_line(r, x, ly + nh / 2, x + 26, ly + nh / 2);
+		double phase = 0;
+		dashed_line(r, dashes[i % NDASHES], &phase, x, ly + nh / 2, x + 26, ly + nh / 2);
 		marker(r, (int)i, x + 13, ly + nh / 2, 4);
+		char name[300];
 		ui_text_draw(t, UI_FONT_NORMAL, ink, x + 34, ly, UI_LEFT,
-			     ui_text_fit(t, UI_FONT_NORMAL, d->s[i].name, legw - 38, buf, sizeof buf));
+			     ui_text_fit(t, UI_FONT_NORMAL, legend_name(d, i, name, sizeof name), legw - 38, buf,
+					 sizeof buf));
 	}
 }
 
