@@ -54,6 +54,11 @@ struct cli_opts {
 	int jobs, shard_k, shard_n;
 	bool jobs_given;
 	int progress;          /* 1 --progress, -1 --no-progress, 0 on a terminal */
+	bool resume;           /* --resume: continue from --csv's journal */
+	/* every option given that may change what the command computes, as
+	 * "name=value" lines in command-line order (a sweep's journal is
+	 * refused when they differ); malloc'd */
+	char *param_key;
 	/* view */
 	double speed;
 	const char *screenshot;

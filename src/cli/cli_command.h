@@ -17,7 +17,7 @@ enum cli_opt_id {
 	OPT_END,  /* ends a command's list */
 	OPT_CPU, OPT_CORES, OPT_SEED, OPT_VARIANT, OPT_SET, OPT_SET_LIST, OPT_PLACEMENT,
 	OPT_JSON, OPT_CSV, OPT_JUNIT, OPT_TRACE, OPT_MARKDOWN, OPT_TRACE_LIMIT, OPT_C2C, OPT_MAX_SECONDS,
-	OPT_BASELINE, OPT_REPEAT, OPT_FIND, OPT_CHECK, OPT_NO_FAST_FORWARD, OPT_JOBS, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_BASELINE, OPT_REPEAT, OPT_FIND, OPT_CHECK, OPT_NO_FAST_FORWARD, OPT_JOBS, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_RESUME,
 	OPT_SPEED, OPT_SCREENSHOT, OPT_FRAMES, OPT_WIDTH, OPT_HEIGHT,
 	OPT_CAL_OUTPUT, OPT_CAL_QUICK,
 	OPT_VAL_CPU, OPT_THREADS, OPT_VAL_JSON, OPT_VAL_QUICK,
@@ -49,6 +49,9 @@ struct cli_option {
 	int choice;
 	long long lo, hi;
 	int (*parse)(struct cli_opts *o, const char *val, struct err *e);
+	/* the option changes how a command runs or where its output goes,
+	 * never what it computes: left out of cli_opts.param_key */
+	bool same_result;
 };
 
 /* Positional arguments: between min and max (-1: any number) of `noun`,

@@ -82,8 +82,9 @@ int cli_inputs_add_scenario(struct cli_inputs *in, const struct cli_opts *o, con
 
 int cli_inputs_add_program(struct cli_inputs *in, const struct program *p, struct err *e)
 {
+	/* "<assembler>" and the like name text built into bounce, not files */
 	for (uint32_t i = 0; i < p->n_files; i++)
-		if (cli_inputs_add(in, p->files[i], "the program file", e))
+		if (p->files[i][0] != '<' && cli_inputs_add(in, p->files[i], "the program file", e))
 			return -1;
 	return 0;
 }

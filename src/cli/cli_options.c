@@ -224,23 +224,24 @@ const struct cli_option cli_option_table[OPT_COUNT] = {
 	[OPT_SET] = {"set", 0, "NAME=VALUE", NULL, "a define's value, or cores, seed, cpu, placement or cpu.KEY (a CPU-model key); once per NAME", PARSE(set_one)},
 	[OPT_SET_LIST] = {"set", 0, "NAME=V1,V2,...", NULL, "values to sweep over: a define, cores, seed, cpu, placement or cpu.KEY; once per NAME", PARSE(set_list)},
 	[OPT_PLACEMENT] = {"placement", 0, "POLICY", NULL, "place the run's CPUs on the model's topology: compact, scatter, cores-first or numbered", PARSE(set_placement)},
-	[OPT_JSON] = {"json", 0, "FILE", NULL, "write the JSON report", STRING(json)},
-	[OPT_CSV] = {"csv", 0, "FILE", NULL, "write CSV (sweep, merge: stdout without it)", STRING(csv)},
-	[OPT_JUNIT] = {"junit", 0, "FILE", NULL, "write the expectations as JUnit XML", STRING(junit)},
-	[OPT_TRACE] = {"trace", 0, "FILE", NULL, "write a Chrome/Perfetto trace of the run", STRING(trace)},
-	[OPT_MARKDOWN] = {"markdown", 0, "FILE", NULL, "write the headline table as Markdown", STRING(markdown)},
+	[OPT_JSON] = {"json", 0, "FILE", NULL, "write the JSON report", STRING(json), .same_result = true},
+	[OPT_CSV] = {"csv", 0, "FILE", NULL, "write CSV (sweep, merge: stdout without it)", STRING(csv), .same_result = true},
+	[OPT_JUNIT] = {"junit", 0, "FILE", NULL, "write the expectations as JUnit XML", STRING(junit), .same_result = true},
+	[OPT_TRACE] = {"trace", 0, "FILE", NULL, "write a Chrome/Perfetto trace of the run", STRING(trace), .same_result = true},
+	[OPT_MARKDOWN] = {"markdown", 0, "FILE", NULL, "write the headline table as Markdown", STRING(markdown), .same_result = true},
 	[OPT_TRACE_LIMIT] = {"trace-limit", 0, "EVENTS", NULL, "at most EVENTS trace events per variant (default 250000, 0: no limit)", PARSE(set_trace_limit)},
 	[OPT_C2C] = {"c2c", 0, NULL, NULL, "after the summary, shared lines by HITM and the instructions behind them", TRUE(c2c)},
 	[OPT_MAX_SECONDS] = {"max-seconds", 0, "S", NULL, "stop at S seconds of wall clock; the report says \"stopped\": \"wall-clock\" and the expectations on a variant it stopped fail", PARSE(set_max_seconds)},
 	[OPT_BASELINE] = {"baseline", 0, "VARIANT", NULL, "add each figure's ratio to this variant's (CSV: M_vs_VARIANT; summary: vs VARIANT)", STRING(baseline)},
 	[OPT_REPEAT] = {"repeat", 0, "N", NULL, "run each variant (sweep: point) at seeds S..S+N-1: mean, min, max, sd (1..1000)", INT(repeat, 1, 1000)},
-	[OPT_FIND] = {"find", 0, "'COLUMN>=X'", NULL, "print where the condition first holds in each series (>=, <=, >, <, =)", STRING(find)},
+	[OPT_FIND] = {"find", 0, "'COLUMN>=X'", NULL, "print where the condition first holds in each series (>=, <=, >, <, =)", STRING(find), .same_result = true},
 	[OPT_CHECK] = {"check", 0, NULL, NULL, "run the coherence invariant checker after every transaction", TRUE(check)},
 	[OPT_NO_FAST_FORWARD] = {"no-fast-forward", 0, NULL, NULL, "execute every waiting loop instead of parking the core (slower; the reference path fast-forward is checked against)", TRUE(no_fast_forward)},
-	[OPT_JOBS] = {"jobs", 'j', "N", NULL, "run N variants (sweep: points) at once (default: the online CPUs)", PARSE(set_jobs)},
+	[OPT_JOBS] = {"jobs", 'j', "N", NULL, "run N variants (sweep: points) at once (default: the online CPUs)", PARSE(set_jobs), .same_result = true},
 	[OPT_SHARD] = {"shard", 0, "K/N", NULL, "run only the K-th of N interleaved shares of the points", PARSE(set_shard)},
-	[OPT_PROGRESS] = {"progress", 0, NULL, NULL, "show progress on stderr even when it is not a terminal", CHOICE(progress, 1)},
-	[OPT_NO_PROGRESS] = {"no-progress", 0, NULL, NULL, "no progress, even on a terminal", CHOICE(progress, -1)},
+	[OPT_PROGRESS] = {"progress", 0, NULL, NULL, "show progress on stderr even when it is not a terminal", CHOICE(progress, 1), .same_result = true},
+	[OPT_NO_PROGRESS] = {"no-progress", 0, NULL, NULL, "no progress, even on a terminal", CHOICE(progress, -1), .same_result = true},
+	[OPT_RESUME] = {"resume", 0, NULL, NULL, "continue from the journal (F.partial) an interrupted sweep --csv F left", TRUE(resume), .same_result = true},
 	[OPT_SPEED] = {"speed", 0, "CYCLES_PER_S", NULL, "simulated cycles per wall-clock second", PARSE(set_speed)},
 	[OPT_SCREENSHOT] = {"screenshot", 0, "FILE.png", NULL, "render off-screen and save the last frame", STRING(screenshot)},
 	[OPT_FRAMES] = {"frames", 0, "N", NULL, "frames to render with --screenshot (default 120)", INT(frames, 1, 1000000)},
@@ -272,8 +273,8 @@ const struct cli_option cli_option_table[OPT_COUNT] = {
 	[OPT_LIN_X] = {"lin-x", 0, NULL, NULL, "linear x axis", CHOICE(log_x, 0)},
 	[OPT_LOG_Y] = {"log-y", 0, NULL, NULL, "logarithmic y axis", TRUE(log_y)},
 	[OPT_SIZE] = {"size", 0, "WxH", NULL, "image size in pixels (default 960x600, 400x300 to 4096x4096)", PARSE(set_size)},
-	[OPT_QUIET] = {"quiet", 'q', NULL, NULL, "print only failures and errors", TRUE(quiet)},
-	[OPT_HELP] = {"help", 'h', NULL, NULL, "this help", .kind = CLI_OPT_HELP},
+	[OPT_QUIET] = {"quiet", 'q', NULL, NULL, "print only failures and errors", TRUE(quiet), .same_result = true},
+	[OPT_HELP] = {"help", 'h', NULL, NULL, "this help", .kind = CLI_OPT_HELP, .same_result = true},
 };
 
 /* An option this command does not take: name the commands that do. */
@@ -368,6 +369,18 @@ static int positional(const struct cli_command *c, int argc, char **argv, int fi
 	return 0;
 }
 
+/* Append "name=value\n" (or "name\n") to o->param_key. */
+static int key_add(struct cli_opts *o, const char *name, const char *val)
+{
+	size_t old = o->param_key ? strlen(o->param_key) : 0, add = strlen(name) + (val ? strlen(val) + 1 : 0) + 2;
+	char *k = realloc(o->param_key, old + add);
+	if (!k)
+		return -1;
+	snprintf(k + old, add, val ? "%s=%s\n" : "%s\n", name, val ? val : "");
+	o->param_key = k;
+	return 0;
+}
+
 int cli_parse(const struct cli_command *c, int argc, char **argv, struct cli_opts *o, struct err *e)
 {
 	memset(o, 0, sizeof *o);
@@ -424,6 +437,8 @@ int cli_parse(const struct cli_command *c, int argc, char **argv, struct cli_opt
 			return -1;
 		if (o->help)
 			return 0;
+		if (!d->same_result && key_add(o, d->name, val ? val : d->bare))
+			return err_internal(e, "out of memory");
 	}
 	if (positional(c, argc, argv, optind, o, e))
 		return -1;
@@ -448,6 +463,7 @@ void cli_opts_free(struct cli_opts *o)
 		free(o->sets[i].name);
 	}
 	free(o->rest);
+	free(o->param_key);
 }
 
 int cli_overrides(const struct cli_opts *o, const size_t *pick, struct cli_ov *c, struct err *e)

@@ -22,6 +22,7 @@
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
 #include "cli/sweep_find.h"
+#include "cli/sweep_journal.h"
 #include "base/input_file.h"
 #include "base/name_map.h"
 #include "report/report.h"
@@ -109,8 +110,15 @@ static void failure_path(char out[300], const char *part)
 	snprintf(out, 300, "%.287s.err", part);
 }
 
+/* Whether point p is this run's to make: in the shard, and not kept in
+ * the journal of the sweep this one continues. */
+static int to_run(const struct cli_opts *o, const struct sweep_journal *jn, size_t p)
+{
+	return in_shard(o, p) && !(jn && jn->done[p]);
+}
+
 static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int jobs, int j,
-		       const char *path, int done, pid_t parent)
+		       const char *path, int done, pid_t parent, struct sweep_journal *jn)
 {
 	struct err e = {0};
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -120,15 +128,34 @@ static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_
 	if (!f)
 		return EXIT_INTERNAL;
 	size_t mine = 0;
+	char *rows = NULL;
+	size_t len = 0;
 	for (size_t p = 0; p < np && !cli_interrupted; p++) {
-		if (!in_shard(o, p))
+		if (!to_run(o, jn, p))
 			continue;
 		if (mine++ % (size_t)jobs != (size_t)j)
 			continue;
-		/* Each point's rows are preceded by its number so the parent
-		 * can put the points back in order. */
-		fprintf(f, "#%zu\n", p);
-		if (run_point(o, s, p, f, &e)) {
+		/* A point's rows are made whole before they go anywhere: into
+		 * this worker's part, preceded by the point's number so the
+		 * parent can put the points back in order, and into the
+		 * journal, which keeps only whole points. */
+		FILE *m = open_memstream(&rows, &len);
+		if (!m) {
+			fclose(f);
+			return EXIT_INTERNAL;
+		}
+		int failed = run_point(o, s, p, m, &e);
+		if (fclose(m))
+			failed = failed ? failed : err_internal(&e, "out of memory");
+		if (!failed) {
+			fprintf(f, "#%zu\n", p);
+			fwrite(rows, 1, len, f);
+			if (fflush(f) || (jn && sweep_journal_add(jn, p, rows, len)))
+				failed = err_internal(&e, "cannot write point %zu's rows: %s", p, strerror(errno));
+		}
+		free(rows);
+		rows = NULL;
+		if (failed) {
 			fclose(f);
 			if (cli_interrupted) {
 				unlink(path);
@@ -415,6 +442,9 @@ int cli_sweep(const struct cli_opts *o)
 	struct cli_inputs inputs = {0};
 	char *header = NULL;
 	struct sweep_find find;
+	struct sweep_journal journal;
+	int have_journal = 0;
+	char *jpath = NULL;
 
 	struct cli_ov ov0;
 	const char *csv_opt = "--csv";
@@ -426,6 +456,10 @@ int cli_sweep(const struct cli_opts *o)
 	}
 	if (o->find && sweep_find_parse(o->find, header, o->n_sets, &find, &e))
 		goto fail;
+	if (o->resume && (!o->csv || strcmp(o->csv, "-") == 0)) {
+		err_set(&e, NULL, 0, 0, "sweep: --resume needs --csv F (the journal it continues is F.partial)");
+		goto fail;
+	}
 	size_t np = n_points(o);
 	if (np == SIZE_MAX) {
 		err_set(&e, NULL, 0, 0, "sweep: the --set lists make more points than a 64-bit count holds (at most 100000)");
@@ -458,10 +492,47 @@ int cli_sweep(const struct cli_opts *o)
 				goto fail;
 		}
 	}
-	/* The CSV may replace no file any point reads (a define can pick
-	 * another .include), and must be writable before anything runs. */
-	if ((o->csv && cli_inputs_check(&inputs, &o->csv, &csv_opt, 1, &e)) || probe_output(o->csv, &e))
+	/* The CSV and its journal may replace no file any point reads (a
+	 * define can pick another .include), and must be writable before
+	 * anything runs. */
+	int journaled = o->csv && strcmp(o->csv, "-") != 0;
+	if (journaled) {
+		size_t jl = strlen(o->csv) + sizeof ".partial";
+		if (!(jpath = malloc(jl))) {
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
+		snprintf(jpath, jl, "%s.partial", o->csv);
+	}
+	const char *outs[2] = {o->csv, jpath}, *out_opts[2] = {csv_opt, "--csv's journal"};
+	if ((o->csv && cli_inputs_check(&inputs, outs, out_opts, journaled ? 2 : 1, &e)) || probe_output(o->csv, &e))
 		goto fail;
+	if (journaled) {
+		size_t kl = (o->param_key ? strlen(o->param_key) : 0) + strlen(header) + 1;
+		char *key = malloc(kl);
+		if (!key) {
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
+		snprintf(key, kl, "%s%s", o->param_key ? o->param_key : "", header);
+		struct sweep_identity id = {PACKAGE_VERSION, (const char *const *)inputs.paths, inputs.n, key};
+		int bad = sweep_journal_open(&journal, o->csv, &id, np, o->resume, &e);
+		free(key);
+		if (bad)
+			goto fail;
+		have_journal = 1;
+		for (size_t k = 0; k < journal.n_kept; k++) {
+			struct chunk *nc = realloc(cs, (ncs + 1) * sizeof *nc);
+			char *t = nc ? strdup(journal.kept[k].rows) : NULL;
+			if (nc)
+				cs = nc;
+			if (!t) {
+				err_internal(&e, "out of memory");
+				goto fail;
+			}
+			cs[ncs++] = (struct chunk){journal.kept[k].point, 0, t};
+		}
+	}
 	const char *tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 32) /* too long: /tmp */
 		tmp = "/tmp";
@@ -474,7 +545,7 @@ int cli_sweep(const struct cli_opts *o)
 	/* No more workers than points: each gets at least one. */
 	size_t mine = 0;
 	for (size_t p = 0; p < np; p++)
-		mine += in_shard(o, p);
+		mine += to_run(o, have_journal ? &journal : NULL, p);
 	jobs = o->jobs < (int)mine ? o->jobs : (int)(mine ? mine : 1);
 	int progress = progress_wanted(o->progress, o->quiet);
 	int pipefd[2];
@@ -501,7 +572,8 @@ int cli_sweep(const struct cli_opts *o)
 		if (kids[j] == 0) {
 			close(pipefd[0]);
 			free(header); /* the parent's to write */
-			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent));
+			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent,
+					  have_journal ? &journal : NULL));
 		}
 	}
 	close(pipefd[1]);
@@ -509,7 +581,10 @@ int cli_sweep(const struct cli_opts *o)
 	close(pipefd[0]);
 	if (worst != EXIT_OK || cli_interrupted) {
 		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
-		if (cli_interrupted)
+		if (cli_interrupted && have_journal)
+			fprintf(stderr, "bounce: sweep interrupted; no CSV written; the points it finished are kept in %s "
+				"(the same sweep with --resume continues it)\n", journal.path);
+		else if (cli_interrupted)
 			fprintf(stderr, "bounce: sweep interrupted; no CSV written\n");
 		else
 			sweep_failure(paths, jobs);
@@ -523,6 +598,8 @@ int cli_sweep(const struct cli_opts *o)
 	/* With --find and no --csv the answer is the output, not the CSV. */
 	if ((o->csv || !o->find) && write_chunks(o->csv, header, cs, ncs, &e))
 		goto fail;
+	if (have_journal)
+		sweep_journal_remove(&journal);
 	if (o->find)
 		print_found(&find, header, cs, ncs);
 	goto out;
@@ -543,6 +620,9 @@ out:
 		rmdir(dir);
 	}
 	cli_inputs_free(&inputs);
+	if (have_journal)
+		sweep_journal_close(&journal);
+	free(jpath);
 	free(header);
 	scen_free(&s);
 	return rc;
