@@ -131,11 +131,15 @@ S
 expect_status "sweep --progress" 0 "$BOUNCE" sweep "$T/short.json" --set cores=128,256,127,255 --jobs 1 \
 	--progress --csv "$T/p.csv"
 expect_grep "progress: points done/total" "sweep: [0-9]/4 points" "$T/err"
+expect_grep "progress: a last line that stays" "sweep: 4/4 points in [0-9.]* s$" "$T/err"
+# not a terminal: plain lines, no carriage returns or erase sequences
+expect_eq "progress on a pipe: plain lines" "" "$(tr -d -c '\r\033' <"$T/err")"
 expect_status "sweep on a pipe" 0 "$BOUNCE" sweep "$T/short.json" --set cores=128,256 --jobs 1 --csv "$T/p.csv"
 expect_eq "no progress on a pipe" "" "$(cat "$T/err")"
 expect_status "run --progress" 0 "$BOUNCE" run "$T/short.json" --cores 256 --set cores=512 --progress --quiet
 expect_grep "run progress: instructions, ops, simulated time, rate, ETA" \
 	"default: [0-9.]*[kMG]* instructions, [0-9.]*[kMG]* ops, [0-9.]* [mu]s simulated, [0-9.]*[kMG]* instr/s, ETA" "$T/err"
+expect_eq "run progress on a pipe: plain lines" "" "$(tr -d -c '\r\033' <"$T/err")"
 sed 's/"cycles": 1000000000000/"cycles": 5000000/; s/"cores": 64/"cores": 256/; s/"cores": 32/"cores": 128/' \
 	"$T/spin2.json" >"$T/short2.json"
 expect_status "run --jobs 2 --progress" 0 "$BOUNCE" run "$T/short2.json" --progress --quiet --jobs 2

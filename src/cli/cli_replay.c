@@ -5,6 +5,7 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ struct ticker {
 	double t0, shown;
 };
 
-static void show_progress(const struct replay *r, double elapsed)
+static void show_progress(const struct replay *r, double elapsed, int force)
 {
 	uint64_t done, total;
 	replay_input(r, &done, &total);
@@ -31,13 +32,13 @@ static void show_progress(const struct replay *r, double elapsed)
 	progress_seconds((double)replay_cycles(r) / (r->m.ghz * 1e9), sim_t, sizeof sim_t);
 	/* The input read so far says how much is left: the traces' records
 	 * are read at about the rate they are replayed. */
-	if (total && done && elapsed > 0) {
-		progress_seconds(elapsed * (double)(total > done ? total - done : 0) / (double)done, left,
-				 sizeof left);
+	double t;
+	if (total && progress_eta(elapsed, (double)done / (double)total, INFINITY, &t)) {
+		progress_seconds(t, left, sizeof left);
 		snprintf(eta, sizeof eta, ", %.0f%% of the input read, ETA %s", 100.0 * (double)done / (double)total,
 			 left);
 	}
-	fprintf(stderr, "\r\033[K  replay: %s records, %s simulated, %s records/s%s", n, sim_t, rate, eta);
+	progress_emit(force, "  replay: %s records, %s simulated, %s records/s%s", n, sim_t, rate, eta);
 }
 
 static int tick(void *ctx, const struct replay *r)
@@ -48,7 +49,7 @@ static int tick(void *ctx, const struct replay *r)
 	if (t->progress) {
 		double now = progress_now();
 		if (now - t->shown >= 0.25) {
-			show_progress(r, now - t->t0);
+			show_progress(r, now - t->t0, 0);
 			t->shown = now;
 			t->shown_any = 1;
 		}
@@ -124,8 +125,8 @@ int cli_replay(const struct cli_opts *o)
 	/* asked for, progress shows at least once, however short the replay */
 	if (t.progress && (t.shown_any || rc >= 0)) {
 		if (!t.shown_any)
-			show_progress(&r, progress_now() - t.t0);
-		fputs("\r\033[K", stderr);
+			show_progress(&r, progress_now() - t.t0, 1);
+		progress_erase();
 	}
 	if (!rc && outs[0])
 		rc = replay_write_json(&r, outfile_stream(outs[0]), &e);

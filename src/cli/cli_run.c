@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -21,8 +22,10 @@
 
 /* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
  * ETA 3 s": what is done and how fast. The end is known only for a run
- * stopped at a cycle count (at most that when it may halt earlier). */
-static void show_progress(const struct runner *r, double elapsed)
+ * stopped at a cycle count (at most that when it may halt earlier), once
+ * enough of it is done (progress_eta), and never past `cap`, the seconds
+ * left before --max-seconds stops it. */
+static void show_progress(const struct runner *r, double elapsed, double cap, int force)
 {
 	struct core_stats cs;
 	uint64_t cycles = sim_cycles(r->sim);
@@ -32,14 +35,14 @@ static void show_progress(const struct runner *r, double elapsed)
 	progress_si((double)runner_ops(r), ops, sizeof ops);
 	progress_si(elapsed > 0 ? (double)cs.instructions / elapsed : 0, rate, sizeof rate);
 	progress_seconds((double)cycles / (r->run.cpu.ghz * 1e9), sim_t, sizeof sim_t);
-	if (r->run.stop.cycles && cycles && elapsed > 0) {
+	double t;
+	if (r->run.stop.cycles && progress_eta(elapsed, (double)cycles / (double)r->run.stop.cycles, cap, &t)) {
 		char left[24];
-		uint64_t end = r->run.stop.cycles;
-		progress_seconds(elapsed * (double)(end > cycles ? end - cycles : 0) / (double)cycles, left, sizeof left);
+		progress_seconds(t, left, sizeof left);
 		snprintf(eta, sizeof eta, ", %s %s", r->run.stop.halt ? "ETA at most" : "ETA", left);
 	}
-	fprintf(stderr, "\r\033[K  %s: %s instructions, %s ops, %s simulated, %s instr/s%s", r->run.variant, ins,
-		ops, sim_t, rate, eta);
+	progress_emit(force, "  %s: %s instructions, %s ops, %s simulated, %s instr/s%s", r->run.variant, ins, ops,
+		      sim_t, rate, eta);
 }
 
 enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
@@ -59,7 +62,7 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m
 		else if (b - a > 0.1 && slice > 1000)
 			slice /= 2;
 		if (progress && b - shown >= 0.25) {
-			show_progress(r, b - t0);
+			show_progress(r, b - t0, m && m->deadline > 0 ? m->deadline - b : INFINITY, 0);
 			shown = b;
 			printed = 1;
 		}
@@ -76,12 +79,9 @@ enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m
 	} while (st == SIM_RUNNING && !cli_interrupted && !(m && m->stop && atomic_load(m->stop)));
 	/* A run shorter than the first refresh still shows what it did once,
 	 * so that asking for progress always gets some. */
-	if (progress && !printed) {
-		show_progress(r, progress_now() - t0);
-		printed = 1;
-	}
-	if (printed)
-		fputs("\r\033[K", stderr);
+	if (progress && !printed)
+		show_progress(r, progress_now() - t0, INFINITY, 1);
+	progress_erase();
 	return st;
 }
 
@@ -344,7 +344,7 @@ static void *worker(void *arg)
 
 /* "run: 2/6 variants, 12.3M instructions, 4.5M ops, 48M instr/s" over
  * every worker (their meters are atomics updated after each slice). */
-static void show_pool_progress(const struct pool *p, double elapsed)
+static void show_pool_progress(const struct pool *p, double elapsed, int force)
 {
 	uint64_t ins = 0, ops = 0;
 	for (size_t k = 0; k < p->n; k++) {
@@ -355,8 +355,7 @@ static void show_pool_progress(const struct pool *p, double elapsed)
 	progress_si((double)ins, a, sizeof a);
 	progress_si((double)ops, b, sizeof b);
 	progress_si(elapsed > 0 ? (double)ins / elapsed : 0, c, sizeof c);
-	fprintf(stderr, "\r\033[K  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a,
-		b, c);
+	progress_emit(force, "  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a, b, c);
 }
 
 /* Copy a variant's trace part into the trace. */
@@ -456,7 +455,7 @@ int cli_run(const struct cli_opts *o)
 				pthread_cond_timedwait(&p.cv, &p.mu, &until);
 				double t = progress_now();
 				if (progress && t - shown >= 0.25) {
-					show_pool_progress(&p, t - t0);
+					show_pool_progress(&p, t - t0, 0);
 					shown = t;
 					printed = 1;
 				}
@@ -468,7 +467,7 @@ int cli_run(const struct cli_opts *o)
 			 * done once, as one variant's run does: asking for progress
 			 * always gets some. */
 			if (progress && !printed) {
-				show_pool_progress(&p, progress_now() - t0);
+				show_pool_progress(&p, progress_now() - t0, 1);
 				printed = 1;
 			}
 		}
@@ -477,7 +476,7 @@ int cli_run(const struct cli_opts *o)
 		struct runner *r = &sl->r;
 		if (sl->late) {
 			fprintf(stderr, "%sbounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
-				printed ? "\r\033[K" : "", s.variants[sl->v].name, o->max_seconds);
+				progress_cr(), s.variants[sl->v].name, o->max_seconds);
 			pthread_mutex_lock(&p.mu);
 			pthread_cond_broadcast(&p.cv); /* its room is free: a worker may wait for it */
 			pthread_mutex_unlock(&p.mu);
@@ -490,7 +489,7 @@ int cli_run(const struct cli_opts *o)
 		}
 		if (!rep)
 			rep = rep_new(&s, r);
-		const char *cr = printed ? "\r\033[K" : "";
+		const char *cr = progress_cr();
 		int walled = sl->meter.walled;
 		r->status = sl->status;
 		/* Said even under --quiet: a run cut short fails its expectations,
@@ -539,8 +538,7 @@ int cli_run(const struct cli_opts *o)
 			goto stop;
 		}
 	}
-	if (printed)
-		fputs("\r\033[K", stderr);
+	progress_erase();
 stop:
 	pthread_mutex_lock(&p.mu);
 	pthread_cond_broadcast(&p.cv);
@@ -554,7 +552,7 @@ stop:
 				"; no report written\n", r->run.variant, sim_cycles(r->sim), sim_limit(r->sim));
 		} else
 			fprintf(stderr, "%sbounce: interrupted with %zu of %zu variants done; no report written\n",
-				printed ? "\r\033[K" : "", p.reported, p.n);
+				progress_cr(), p.reported, p.n);
 		rc = EXIT_INTERRUPTED;
 		goto out;
 	}

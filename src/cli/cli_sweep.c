@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
@@ -216,7 +217,7 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 		sigaction(sigs[i], &sa, &old[i]);
 	if (cli_interrupted)
 		sweep_signals = 1; /* a signal came before the handler was ours */
-	int running = jobs, worst = EXIT_OK, forwarded = 0, printed = 0, stopping = 0;
+	int running = jobs, worst = EXIT_OK, forwarded = 0, stopping = 0;
 	size_t finished = 0;
 	double t0 = mono_s(), shown = 0;
 	while (running) {
@@ -259,18 +260,27 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 		}
 		double t = mono_s();
 		if (progress && t - shown >= 0.25) {
-			double rate = (double)finished / (t - t0);
-			char eta[64] = "";
-			if (finished && finished < total)
-				snprintf(eta, sizeof eta, ", %.3g points/s, ETA %.0f s", rate,
-					 (double)(total - finished) / rate);
-			fprintf(stderr, "\r\033[K  sweep: %zu/%zu points, %.0f s%s", finished, total, t - t0, eta);
+			char eta[64] = "", left[24];
+			double l;
+			if (total && finished < total && progress_eta(t - t0, (double)finished / (double)total, INFINITY, &l)) {
+				progress_seconds(l, left, sizeof left);
+				snprintf(eta, sizeof eta, ", %.3g points/s, ETA %s", (double)finished / (t - t0), left);
+			}
+			progress_emit(0, "  sweep: %zu/%zu points, %.0f s%s", finished, total, t - t0, eta);
 			shown = t;
-			printed = 1;
 		}
 	}
-	if (printed)
-		fputs("\r\033[K", stderr);
+	/* the last line stays: what the sweep did, and how long it took (the
+	 * workers have exited: what they wrote to `done` is all there) */
+	if (progress && !worst && !cli_interrupted) {
+		char buf[256];
+		ssize_t n;
+		while ((n = read(done, buf, sizeof buf)) > 0)
+			finished += (size_t)n;
+		progress_emit(1, "  sweep: %zu/%zu points in %.1f s", finished, total, mono_s() - t0);
+		progress_keep();
+	}
+	progress_erase();
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	return worst;
