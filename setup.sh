@@ -7,7 +7,8 @@ cd "$(dirname "$0")"
 
 pkgs="autoconf automake libtool pkg-config make gcc libsdl2-dev libcjson-dev check
       libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core fontconfig xvfb xdotool parallel valgrind
-      cppcheck clang-tidy libhwloc-dev zlib1g-dev libzip-dev time clang"
+      cppcheck clang-tidy libhwloc-dev zlib1g-dev libzip-dev time clang python3 python3-jsonschema"
+# python3-jsonschema is the tests' (each command's JSON against its schema).
 # C workloads are compiled by the user's compiler: GCC and Clang are both
 # supported and tested. The fuzz build (CONFIGURE_FLAGS=--enable-fuzzing)
 # also needs libFuzzer; bounce itself is built by gcc.

@@ -13,6 +13,8 @@ expect_grep "progress: one line per step" "^calibrate: clock: " "$T/err"
 expect_grep "progress: c2c or why not" "c2c\|not measured" "$T/err"
 expect_grep "progress: says what it could not measure" "^calibrate: not measured: " "$T/err"
 jget "$T/host.json" . >/dev/null && ok "model is valid JSON" || bad "model is not valid JSON"
+python3 "$top_srcdir/tests/json_schema_check.py" "$top_srcdir/scenarios/scenario.schema.json" --def cpu "$T/host.json" &&
+	ok "the model matches the scenario schema's CPU model" || bad "the model does not match the CPU-model schema"
 for k in name description source ghz cores l1_size l1_assoc line_size llc_size lat_l1_hit lat_mem_local \
 	lat_mem_remote lat_locked_op lat_lock_drain lat_lock_snoop lat_mfence lat_pause cpi sb_entries fabric protocol \
 	topology.sockets topology.cores_per_socket topology.cores_per_cluster topology.threads_per_core \
@@ -96,6 +98,8 @@ bad_verdicts=$(awk '/^(contended|padded|false_sharing) / { e = $5; sub(/%/, "", 
 expect_eq "verdict agrees with the error" "" "$bad_verdicts"
 [ "$n" -ge 2 ] && expect_grep "the 1 -> 2 drop" "^contended, 1 -> 2 threads" "$T/validate.out"
 expect_status "validate --json parses" 0 "$JSON_GET" "$T/v.json" .
+python3 "$top_srcdir/tests/json_schema_check.py" "$top_srcdir/scenarios/validate.schema.json" "$T/v.json" &&
+	ok "validate --json matches its schema" || bad "validate --json does not match scenarios/validate.schema.json"
 expect_eq "--json: a row per table row" $((3 * n)) "$(grep -c '"workload":' "$T/v.json")"
 expect_eq "--json: as many within the tolerance as the table says" "$(grep -c 'within 25%' "$T/validate.out")" \
 	"$(grep -c '"within_tolerance":.*true' "$T/v.json")"

@@ -30,13 +30,13 @@ refused() {
 	ok "$what: nothing written"
 }
 S=$top_srcdir/scenarios/tcp_memory_allocated.json
-refused "sweep --json" "sweep: --json does not apply to sweep (it is an option of run, validate, replay; see bounce help sweep)" \
+refused "sweep --json" "sweep: --json does not apply to sweep (it is an option of run, check, list, validate, replay; see bounce help sweep)" \
 	sweep "$S" --set cores=1,2 --json "$T/o.json" --csv "$T/o.csv"
 refused "sweep --junit" "sweep: --junit does not apply to sweep" sweep "$S" --set cores=1,2 --junit "$T/o.xml"
 refused "sweep --trace" "sweep: --trace does not apply to sweep" sweep "$S" --set cores=1,2 --trace "$T/o.trace"
 refused "run --shard" "run: --shard does not apply to run (it is an option of sweep" run --shard 2/2 --json "$T/o.json"
-refused "check --json" "check: --json does not apply to check" check "$S" --json "$T/o.json"
-refused "check --json=F" "check: --json does not apply to check" check "$S" --json="$T/o.json"
+refused "check --csv" "check: --csv does not apply to check" check "$S" --csv "$T/o.csv"
+refused "check --csv=F" "check: --csv does not apply to check" check "$S" --csv="$T/o.csv"
 refused "calibrate --json" "calibrate: --json does not apply to calibrate" calibrate --json "$T/o.json"
 refused "plot --quiet" "plot: --quiet does not apply to plot" plot --quiet "$T/o.csv" -o "$T/o.png"
 refused "calibrate with an argument" "calibrate: unexpected argument 'x' (calibrate takes none)" calibrate x

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "cli/outfile.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -48,27 +49,24 @@ static void free_list(char **l, size_t n)
 	free(l);
 }
 
-/* Routines are the labels that start a line in a library file. */
-static void list_routines(const char *path)
+/* Routines are the labels that start a line in a library file (local
+ * labels, which start with a digit, are not). */
+static int list_routines(const char *path, cJSON *into)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return;
+		return 0;
 	char line[1024];
-	int col = 0;
-	while (fgets(line, sizeof line, f)) {
+	int rc = 0;
+	while (!rc && fgets(line, sizeof line, f)) {
 		size_t k = strspn(line, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-		if (k && line[k] == ':') {
+		if (k && line[k] == ':' && !(line[0] >= '0' && line[0] <= '9')) {
 			line[k] = 0;
-			if (line[0] >= '0' && line[0] <= '9')
-				continue;
-			printf("%s%s", col ? ", " : "    ", line);
-			col = 1;
+			rc = !cJSON_AddItemToArray(into, cJSON_CreateString(line));
 		}
 	}
-	if (col)
-		printf("\n");
 	fclose(f);
+	return rc ? -1 : 0;
 }
 
 /* "224 of 448 CPUs: 8 sockets x 28 cores x 2 threads (smt-last), 1-2 hops":
@@ -98,58 +96,150 @@ static void topology_line(const struct cpu_model *m, char *buf, size_t n)
 		 t.threads_per_core > 1 ? "s" : "", topo_numbering_name(t.numbering), hops);
 }
 
-int cli_list(const struct cli_opts *o)
+static const char *str(const cJSON *o, const char *k)
 {
-	const char *dd = scen_datadir();
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* The data directory's contents as one document: the text and --json
+ * are both written from it, so they cannot disagree. */
+static cJSON *list_doc(const char *dd)
+{
 	char path[4096];
 	char **names;
 	size_t n;
-
+	int bad = 0;
+	cJSON *doc = cJSON_CreateObject(), *cpus = cJSON_AddArrayToObject(doc, "cpus"),
+	      *scens = cJSON_AddArrayToObject(doc, "scenarios"), *lib = cJSON_AddArrayToObject(doc, "library");
+	if (!doc || !cpus || !scens || !lib || !cJSON_AddStringToObject(doc, "datadir", dd)) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
 	snprintf(path, sizeof path, "%s/cpus", dd);
 	n = list_dir(path, ".json", &names);
-	printf("CPU models (%s):\n", path);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !bad; i++) {
 		struct cpu_model m;
 		struct err e = {0};
 		names[i][strlen(names[i]) - 5] = 0;
+		cJSON *c = cJSON_CreateObject();
+		bad = !c || !cJSON_AddItemToArray(cpus, c) || !cJSON_AddStringToObject(c, "name", names[i]);
+		if (bad)
+			break;
 		if (scen_load_cpu(names[i], &m, &e) == 0) {
 			char shape[160];
 			topology_line(&m, shape, sizeof shape);
-			printf("  %-18s %s; %s %s\n  %-18s %s\n", names[i], shape, cpu_fabric_name(m.fabric),
-			       cpu_protocol_name(m.protocol), "", m.description);
-		} else
-			printf("  %-18s (broken: %s)\n", names[i], e.msg);
+			bad = !cJSON_AddNumberToObject(c, "cores", m.cores) || !cJSON_AddStringToObject(c, "shape", shape) ||
+			      !cJSON_AddStringToObject(c, "fabric", cpu_fabric_name(m.fabric)) ||
+			      !cJSON_AddStringToObject(c, "protocol", cpu_protocol_name(m.protocol)) ||
+			      !cJSON_AddStringToObject(c, "description", m.description);
+		} else {
+			bad = !cJSON_AddStringToObject(c, "broken", e.msg);
+		}
 	}
 	free_list(names, n);
 
 	snprintf(path, sizeof path, "%s/scenarios", dd);
 	n = list_dir(path, ".json", &names);
-	printf("\nScenarios (%s):\n", path);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !bad; i++) {
 		char file[4600];
 		struct scenario s = {0};
 		struct err e = {0};
 		snprintf(file, sizeof file, "%s/%s", path, names[i]);
 		if (strstr(names[i], "schema"))
 			continue;
-		if (scen_load(file, &s, &e) == 0)
-			printf("  %-26s %s (%zu variants)\n", names[i], s.name, s.n_variants);
-		else
-			printf("  %-26s (broken: %s)\n", names[i], e.msg);
+		cJSON *c = cJSON_CreateObject();
+		bad = !c || !cJSON_AddItemToArray(scens, c) || !cJSON_AddStringToObject(c, "file", names[i]);
+		if (!bad && scen_load(file, &s, &e) == 0)
+			bad = !cJSON_AddStringToObject(c, "name", s.name) ||
+			      !cJSON_AddNumberToObject(c, "variants", (double)s.n_variants);
+		else if (!bad)
+			bad = !cJSON_AddStringToObject(c, "broken", e.msg);
 		scen_free(&s);
 	}
 	free_list(names, n);
 
 	snprintf(path, sizeof path, "%s/scenarios/lib", dd);
 	n = list_dir(path, ".s", &names);
-	printf("\nCounter library (%s):\n", path);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !bad; i++) {
 		char file[4600];
 		snprintf(file, sizeof file, "%s/%s", path, names[i]);
-		printf("  %s\n", names[i]);
-		list_routines(file);
+		cJSON *c = cJSON_CreateObject(), *r = c ? cJSON_AddArrayToObject(c, "routines") : NULL;
+		bad = !c || !cJSON_AddItemToArray(lib, c) || !r || !cJSON_AddStringToObject(c, "file", names[i]) ||
+		      list_routines(file, r);
 	}
 	free_list(names, n);
-	(void)o;
-	return EXIT_OK;
+	if (bad) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static void print_list(const cJSON *doc)
+{
+	const char *dd = str(doc, "datadir");
+	const cJSON *c;
+	printf("CPU models (%s/cpus):\n", dd);
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cpus")) {
+		if (cJSON_GetObjectItemCaseSensitive(c, "broken"))
+			printf("  %-18s (broken: %s)\n", str(c, "name"), str(c, "broken"));
+		else
+			printf("  %-18s %s; %s %s\n  %-18s %s\n", str(c, "name"), str(c, "shape"), str(c, "fabric"),
+			       str(c, "protocol"), "", str(c, "description"));
+	}
+	printf("\nScenarios (%s/scenarios):\n", dd);
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "scenarios")) {
+		if (cJSON_GetObjectItemCaseSensitive(c, "broken"))
+			printf("  %-26s (broken: %s)\n", str(c, "file"), str(c, "broken"));
+		else
+			printf("  %-26s %s (%d variants)\n", str(c, "file"), str(c, "name"),
+			       cJSON_GetObjectItemCaseSensitive(c, "variants")->valueint);
+	}
+	printf("\nCounter library (%s/scenarios/lib):\n", dd);
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "library")) {
+		printf("  %s\n", str(c, "file"));
+		const cJSON *r;
+		int col = 0;
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(c, "routines")) {
+			printf("%s%s", col ? ", " : "    ", r->valuestring);
+			col = 1;
+		}
+		if (col)
+			printf("\n");
+	}
+}
+
+int cli_list(const struct cli_opts *o)
+{
+	struct err e = {0};
+	struct outfile *out = NULL;
+	/* opened first: an output that cannot be written is refused at once */
+	if (o->json && !(out = outfile_open(o->json, &e)))
+		return cli_fail(&e);
+	cJSON *doc = list_doc(scen_datadir());
+	if (!doc) {
+		outfile_abort(out);
+		err_internal(&e, "out of memory");
+		return cli_fail(&e);
+	}
+	if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+		print_list(doc);
+	int rc = EXIT_OK;
+	if (out) {
+		char *text = cJSON_Print(doc);
+		if (!text) {
+			outfile_abort(out);
+			err_internal(&e, "out of memory");
+			rc = cli_fail(&e);
+		} else {
+			fputs(text, outfile_stream(out));
+			fputc('\n', outfile_stream(out));
+			free(text);
+			if (outfile_commit(out, &e))
+				rc = cli_fail(&e);
+		}
+	}
+	cJSON_Delete(doc);
+	return rc;
 }

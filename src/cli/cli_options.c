@@ -252,6 +252,7 @@ const struct cli_option cli_option_table[OPT_COUNT] = {
 	[OPT_VAL_CPU] = {"cpu", 0, "MODEL", NULL, "a cpus/ name or a CPU model file (default: calibrate this host first)", STRING(cpu)},
 	[OPT_THREADS] = {"threads", 0, "N", NULL, "1..online CPUs (default: all online CPUs)", PARSE(set_threads)},
 	[OPT_VAL_JSON] = {"json", 0, "F", NULL, "also write the rows, verdicts and causes as JSON", STRING(json)},
+	[OPT_DOC_JSON] = {"json", 0, "FILE", NULL, "also write it as JSON (- for stdout, then no text)", STRING(json), .same_result = true},
 	[OPT_VAL_QUICK] = {"quick", 0, NULL, NULL, "shorter native runs and simulations (tests)", TRUE(quick)},
 	[OPT_REPLAY_CPU] = {"cpu", 0, "MODEL", NULL, "a cpus/ name or a CPU model file (default teaching-4core)", STRING(cpu)},
 	[OPT_REPLAY_JSON] = {"json", 0, "FILE", NULL, "the report as JSON (- for stdout)", STRING(json)},

@@ -632,8 +632,16 @@ int cli_check(const struct cli_opts *o)
 	struct err e = {0};
 	struct cli_ov ov;
 	struct metric_refs mr = {0};
+	struct cli_inputs inputs = {0};
+	struct outfile *out = NULL;
 	int rc = EXIT_OK;
-	if (cli_setup(o, &s, &ov, &e) || metric_refs_build(&s, &mr, &e))
+	/* --json: what the text says, as one document (docs/report-format.md) */
+	cJSON *doc = o->json ? cJSON_CreateObject() : NULL, *vars = doc ? cJSON_AddArrayToObject(doc, "variants") : NULL;
+	if (o->json && !vars) {
+		err_internal(&e, "out of memory");
+		goto fail;
+	}
+	if (cli_setup(o, &s, &ov, &e) || metric_refs_build(&s, &mr, &e) || cli_inputs_add_scenario(&inputs, o, &s, &e))
 		goto fail;
 	size_t n = 0;
 	for (size_t v = 0; v < s.n_variants; v++) {
@@ -642,22 +650,56 @@ int cli_check(const struct cli_opts *o)
 		struct runner r;
 		if (runner_prepare(&r, &s, v, &ov.ov, 0, &e))
 			goto fail;
-		if (check_metrics(&s, &mr, &r, &e)) {
+		if (check_metrics(&s, &mr, &r, &e) || cli_inputs_add_program(&inputs, &r.prog, &e)) {
 			runner_free(&r);
 			goto fail;
 		}
-		if (!o->quiet)
+		if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
 			printf("%s: variant %s: %d cores, %u instructions, %u symbols\n", s.file,
 			       r.run.variant, r.run.cores, r.prog.n_insns, r.prog.n_syms);
+		cJSON *jv = vars ? cJSON_CreateObject() : NULL;
+		if (vars && (!jv || !cJSON_AddItemToArray(vars, jv) || !cJSON_AddStringToObject(jv, "name", r.run.variant) ||
+			     !cJSON_AddNumberToObject(jv, "cores", r.run.cores) ||
+			     !cJSON_AddNumberToObject(jv, "instructions", r.prog.n_insns) ||
+			     !cJSON_AddNumberToObject(jv, "symbols", r.prog.n_syms))) {
+			runner_free(&r);
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
 		runner_free(&r);
 		n++;
 	}
-	if (!o->quiet)
+	if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
 		printf("%s: ok (%zu variants, %zu expectations)\n", s.file, n, s.n_expect);
+	if (doc) {
+		const char *opt = "--json";
+		if (!cJSON_AddStringToObject(doc, "scenario", s.file) || !cJSON_AddStringToObject(doc, "name", s.name) ||
+		    !cJSON_AddBoolToObject(doc, "ok", 1) || !cJSON_AddNumberToObject(doc, "expectations", (double)s.n_expect)) {
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
+		char *text = NULL;
+		if (cli_inputs_check(&inputs, &o->json, &opt, 1, &e) || !(out = outfile_open(o->json, &e)))
+			goto fail;
+		if (!(text = cJSON_Print(doc))) {
+			err_internal(&e, "out of memory");
+			goto fail;
+		}
+		fputs(text, outfile_stream(out));
+		fputc('\n', outfile_stream(out));
+		free(text);
+		struct outfile *done = out;
+		out = NULL;
+		if (outfile_commit(done, &e))
+			goto fail;
+	}
 	goto out;
 fail:
 	rc = cli_fail(&e);
 out:
+	outfile_abort(out);
+	cJSON_Delete(doc);
+	cli_inputs_free(&inputs);
 	metric_refs_free(&mr);
 	scen_free(&s);
 	return rc;
