@@ -78,7 +78,7 @@ static int read_records(struct sweep_journal *j, FILE *f, off_t *end, struct err
 	size_t cap = 0;
 	ssize_t len;
 	char *rows = NULL;
-	size_t nrows = 0, point = 0;
+	size_t nrows = 0, point = 0, kcap = 0;
 	int open = 0, rc = 0;
 	*end = ftello(f);
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -103,14 +103,17 @@ static int read_records(struct sweep_journal *j, FILE *f, off_t *end, struct err
 			*end = ftello(f);
 			if (j->done[point])
 				continue;
-			struct sweep_kept *k = realloc(j->kept, (j->n_kept + 1) * sizeof *k);
-			if (!k) {
-				rc = err_internal(e, "out of memory");
-				break;
+			if (j->n_kept == kcap) {  /* doubling: 10^5 points stay linear */
+				kcap = kcap ? 2 * kcap : 64;
+				struct sweep_kept *k = realloc(j->kept, kcap * sizeof *k);
+				if (!k) {
+					rc = err_internal(e, "out of memory");
+					break;
+				}
+				j->kept = k;
 			}
-			j->kept = k;
-			k[j->n_kept].point = point;
-			k[j->n_kept++].rows = rows ? rows : strdup("");
+			j->kept[j->n_kept].point = point;
+			j->kept[j->n_kept++].rows = rows ? rows : strdup("");
 			rows = NULL;
 			j->done[point] = 1;
 			continue;
