@@ -277,10 +277,15 @@ ALWAYS_INLINE void set_stop_below(struct core *c, uint64_t s, const int plain)
 	c->stop_at = s;
 }
 
-/* The bound every stop lies under: the horizon and the first snoop, and
- * while the store buffer's request for a line is out, the fabric's next
- * event: its fill, whenever it comes, changes this core's L1 (the line, and
- * the victim it evicts), which the core's own accesses must not run past. */
+/* The bound every stop lies under: the horizon and the first snoop; a
+ * drain of its own buffer already scheduled (its RFO, issued then, leads
+ * to a fill the core must not run past; the core may still execute in the
+ * drain's cycle, which core order gives it first); and while the store
+ * buffer's request for a line is out, the fabric's next event: its fill,
+ * whenever it comes, changes this core's L1 (the line, and the victim it
+ * evicts), which the core's own accesses must not run past. Without the
+ * drain's bound, how far a core ran past it depended on other cores'
+ * events, so a run's figures did on whether they were parked. */
 ALWAYS_INLINE uint64_t stop_bound(struct core_env *env, const struct core *c)
 {
 	uint64_t b = min64(env->horizon, ms_core_next_msg(env->ms, c->id));
