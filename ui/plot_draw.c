@@ -76,7 +76,9 @@ static void axis_linear(struct axis *a, double lo, double hi, int from_zero, dou
 	}
 }
 
-/* Ticks at every power of base inside the range, thinned to at most 12. */
+/* Ticks at every power of base inside the range, thinned to at most 12.
+ * A base-2 axis (counts: cores, threads) ends at the data, whether or not
+ * its ends are powers of two: a sweep to 224 cores is not drawn to 256. */
 static void axis_log(struct axis *a, double lo, double hi, int base)
 {
 	double l = floor(log(lo) / log(base) + 1e-9), h = ceil(log(hi) / log(base) - 1e-9);
@@ -85,6 +87,12 @@ static void axis_log(struct axis *a, double lo, double hi, int base)
 	a->lo = pow(base, l);
 	a->hi = pow(base, h);
 	a->log = base;
+	if (base == 2 && hi > lo) {
+		a->lo = lo;
+		a->hi = hi;
+		l = ceil(log2(lo) - 1e-9);
+		h = floor(log2(hi) + 1e-9);
+	}
 	int every = (int)ceil((h - l + 1) / 12.0);
 	a->nticks = 0;
 	for (int k = (int)l; k <= (int)h && a->nticks < MAX_TICKS; k += every) {
@@ -378,15 +386,15 @@ static int make_axes(const struct plot_data *d, const struct plot_style *st, str
 		return err_set(e, NULL, 0, 0, "plot: --log-y needs every %s above 0 (the smallest is %g)",
 			       d->yname, ylo);
 	if (logx) {
-		/* Powers of two when the x values are (core counts usually are). */
-		int pow2 = 1;
-		for (size_t i = 0; i < d->ns && pow2; i++)
-			for (size_t k = 0; k < d->s[i].n; k++) {
-				double l = log2(d->s[i].x[k]);
-				if (fabs(l - round(l)) > 1e-9)
-					pow2 = 0;
-			}
-		axis_log(ax, xlo, xhi, pow2 ? 2 : 10);
+		/* Counts (cores, threads: whole numbers, 1, 8, 56, 224 as much
+		 * as 1, 2, 4) get ticks at powers of two, as one reads scaling;
+		 * other figures decades. */
+		int whole = 1;
+		for (size_t i = 0; i < d->ns && whole; i++)
+			for (size_t k = 0; k < d->s[i].n; k++)
+				if (d->s[i].x[k] != floor(d->s[i].x[k]))
+					whole = 0;
+		axis_log(ax, xlo, xhi, whole ? 2 : 10);
 	} else {
 		/* Thread and core counts are whole: no tick at 1.5 threads. */
 		int whole = 1;
