@@ -131,7 +131,7 @@ S
 expect_status "sweep --progress" 0 "$BOUNCE" sweep "$T/short.json" --set cores=128,256,127,255 --jobs 1 \
 	--progress --csv "$T/p.csv"
 expect_grep "progress: points done/total" "sweep: [0-9]/4 points" "$T/err"
-expect_grep "progress: a last line that stays" "sweep: 4/4 points in [0-9.]* s$" "$T/err"
+expect_grep "progress: a last line that stays" "sweep: 4/4 points (4 variant runs) in [0-9.]* s$" "$T/err"
 # not a terminal: plain lines, no carriage returns or erase sequences
 expect_eq "progress on a pipe: plain lines" "" "$(tr -d -c '\r\033' <"$T/err")"
 expect_status "sweep on a pipe" 0 "$BOUNCE" sweep "$T/short.json" --set cores=128,256 --jobs 1 --csv "$T/p.csv"

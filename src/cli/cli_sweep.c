@@ -49,7 +49,7 @@ static void point_pick(const struct cli_opts *o, size_t p, size_t *pick)
 }
 
 /* Run one point and append its CSV rows to f. */
-static int run_point(const struct cli_opts *o, const struct scenario *s, size_t p, FILE *f,
+static int run_point(const struct cli_opts *o, const struct scenario *s, size_t p, FILE *f, int done,
 		     struct err *e)
 {
 	size_t pick[CLI_MAX_SETS];
@@ -79,6 +79,9 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 		runner_free(&r);
 		if (bad)
 			goto fail;
+		/* a variant done: the parent's progress counts it ('v') */
+		if (done >= 0 && write(done, "v", 1) < 0)
+			done = -1;
 	}
 	if (cli_add_baseline(o, rep, e))
 		goto fail;
@@ -145,7 +148,7 @@ static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_
 			fclose(f);
 			return EXIT_INTERNAL;
 		}
-		int failed = run_point(o, s, p, m, &e);
+		int failed = run_point(o, s, p, m, done, &e);
 		if (fclose(m))
 			failed = failed ? failed : err_internal(&e, "out of memory");
 		if (!failed) {
@@ -177,7 +180,7 @@ static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_
 			}
 			return cli_exit_status(&e);
 		}
-		if (write(done, "", 1) < 0)
+		if (write(done, "p", 1) < 0)
 			break;
 	}
 	if (cli_interrupted) {
@@ -208,7 +211,16 @@ static double mono_s(void)
 /* Wait for the workers, showing "points done/total, rate, ETA" when
  * progress; the first signal is passed on to them (they stop within a
  * slice), a second kills them. Returns the worst exit status. */
-static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progress)
+/* Count what the workers report on `done`: 'p' a point, 'v' a variant. */
+static void count_done(const char *buf, ssize_t n, size_t *points, size_t *variants)
+{
+	for (ssize_t i = 0; i < n; i++) {
+		*points += buf[i] == 'p';
+		*variants += buf[i] == 'v';
+	}
+}
+
+static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, size_t per_point, int progress)
 {
 	struct sigaction sa = {.sa_handler = on_sweep_signal}, old[3];
 	static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -218,7 +230,7 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 	if (cli_interrupted)
 		sweep_signals = 1; /* a signal came before the handler was ours */
 	int running = jobs, worst = EXIT_OK, forwarded = 0, stopping = 0;
-	size_t finished = 0;
+	size_t finished = 0, vdone = 0, vtotal = total * per_point;
 	double t0 = mono_s(), shown = 0;
 	while (running) {
 		if (sweep_signals > forwarded) {
@@ -232,7 +244,7 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 			char buf[256];
 			ssize_t n = read(done, buf, sizeof buf);
 			if (n > 0)
-				finished += (size_t)n;
+				count_done(buf, n, &finished, &vdone);
 		}
 		for (int j = 0; j < jobs; j++) {
 			int st;
@@ -260,13 +272,16 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 		}
 		double t = mono_s();
 		if (progress && t - shown >= 0.25) {
+			/* variants, not points, measure the work done: a point of
+			 * seven variants is seven runs (the count only grows) */
 			char eta[64] = "", left[24];
 			double l;
-			if (total && finished < total && progress_eta(t - t0, (double)finished / (double)total, INFINITY, &l)) {
+			if (vtotal && vdone < vtotal && progress_eta(t - t0, (double)vdone / (double)vtotal, INFINITY, &l)) {
 				progress_seconds(l, left, sizeof left);
-				snprintf(eta, sizeof eta, ", %.3g points/s, ETA %s", (double)finished / (t - t0), left);
+				snprintf(eta, sizeof eta, ", ETA %s", left);
 			}
-			progress_emit(0, "  sweep: %zu/%zu points, %.0f s%s", finished, total, t - t0, eta);
+			progress_emit(0, "  sweep: %zu/%zu points (%zu/%zu variant runs), %.0f s%s", finished, total, vdone,
+				      vtotal, t - t0, eta);
 			shown = t;
 		}
 	}
@@ -276,8 +291,9 @@ static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, int progres
 		char buf[256];
 		ssize_t n;
 		while ((n = read(done, buf, sizeof buf)) > 0)
-			finished += (size_t)n;
-		progress_emit(1, "  sweep: %zu/%zu points in %.1f s", finished, total, mono_s() - t0);
+			count_done(buf, n, &finished, &vdone);
+		progress_emit(1, "  sweep: %zu/%zu points (%zu variant runs) in %.1f s", finished, total, vdone,
+			      mono_s() - t0);
 		progress_keep();
 	}
 	progress_erase();
@@ -587,7 +603,10 @@ int cli_sweep(const struct cli_opts *o)
 		}
 	}
 	close(pipefd[1]);
-	int worst = sweep_wait(kids, jobs, pipefd[0], mine, progress);
+	size_t per_point = 0;
+	for (size_t v = 0; v < s.n_variants; v++)
+		per_point += cli_selected(o, &s, v);
+	int worst = sweep_wait(kids, jobs, pipefd[0], mine, per_point, progress);
 	close(pipefd[0]);
 	if (worst != EXIT_OK || cli_interrupted) {
 		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
