@@ -37,10 +37,10 @@ static void draw_header(struct ui_app *a, struct ui_gfx *g)
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, l->cells.x - 6, y, UI_RIGHT,
 		     l->folded ? "socket" : "core");
 	int x = l->cells.x + l->cells.w + 12;
-#define STAT_HEAD(name, shown, view_head, view_w, what)                                 \
-	if (view_w) {                                                                  \
-		x += view_w;                                                           \
-		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, x, y, UI_RIGHT, view_head); \
+#define STAT_HEAD(name, shown, view_head, view_w, what)                                   \
+	if (view_w) {                                                                    \
+		x += (view_w);                                                           \
+		ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_dim, x, y, UI_RIGHT, (view_head)); \
 	}
 	MS_STATS(STAT_HEAD)
 #undef STAT_HEAD
@@ -153,7 +153,7 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 		int ty = rr.y + (l->row_h - 16) / 2;
 #define STAT_CELL(name, shown, view_head, view_w, what)                                     \
 	if (view_w) {                                                                      \
-		x += view_w;                                                               \
+		x += (view_w);                                                             \
 		ui_text_draw(g->txt, UI_FONT_NORMAL, ui_col_text, x, ty, UI_RIGHT,          \
 			     ui_fmt_count(b, sizeof b, (double)row->stats.name));          \
 	}

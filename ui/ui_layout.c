@@ -121,7 +121,7 @@ static void layout_lines(struct ui_layout *l, int ncores)
 	l->label_w = imin(210, l->lines.w * 2 / 7);
 	/* the view columns of mem_stats.h, and the margins either side */
 	l->stats_w = 12 + 8;
-#define STAT_W(name, shown, view_head, view_w, what) l->stats_w += view_w;
+#define STAT_W(name, shown, view_head, view_w, what) l->stats_w += (view_w);
 	MS_STATS(STAT_W)
 #undef STAT_W
 	l->ncols = l->folded ? l->nsockets : ncores;

@@ -324,7 +324,7 @@ static int store(const struct cli_command *c, const struct cli_option *d, const 
 		/* An output whose metavar names PNG gets PNG data, whatever it
 		 * is called: a name promising another format is refused rather
 		 * than filled with bytes that are not that format. */
-		if (d->arg && ends_with_png(d->arg) && !ends_with_png(val) && strcmp(val, "-") != 0)
+		if (val && d->arg && ends_with_png(d->arg) && !ends_with_png(val) && strcmp(val, "-") != 0)
 			return err_set(e, NULL, 0, 0,
 				       "%s: --%s '%s': bounce writes PNG only (expected a name ending in .png, or - for stdout)",
 				       c->name, d->name, val);

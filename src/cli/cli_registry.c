@@ -13,9 +13,10 @@
 
 #define CLI_OPTIONS(...) ((const enum cli_opt_id[]){__VA_ARGS__, OPT_END})
 #define CLI_ARGS(lo, hi, noun, scen) {(lo), (hi), (noun), (scen)}
+/* pos_ is a braced initializer (CLI_ARGS), which parentheses would break */
 #define CLI_COMMAND(nm, syn_, sum_, what_, opts_, pos_, req_) \
-	{.name = #nm, .args = syn_, .summary = sum_, .what = what_, .options = opts_, .pos = pos_, \
-	 .required = req_, .run = cli_##nm},
+	{.name = #nm, .args = (syn_), .summary = (sum_), .what = (what_), .options = (opts_), \
+	 .pos = pos_, /* NOLINT(bugprone-macro-parentheses) */ .required = (req_), .run = cli_##nm},
 const struct cli_command cli_commands[] = {
 #include "cli/cli_commands.def"
 };
@@ -149,14 +150,12 @@ int cli_main(int argc, char **argv, const struct cli_ui *ui)
 	struct cli_opts o;
 	struct err e = {0};
 	int rc;
-	if (cli_parse(c, n, args, &o, &e))
+	/* A signal that came while the command line was read is honoured
+	 * before the command starts. */
+	if (cli_parse(c, n, args, &o, &e) || (!o.help && err_poll(&e)))
 		rc = cli_fail(&e);
 	else if (o.help)
 		rc = EXIT_OK;
-	/* A signal that came while the command line was read is honoured
-	 * before the command starts. */
-	else if (err_poll(&e))
-		rc = cli_fail(&e);
 	else {
 		o.quiet = o.quiet || quiet;
 		o.ui = ui;

@@ -6,6 +6,8 @@
 #ifndef BOUNCE_TOTALS_H
 #define BOUNCE_TOTALS_H
 
+#include <stddef.h>  /* size_t, in the name-checking key macros */
+
 /* Row order is the key order of the JSON report. `value` is an expression
  * over `ms` (const struct ms_stats *, the memory system's totals) and `cs`
  * (const struct core_stats *, the cores' totals). `listed` is the total's
@@ -36,6 +38,6 @@ enum { RUN_TOTALS(RUN_TOTAL_ID_) RUN_NTOTALS };
 
 /* "totals.NAME", a total's path in a variant of the report, for the views
  * that read it there: naming a total that does not exist is a build error. */
-#define RUN_TOTAL_PATH(name) (&("totals." #name)[0 * RUN_TOTAL_##name])
+#define RUN_TOTAL_PATH(name) (&("totals." #name)[(size_t)0 * RUN_TOTAL_##name])
 
 #endif

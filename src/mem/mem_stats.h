@@ -5,6 +5,8 @@
 #ifndef BOUNCE_MEM_STATS_H
 #define BOUNCE_MEM_STATS_H
 
+#include <stddef.h>  /* size_t, in the name-checking key macros */
+
 /* Where a statistic of struct ms_stats is shown (the `shown` column). */
 #define MS_IN_LINE   1u  /* each line of the report's shared-line table */
 #define MS_IN_CORE   2u  /* each core of the report */
@@ -68,7 +70,7 @@ enum { MS_STATS(MS_STAT_ID_) MS_NSTATS };
 #undef MS_STAT_ID_
 #define MS_STAT_BIT(name) (1ull << MS_STAT_##name)
 /* The row's key in the report. */
-#define MS_STAT_KEY(name) (&(#name)[0 * MS_STAT_##name])
+#define MS_STAT_KEY(name) (&(#name)[(size_t)0 * MS_STAT_##name])
 
 /* For the YES/NO columns: MS_IF_YES(x) is x, MS_IF_NO(x) is nothing. */
 #define MS_IF_YES(x) x
