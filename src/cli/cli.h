@@ -81,6 +81,9 @@ struct cli_opts {
 extern volatile sig_atomic_t cli_interrupted;
 
 void cli_opts_free(struct cli_opts *o);
+/* Whether a command's text goes to stdout: not under --quiet, nor when
+ * --json - puts its JSON there. */
+bool cli_prints_text(const struct cli_opts *o);
 /* Command-line overrides with the storage they point into (so keep it in
  * place once filled). */
 struct cli_ov {

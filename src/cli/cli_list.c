@@ -223,7 +223,7 @@ int cli_list(const struct cli_opts *o)
 		err_internal(&e, "out of memory");
 		return cli_fail(&e);
 	}
-	if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+	if (cli_prints_text(o))
 		print_list(doc);
 	int rc = EXIT_OK;
 	if (out) {

@@ -455,6 +455,11 @@ int cli_parse(const struct cli_command *c, int argc, char **argv, struct cli_opt
 	return 0;
 }
 
+bool cli_prints_text(const struct cli_opts *o)
+{
+	return !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+}
+
 void cli_opts_free(struct cli_opts *o)
 {
 	for (size_t i = 0; i < o->n_sets; i++) {

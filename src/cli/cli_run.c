@@ -654,7 +654,7 @@ int cli_check(const struct cli_opts *o)
 			runner_free(&r);
 			goto fail;
 		}
-		if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+		if (cli_prints_text(o))
 			printf("%s: variant %s: %d cores, %u instructions, %u symbols\n", s.file,
 			       r.run.variant, r.run.cores, r.prog.n_insns, r.prog.n_syms);
 		cJSON *jv = vars ? cJSON_CreateObject() : NULL;
@@ -669,7 +669,7 @@ int cli_check(const struct cli_opts *o)
 		runner_free(&r);
 		n++;
 	}
-	if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+	if (cli_prints_text(o))
 		printf("%s: ok (%zu variants, %zu expectations)\n", s.file, n, s.n_expect);
 	if (doc) {
 		const char *opt = "--json";

@@ -67,17 +67,18 @@ void progress_emit(int force, const char *fmt, ...)
 	line.last = now;
 }
 
+/* Pure: a caller may ask and then print nothing (run asks once per
+ * variant); the line is still there for progress_erase. Erasing an empty
+ * line after a message is harmless. */
 const char *progress_cr(void)
 {
-	if (!line.drawn)
-		return "";
-	line.drawn = 0;
-	return "\r\033[K";
+	return line.drawn ? "\r\033[K" : "";
 }
 
 void progress_erase(void)
 {
 	fputs(progress_cr(), stderr);
+	line.drawn = 0;
 }
 
 void progress_keep(void)
