@@ -17,123 +17,7 @@
 #include "replay/replay_trace.h"
 #include "run/runner.h"
 #include "cpu/sim.h"
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-char *__wrap_strdup(const char *s);
-char *__wrap_strndup(const char *s, size_t max);
-
-/* The blocks the wrapped allocator handed out and not yet freed, in an
- * open-addressing set that itself allocates nothing. */
-#define LIVE_SLOTS (1u << 21)
-static void *live[LIVE_SLOTS];
-static size_t n_live;
-static long calls, fail_at = -1;
-
-static size_t slot_of(const void *p)
-{
-	size_t h = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull;
-	return (h >> 11) & (LIVE_SLOTS - 1);
-}
-
-static void track(void *p)
-{
-	if (!p)
-		return;
-	size_t i = slot_of(p);
-	while (live[i])
-		i = (i + 1) & (LIVE_SLOTS - 1);
-	live[i] = p;
-	n_live++;
-}
-
-/* Remove p if the wrapper gave it out (libc may free its own blocks). */
-static void untrack(void *p)
-{
-	if (!p)
-		return;
-	size_t i = slot_of(p);
-	while (live[i] && live[i] != p)
-		i = (i + 1) & (LIVE_SLOTS - 1);
-	if (!live[i])
-		return;
-	live[i] = NULL;
-	n_live--;
-	/* re-place the run after the hole */
-	for (size_t j = (i + 1) & (LIVE_SLOTS - 1); live[j]; j = (j + 1) & (LIVE_SLOTS - 1)) {
-		void *q = live[j];
-		live[j] = NULL;
-		n_live--;
-		track(q);
-	}
-}
-
-static int fails_now(void)
-{
-	return calls++ == fail_at;
-}
-
-void *__wrap_malloc(size_t n)
-{
-	if (fails_now())
-		return NULL;
-	void *p = __real_malloc(n);
-	track(p);
-	return p;
-}
-
-void *__wrap_calloc(size_t n, size_t size)
-{
-	if (fails_now())
-		return NULL;
-	void *p = __real_calloc(n, size);
-	track(p);
-	return p;
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-	if (fails_now())
-		return NULL;
-	void *q = __real_realloc(p, n);
-	if (q || !n) {
-		untrack(p);
-		track(q);
-	}
-	return q;
-}
-
-void __wrap_free(void *p)
-{
-	untrack(p);
-	__real_free(p);
-}
-
-char *__wrap_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = __wrap_malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
-char *__wrap_strndup(const char *s, size_t max)
-{
-	size_t n = strnlen(s, max);
-	char *p = __wrap_malloc(n + 1);
-	if (p) {
-		memcpy(p, s, n);
-		p[n] = 0;
-	}
-	return p;
-}
+#include "alloc_wrap.h"
 
 /* Load, assemble and run every variant for a few thousand cycles: 0, or
  * -1 with e set. */
@@ -196,19 +80,19 @@ static void fail_each(int what, const char *path)
 	long k = 0;
 	for (;; k++) {
 		err_clear(&e);
-		size_t before = n_live;
-		calls = 0;
-		fail_at = k;
+		size_t before = alloc_live;
+		alloc_calls = 0;
+		alloc_fail_at = k;
 		int rc = exercise(what, path, &e);
-		fail_at = -1;
-		if (calls <= k) {
+		alloc_fail_at = -1;
+		if (alloc_calls <= k) {
 			ck_assert_msg(rc == 0, "a run without a failure failed: %s", e.msg);
 			break;
 		}
 		ck_assert_msg(rc == -1, "allocation %ld failed unnoticed", k);
 		ck_assert_msg(e.kind == ERR_INTERNAL, "allocation %ld failed as kind %d: %s", k, (int)e.kind, e.msg);
 		ck_assert_msg(e.msg[0], "allocation %ld: no message", k);
-		ck_assert_msg(n_live == before, "allocation %ld failed: %zu blocks leaked", k, n_live - before);
+		ck_assert_msg(alloc_live == before, "allocation %ld failed: %zu blocks leaked", k, alloc_live - before);
 	}
 	ck_assert_int_gt(k, 20);
 }

@@ -3,7 +3,7 @@
 #   base < mem < cpu < asm < load < replay < run < report < host < cli
 # and a file may include only headers of its own layer or one below. cJSON is
 # for load/ and above; SDL is for ui/ alone; ui/ reaches the engine only
-# through ui/ui_engine.h; only src/main.c sees both cli/ and ui/. host/ (this
+# through ui/ui_engine.h; only src/cli_ui.c sees both cli/ and ui/. host/ (this
 # machine, measured) reaches the engine only through base/ and load/: it
 # never simulates. zlib and libzip (compressed traces) are for replay/ alone.
 # Usage: layers.sh [TREE] (default: the source tree). Prints each violation
@@ -35,7 +35,7 @@ function say(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; bad = 1 }
 	if (inc ~ /^SDL2?\/|^SDL[._]/ && !inui)
 		say("SDL included outside ui/: " inc)
 	if (inc ~ /ui\//) {
-		if (FILENAME != "src/main.c") say("the UI included outside src/main.c: " inc)
+		if (FILENAME != "src/cli_ui.c") say("the UI included outside src/cli_ui.c: " inc)
 		next
 	}
 	split(inc, q, "/")

@@ -153,7 +153,7 @@ struct ui_machine *ui_machine_create(const struct scenario *sc, int variant,
 	m->hold = calloc(HOLD_SLOTS, sizeof *m->hold);
 	m->bitpool = calloc((size_t)HOLD_SLOTS * m->words, sizeof(uint64_t));
 	m->inval_buf = calloc((size_t)m->ncores, sizeof(int));
-	rep_symbols_init(&m->syms, &m->run.prog); /* without memory, a search per name */
+	(void)rep_symbols_init(&m->syms, &m->run.prog); /* without memory, a search per name */
 	m->src = rep_source_new(&m->run);
 	if (!m->hold || !m->bitpool || !m->inval_buf || !m->src) {
 		err_internal(e, "out of memory");
@@ -320,7 +320,9 @@ static uint64_t score_of(const struct ms_line_info *li)
 static void pick_busiest(struct ui_machine *m, int want)
 {
 	const struct ms_line_info *hot;
-	size_t n = ms_hot_lines(sim_memsys(m->run.sim), &hot);
+	/* without memory for the list, this frame shows the rows it had */
+	ptrdiff_t got = ms_hot_lines(sim_memsys(m->run.sim), &hot);
+	size_t n = got > 0 ? (size_t)got : 0;
 	uint64_t chosen[UI_MAX_ROWS] = {0};
 	int nchosen = 0, nrep = 0;
 	for (int i = 0; i < m->nrows; i++)
@@ -582,7 +584,7 @@ static const char *base_name(const char *path)
 void ui_machine_where(struct ui_machine *m, uint32_t pc, char *buf, size_t n)
 {
 	char where[256], text[160];
-	rep_source_insn(m->src, pc, where, sizeof where, text, sizeof text);
+	(void)rep_source_insn(m->src, pc, where, sizeof where, text, sizeof text); /* "?" without memory */
 	snprintf(buf, n, "%s%s%s", base_name(where), text[0] ? "  " : "", text);
 }
 

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -15,7 +16,10 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Sorted names in dir ending in suffix; caller frees. */
-static size_t list_dir(const char *dir, const char *suffix, char ***out)
+/* The names in dir ending in suffix, sorted, in *out: how many, or -1
+ * when out of memory (a list cut short would be a wrong answer). A
+ * directory that cannot be read lists nothing. */
+static ptrdiff_t list_dir(const char *dir, const char *suffix, char ***out)
 {
 	DIR *d = opendir(dir);
 	size_t n = 0;
@@ -24,27 +28,33 @@ static size_t list_dir(const char *dir, const char *suffix, char ***out)
 		return 0;
 	struct dirent *de;
 	size_t sl = strlen(suffix);
-	while ((de = readdir(d))) {
+	int oom = 0;
+	while (!oom && (de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 		if (l <= sl || strcmp(de->d_name + l - sl, suffix) != 0)
 			continue;
 		char **nn = realloc(*out, (n + 1) * sizeof *nn);
-		if (!nn)
-			break;
-		*out = nn;
-		if (!((*out)[n] = strdup(de->d_name)))
-			break;
-		n++;
+		oom = !nn || !(nn[n] = strdup(de->d_name));
+		if (nn)
+			*out = nn;
+		n += !oom;
 	}
 	closedir(d);
+	if (oom) {
+		for (size_t i = 0; i < n; i++)
+			free((*out)[i]);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
 	if (n > 1)
 		qsort(*out, n, sizeof **out, cmp_str);
-	return n;
+	return (ptrdiff_t)n;
 }
 
-static void free_list(char **l, size_t n)
+static void free_list(char **l, ptrdiff_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (ptrdiff_t i = 0; i < n; i++)
 		free(l[i]);
 	free(l);
 }
@@ -108,7 +118,7 @@ static cJSON *list_doc(const char *dd)
 {
 	char path[4096];
 	char **names;
-	size_t n;
+	ptrdiff_t n;
 	int bad = 0;
 	cJSON *doc = cJSON_CreateObject(), *cpus = cJSON_AddArrayToObject(doc, "cpus"),
 	      *scens = cJSON_AddArrayToObject(doc, "scenarios"), *lib = cJSON_AddArrayToObject(doc, "library");
@@ -118,7 +128,8 @@ static cJSON *list_doc(const char *dd)
 	}
 	snprintf(path, sizeof path, "%s/cpus", dd);
 	n = list_dir(path, ".json", &names);
-	for (size_t i = 0; i < n && !bad; i++) {
+	bad = n < 0;
+	for (ptrdiff_t i = 0; i < n && !bad; i++) {
 		struct cpu_model m;
 		struct err e = {0};
 		names[i][strlen(names[i]) - 5] = 0;
@@ -134,14 +145,17 @@ static cJSON *list_doc(const char *dd)
 			      !cJSON_AddStringToObject(c, "protocol", cpu_protocol_name(m.protocol)) ||
 			      !cJSON_AddStringToObject(c, "description", m.description);
 		} else {
-			bad = !cJSON_AddStringToObject(c, "broken", e.msg);
+			/* out of memory is this run's failure, not the model's */
+			bad = e.kind == ERR_INTERNAL || !cJSON_AddStringToObject(c, "broken", e.msg);
 		}
 	}
 	free_list(names, n);
 
 	snprintf(path, sizeof path, "%s/scenarios", dd);
-	n = list_dir(path, ".json", &names);
-	for (size_t i = 0; i < n && !bad; i++) {
+	names = NULL;
+	n = bad ? 0 : list_dir(path, ".json", &names);
+	bad |= n < 0;
+	for (ptrdiff_t i = 0; i < n && !bad; i++) {
 		char file[4600];
 		struct scenario s = {0};
 		struct err e = {0};
@@ -154,14 +168,16 @@ static cJSON *list_doc(const char *dd)
 			bad = !cJSON_AddStringToObject(c, "name", s.name) ||
 			      !cJSON_AddNumberToObject(c, "variants", (double)s.n_variants);
 		else if (!bad)
-			bad = !cJSON_AddStringToObject(c, "broken", e.msg);
+			bad = e.kind == ERR_INTERNAL || !cJSON_AddStringToObject(c, "broken", e.msg);
 		scen_free(&s);
 	}
 	free_list(names, n);
 
 	snprintf(path, sizeof path, "%s/scenarios/lib", dd);
-	n = list_dir(path, ".s", &names);
-	for (size_t i = 0; i < n && !bad; i++) {
+	names = NULL;
+	n = bad ? 0 : list_dir(path, ".s", &names);
+	bad |= n < 0;
+	for (ptrdiff_t i = 0; i < n && !bad; i++) {
 		char file[4600];
 		snprintf(file, sizeof file, "%s/%s", path, names[i]);
 		cJSON *c = cJSON_CreateObject(), *r = c ? cJSON_AddArrayToObject(c, "routines") : NULL;

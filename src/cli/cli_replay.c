@@ -78,7 +78,7 @@ static int open_outputs(const char *json, const char *csv, const char *cpu, char
 		paths[k] = csv, opts[k++] = "--csv";
 	struct cli_inputs in = {0};
 	char *cpu_file = scen_cpu_file(cpu, ".");
-	int rc = -1, bad = cpu_file && cli_inputs_add(&in, cpu_file, "the CPU model", e);
+	int rc = -1, bad = cpu_file ? cli_inputs_add(&in, cpu_file, "the CPU model", e) : err_internal(e, "out of memory");
 	for (int i = 0; i < n && !bad; i++)
 		bad = cli_inputs_add(&in, traces[i], "the trace", e);
 	if (bad || cli_inputs_check(&in, paths, opts, k, e))

@@ -160,6 +160,10 @@ static int check_metrics(const struct scenario *s, const struct metric_refs *mr,
 	}
 	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"), 0);
 	struct rep_index *ix = rep_index_new();
+	if (!ix) {
+		cJSON_Delete(rep);
+		return err_internal(e, "out of memory");
+	}
 	int rc = 0;
 	for (size_t j = mr->first[r->variant]; j < mr->first[r->variant + 1] && !rc; j++) {
 		const struct scen_expect *x = &s->expect[mr->refs[j] / 2];
@@ -585,6 +589,14 @@ stop:
 			goto fail;
 	if (err_poll(&e))
 		goto fail;
+	/* The text before the files are put in place: a failure to print
+	 * (out of memory) then leaves none of them. */
+	if (o->quiet)
+		rep_print_expectations(rep, 1, stdout);
+	else if (rep_print_summary(rep, stdout, &e))
+		goto fail;
+	if (o->c2c && rep_print_c2c(rep, stdout, &e))
+		goto fail;
 	{
 		int bad = outfile_commit_all(outs, N_OUTS, &e);
 		memset(outs, 0, sizeof outs);
@@ -594,12 +606,6 @@ stop:
 	}
 	if (trace_meta)
 		trace_warn(trace_meta);
-	if (o->quiet)
-		rep_print_expectations(rep, 1, stdout);
-	else if (rep_print_summary(rep, stdout, &e))
-		goto fail;
-	if (o->c2c && rep_print_c2c(rep, stdout, &e))
-		goto fail;
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:

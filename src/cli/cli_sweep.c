@@ -634,6 +634,10 @@ int cli_sweep(const struct cli_opts *o)
 	goto out;
 fail:
 	rc = cli_fail(&e);
+	/* The journal is this sweep's state, kept whatever stopped it. */
+	if (have_journal)
+		fprintf(stderr, "bounce: the points this sweep finished are kept in %s (the same sweep with --resume "
+			"continues it)\n", journal.path);
 out:
 	for (size_t i = 0; i < ncs; i++)
 		free(cs[i].text);
@@ -1022,7 +1026,11 @@ int cli_merge(const struct cli_opts *o)
 				if (!header) {
 					header = strdup(line);
 					const char *sc = header ? strstr(header, ",scenario,variant,") : NULL;
-					if (!header || strncmp(header, "point,", 6) != 0 || !sc) {
+					if (!header) {
+						bad = err_internal(&e, "out of memory");
+						continue;
+					}
+					if (strncmp(header, "point,", 6) != 0 || !sc) {
 						bad = err_set(&e, o->rest[i], 1, 1,
 							      "not a sweep CSV: the header must start with point, and have scenario,variant");
 						continue;

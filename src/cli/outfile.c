@@ -319,7 +319,10 @@ struct ident {
 	char *canon;
 };
 
-static int ident_of(const char *path, int is_output, struct ident *id)
+/* 1: id says what path names; 0: nothing to compare (no such input, or an
+ * output written through); -1: out of memory (e set), for a clash missed
+ * for want of memory could replace an input. */
+static int ident_of(const char *path, int is_output, struct ident *id, struct err *e)
 {
 	memset(id, 0, sizeof *id);
 	struct stat st;
@@ -335,24 +338,26 @@ static int ident_of(const char *path, int is_output, struct ident *id)
 	}
 	if (!is_output)
 		return 0;
-	struct err ignored = {0};
-	char *t = follow_links(path, &ignored);
-	if (!t)
-		return 0;
+	struct err why = {0};
+	char *t = follow_links(path, &why);
+	if (!t) /* a broken link is reported when the output is opened */
+		return why.kind == ERR_INTERNAL ? err_internal(e, "out of memory") : 0;
 	char *slash = strrchr(t, '/');
 	const char *name = slash ? slash + 1 : t;
 	if (slash)
 		*slash = 0;
 	char *dir = realpath(slash ? (t[0] ? t : "/") : ".", NULL);
+	int rc = 0;
 	if (dir) {
 		size_t n = strlen(dir) + strlen(name) + 2;
 		id->canon = malloc(n);
 		if (id->canon)
 			snprintf(id->canon, n, "%s/%s", dir, name);
+		rc = id->canon ? 1 : err_internal(e, "out of memory");
 	}
 	free(dir);
 	free(t);
-	return id->canon != NULL;
+	return rc;
 }
 
 static int same(const struct ident *a, const struct ident *b)
@@ -370,8 +375,8 @@ int outfile_check_clash(const char *const *outs, const char *const *opts, size_t
 	struct ident *o = calloc(n_outs ? n_outs : 1, sizeof *o);
 	if (!o)
 		return err_internal(e, "out of memory");
-	for (size_t i = 0; i < n_outs; i++)
-		ident_of(outs[i], 1, &o[i]);
+	for (size_t i = 0; i < n_outs && !rc; i++)
+		rc = ident_of(outs[i], 1, &o[i], e) < 0 ? -1 : 0;
 	for (size_t i = 0; i < n_outs && !rc; i++) {
 		if (!o[i].exists && !o[i].canon)
 			continue;
@@ -381,7 +386,7 @@ int outfile_check_clash(const char *const *outs, const char *const *opts, size_t
 					     opts[j], opts[i]);
 		for (size_t k = 0; k < n_ins && !rc && o[i].exists; k++) {
 			struct ident in;
-			if (ident_of(ins[k], 0, &in) && same(&o[i], &in))
+			if (ident_of(ins[k], 0, &in, e) > 0 && same(&o[i], &in))
 				rc = err_set(e, outs[i], 0, 0, "%s names %s '%s', an input of this run (expected a file the run does not read)",
 					     opts[i], kinds[k], ins[k]);
 		}

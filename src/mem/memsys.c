@@ -750,7 +750,7 @@ size_t ms_lines_touched(const struct memsys *ms)
 	return ms->nentries;
 }
 
-size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
+ptrdiff_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 {
 	struct ms_scratch *sc = ms->scratch;
 	size_t n = 0;
@@ -766,7 +766,7 @@ size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 			size_t cap = sc->hot_cap ? 2 * sc->hot_cap : 64;
 			struct ms_line_info *h = realloc(sc->hot, cap * sizeof *h);
 			if (!h)
-				break;
+				return -1;
 			sc->hot = h;
 			sc->hot_cap = cap;
 		}
@@ -775,7 +775,7 @@ size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 	if (n)
 		qsort(sc->hot, n, sizeof *sc->hot, by_line);
 	*out = sc->hot;
-	return n;
+	return (ptrdiff_t)n;
 }
 
 const char *ms_state_name(enum ms_state s)

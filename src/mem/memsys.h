@@ -456,8 +456,9 @@ void ms_total_stats(const struct memsys *ms, struct ms_stats *out);
 /* Lines ever accessed: each one's first access fetched it from memory. */
 size_t ms_lines_touched(const struct memsys *ms);
 /* Lines that were ever accessed with non-zero bounces, invalidations or
- * HITMs, sorted by address; valid until the next access. */
-size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out);
+ * HITMs, sorted by address; valid until the next access. -1 when out of
+ * memory (never a list cut short). */
+ptrdiff_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out);
 /* Returns 1 when the line has been accessed, else 0 with out zeroed
  * (owner and last_owner MS_NO_CORE). */
 int ms_line_info(const struct memsys *ms, uint64_t addr, struct ms_line_info *out);

@@ -143,19 +143,27 @@ static int cmp_pc(const void *a, const void *b)
 }
 
 /* The instructions whose misses found the line dirty elsewhere or took it
- * from another core: perf c2c's code behind each line. */
+ * from another core: perf c2c's code behind each line. NULL when out of
+ * memory. */
 static cJSON *insns_json(const struct ms_line_info *li, struct rep_source *src)
 {
 	cJSON *a = cJSON_CreateArray();
 	struct ms_pc_stats *v = malloc((li->n_pcs ? li->n_pcs : 1) * sizeof *v);
-	if (!v)
-		return a;
+	if (!v || !a) {
+		free(v);
+		cJSON_Delete(a);
+		return NULL;
+	}
 	memcpy(v, li->pcs, li->n_pcs * sizeof *v);
 	qsort(v, li->n_pcs, sizeof *v, cmp_pc);
 	for (uint32_t i = 0; i < li->n_pcs; i++) {
 		char where[256], text[160];
+		if (rep_source_insn(src, v[i].pc, where, sizeof where, text, sizeof text)) {
+			free(v);
+			cJSON_Delete(a);
+			return NULL;
+		}
 		cJSON *x = cJSON_CreateObject();
-		rep_source_insn(src, v[i].pc, where, sizeof where, text, sizeof text);
 		cJSON_AddStringToObject(x, "at", where);
 		cJSON_AddStringToObject(x, "insn", text);
 #define ADD_PC_STAT(name, c2c_head) add_u64(x, #name, v[i].name);
@@ -203,7 +211,13 @@ static cJSON *line_json(const struct runner *r, const struct rep_symbols *so, co
 		cJSON_AddItemToObject(x, "writers", core_list(os->writers, cores));
 		cJSON_AddItemToArray(offs, x);
 	}
-	cJSON_AddItemToObject(o, "instructions", insns_json(li, src));
+	cJSON *insns = insns_json(li, src);
+	if (!insns || !o) {
+		cJSON_Delete(insns);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	cJSON_AddItemToObject(o, "instructions", insns);
 	return o;
 }
 
@@ -399,8 +413,9 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 
 	/* The shared-line table: every line that bounced, busiest first. */
 	const struct ms_line_info *hot;
-	size_t n = ms_hot_lines(ms, &hot);
-	struct ms_line_info *sorted = malloc((n ? n : 1) * sizeof *sorted);
+	ptrdiff_t got = ms_hot_lines(ms, &hot);
+	size_t n = got > 0 ? (size_t)got : 0;
+	struct ms_line_info *sorted = got < 0 ? NULL : malloc((n ? n : 1) * sizeof *sorted);
 	if (!sorted)
 		return err_internal(e, "out of memory");
 	size_t m = 0;
@@ -416,12 +431,22 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 		return err_internal(e, "out of memory");
 	}
 	struct rep_symbols so;
-	rep_symbols_init(&so, p); /* without memory, a search per byte */
-	for (size_t i = 0; i < m; i++)
-		cJSON_AddItemToArray(lines, line_json(r, &so, &sorted[i], words, src));
+	if (rep_symbols_init(&so, p)) {
+		rep_source_free(src);
+		free(sorted);
+		return err_internal(e, "out of memory");
+	}
+	int oom = 0;
+	for (size_t i = 0; i < m && !oom; i++) {
+		cJSON *l = line_json(r, &so, &sorted[i], words, src);
+		oom = !l;
+		cJSON_AddItemToArray(lines, l);
+	}
 	rep_symbols_free(&so);
 	rep_source_free(src);
 	free(sorted);
+	if (oom)
+		return err_internal(e, "out of memory");
 
 	cJSON *cores = cJSON_AddArrayToObject(v, "cores");
 	for (int c = 0; c < r->run.cores; c++)

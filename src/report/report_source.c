@@ -50,25 +50,29 @@ void rep_source_free(struct rep_source *s)
 	free(s);
 }
 
-static void load(struct rep_source *s, uint32_t k)
+/* 0, or -1 when out of memory; a file that cannot be read has no text. */
+static int load(struct rep_source *s, uint32_t k)
 {
 	struct src_file *f = &s->files[k];
 	f->tried = 1;
 	FILE *fp = fopen(s->p->files[k], "rb");
 	if (!fp)
-		return;
+		return 0;
 	size_t n = 0;
 	char *t = input_read_all(fp, 0, &n);
+	int unread = ferror(fp);
 	fclose(fp);
-	if (!t)
-		return;
+	if (!t || unread) {
+		free(t);
+		return unread ? 0 : -1;
+	}
 	size_t lines = 1;
 	for (size_t i = 0; i < n; i++)
 		lines += t[i] == '\n';
 	f->lines = malloc(lines * sizeof *f->lines);
 	if (!f->lines) {
 		free(t);
-		return;
+		return -1;
 	}
 	f->text = t;
 	f->lines[f->n_lines++] = t;
@@ -77,6 +81,7 @@ static void load(struct rep_source *s, uint32_t k)
 			t[i] = 0;
 			f->lines[f->n_lines++] = t + i + 1;
 		}
+	return 0;
 }
 
 static const char *shown_path(const struct rep_source *s, const char *path)
@@ -116,23 +121,26 @@ static void insn_text(const char *line, char *out, size_t n)
 	out[k] = 0;
 }
 
-void rep_source_insn(struct rep_source *s, uint32_t pc, char *where, size_t wn, char *text, size_t tn)
+int rep_source_insn(struct rep_source *s, uint32_t pc, char *where, size_t wn, char *text, size_t tn)
 {
 	const struct program *p = s->p;
 	snprintf(where, wn, "?");
 	if (tn)
 		text[0] = 0;
 	if (pc >= p->n_insns || p->insns[pc].loc >= p->n_locs)
-		return;
+		return 0;
 	const struct src_loc *l = &p->locs[p->insns[pc].loc];
 	if (l->file >= p->n_files)
-		return;
+		return 0;
 	snprintf(where, wn, "%s:%u", shown_path(s, p->files[l->file]), (unsigned)l->line);
 	struct src_file *f = &s->files[l->file];
-	if (!f->tried)
-		load(s, l->file);
+	if (!f->tried && load(s, l->file)) {
+		f->tried = 0; /* the next caller may have the memory */
+		return -1;
+	}
 	if (f->text && l->line >= 1 && l->line <= f->n_lines && tn)
 		insn_text(f->lines[l->line - 1], text, tn);
+	return 0;
 }
 
 /* Cores at the same instruction share a row, so 1024 spinning cores make
@@ -175,7 +183,7 @@ void rep_print_unfinished(const struct runner *r, FILE *f)
 			if (in && d > c)
 				pc[d] = MS_NO_PC;
 		}
-		rep_source_insn(src, at, where, sizeof where, text, sizeof text);
+		(void)rep_source_insn(src, at, where, sizeof where, text, sizeof text); /* "?" without memory */
 		fprintf(f, "  %s %s (%s): %s  %s\n", strchr(cores, ',') || strchr(cores, '-') ? "cores" : "core",
 			cores, core_activity_name((enum core_activity)act[c]), where, text);
 	}

@@ -16,8 +16,8 @@ struct rep_source;
 struct rep_source *rep_source_new(const struct runner *r);
 void rep_source_free(struct rep_source *src);
 /* "?" for where and "" for text when the program does not know, or the
- * file cannot be read any more. */
-void rep_source_insn(struct rep_source *src, uint32_t pc, char *where, size_t wn, char *text,
+ * file cannot be read any more. 0, or -1 when out of memory. */
+int rep_source_insn(struct rep_source *src, uint32_t pc, char *where, size_t wn, char *text,
 		     size_t tn);
 
 /* Where each core that has not halted is (a run stopped at its limit):

@@ -21,16 +21,17 @@ static int cmp_key(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-void rep_symbols_init(struct rep_symbols *o, const struct program *p)
+int rep_symbols_init(struct rep_symbols *o, const struct program *p)
 {
 	o->p = p;
 	o->n = p->n_syms;
 	o->keys = malloc((o->n ? o->n : 1) * sizeof *o->keys);
 	if (!o->keys)
-		return;
+		return -1;
 	for (uint32_t i = 0; i < o->n; i++)
 		o->keys[i] = (struct rep_symbol_key){ (uint64_t)p->syms[i].value, i, p->syms[i].section };
 	qsort(o->keys, o->n, sizeof *o->keys, cmp_key);
+	return 0;
 }
 
 void rep_symbols_free(struct rep_symbols *o)

@@ -19,9 +19,10 @@ struct rep_symbols {
 	uint32_t n;
 };
 
-/* Without memory for the index, lookups search every symbol, with the
- * same answers. */
-void rep_symbols_init(struct rep_symbols *o, const struct program *p);
+/* The index of p's symbols: 0, or -1 when out of memory, when lookups
+ * search every symbol with the same answers (the viewer goes on so; a
+ * report fails, as every command does without memory). */
+int rep_symbols_init(struct rep_symbols *o, const struct program *p);
 void rep_symbols_free(struct rep_symbols *o);
 /* The symbol of `section` holding v (by the rule above), *off the offset
  * of v within it; NULL when none does. */
