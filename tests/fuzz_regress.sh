@@ -4,7 +4,7 @@
 # sanitizer report (in the sanitizer build), no hang.
 . "$top_srcdir/tests/lib.sh"
 
-for t in scenario asm check cpu trace tracefile; do
+for t in scenario asm check cpu trace tracefile zip plot merge; do
 	dir=$top_srcdir/tests/fuzz/regress/$t
 	n=$(find "$dir" -type f ! -name '.*' | wc -l)
 	[ "$n" -gt 0 ] && ok "$t: $n regression inputs" || bad "$t: no regression inputs in $dir"

@@ -187,9 +187,10 @@ static struct rt_stream *open_member(const char *path, struct rt_zip *a, zip_uin
 	return s;
 }
 
-/* Members NAME_0.data, NAME_1.data, ... up to the first number missing,
- * found in one pass over the archive's entries (the first of a number
- * counts). */
+/* Members NAME_0.data, NAME_1.data, ..., found in one pass over the
+ * archive's entries (the first of a number counts). A number missing
+ * before a later one is refused: replaying only the traces before the gap
+ * would answer for fewer cores than the archive holds. */
 static int open_zip(const char *path, struct rt_stream **out, int room, struct err *e)
 {
 	struct rt_zip *a = calloc(1, sizeof *a);
@@ -217,6 +218,14 @@ static int open_zip(const char *path, struct rt_stream **out, int room, struct e
 		if (!(i & 1023))
 			rc = err_poll(e);
 	}
+	long gap = 0;
+	while (gap < RT_MAX_MEMBER && entry[gap] >= 0)
+		gap++;
+	for (long later = gap + 1; !rc && gap > 0 && later < RT_MAX_MEMBER; later++)
+		if (entry[later] >= 0)
+			rc = err_set(e, path, 0, 0, "the archive holds %s but no member numbered %ld (expected the "
+				     "per-core traces numbered 0, 1, 2, ... without a gap)",
+				     zip_get_name(a->z, (zip_uint64_t)entry[later], 0), gap);
 	for (long want = 0; !rc && want < RT_MAX_MEMBER && entry[want] >= 0; want++) {
 		if (count == room)
 			rc = err_set(e, path, 0, 0, "the archive holds more per-core traces than the %d cores left",

@@ -54,7 +54,9 @@ tracefile)
 	for f in "$src"/tests/fixtures/replay/*.data "$src"/tests/fuzz/regress/tracefile/*; do
 		seed "$(basename "$f")" "$f"
 	done ;;
-*) echo "run.sh: unknown target $target (scenario, asm, check, cpu, trace, tracefile)" >&2; exit 2 ;;
+zip|plot|merge)
+	for f in "$src"/tests/fuzz/regress/$target/*; do seed "$(basename "$f")" "$f"; done ;;
+*) echo "run.sh: unknown target $target (scenario, asm, check, cpu, trace, tracefile, zip, plot, merge)" >&2; exit 2 ;;
 esac
 
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that needs
