@@ -167,7 +167,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
 	env->ghosts = ghost_table_new();
-	s->forms = core_forms_new(cfg->prog);
+	s->forms = core_forms_new(cfg->prog, cfg->generic_dispatch);
 	if (!s->cores || !s->irq_src || !which || !env->ghosts || !s->forms) {
 		err_internal(e, "out of memory");
 		goto fail;
