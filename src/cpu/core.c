@@ -8,6 +8,7 @@
 #include "cpu/alu_wide.h"
 #include "cpu/ghost.h"
 #include "cpu/fast_forward.h"
+#include "base/invariant.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -578,7 +579,7 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
-	if (!ms_rmw_load(env->ms, c->id, addr, size, v)) {
+	if (NEVER(!ms_rmw_load(env->ms, c->id, addr, size, v))) {
 		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
@@ -593,7 +594,8 @@ static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsign
 	uint64_t until = done + env->m->lat_locked_op;
 	/* The lock ends when the store is written; the core goes on only once
 	 * it has drained (lat_lock_drain, validated to fit in lat_locked_op). */
-	if (!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size), until - env->m->lat_lock_drain)) {
+	if (NEVER(!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size),
+				 until - env->m->lat_lock_drain))) {
 		err_internal(&env->err, "core %d: lost line 0x%llx inside a locked RMW", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
@@ -805,11 +807,14 @@ static int ghost_op(struct core_env *env, struct core *c, const struct insn *in)
 	/* logged at the core's own cycle and applied in cycle order (ghost.h):
 	 * no instruction of any core comes before the event being processed */
 	int r = ghost_log(env->ghosts, c->clock, c->id, in->op == OP_GHOST_READ, addr, v, env->now);
-	if (r) {
+	if (r == -1) {
 		env->failed = 1;
-		return r == -1 ? err_internal(&env->err, "out of memory for ghost counters")
-			       : err_internal(&env->err, "core %d: a ghost instruction at cycle %llu came after "
-							 "later cycles were settled", c->id, (unsigned long long)c->clock);
+		return err_internal(&env->err, "out of memory for ghost counters");
+	}
+	if (NEVER(r)) {
+		env->failed = 1;
+		return err_internal(&env->err, "core %d: a ghost instruction at cycle %llu came after "
+				    "later cycles were settled", c->id, (unsigned long long)c->clock);
 	}
 	return 0;
 }

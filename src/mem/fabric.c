@@ -16,6 +16,7 @@
  * names that record while memory is stale. */
 #include "config.h"
 #include "mem/memsys_int.h"
+#include "base/invariant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -606,14 +607,14 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			continue;
 		struct cache *hc = l1_of(ms, h);
 		int hw = cache_lookup(hc, r->line);
-		if (hw < 0) {
+		if (NEVER(hw < 0)) {
 			err_internal(&ms->check_err, "line 0x%llx: directory lists core %d, which has no copy",
 				     (unsigned long long)(r->line << ms->shift), h);
 			continue;
 		}
 		enum ms_state hs = hc->state[hw];
 		struct coh_snoop_cell cell = p->state[hs].snoop[r->req];
-		if (cell.actions & COH_BAD) {
+		if (NEVER(cell.actions & COH_BAD)) {
 			err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
 				     (unsigned long long)(r->line << ms->shift), ms_req_name(r->req), h,
 				     ms_state_name(hs), p->name);
