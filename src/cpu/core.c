@@ -246,8 +246,8 @@ ALWAYS_INLINE int drain_hits_as(struct core_env *env, struct core *c, uint64_t t
 }
 
 /* A buffer with a commit width drains out of line: the test is made once
- * a call, not once a store, and the loop of the common case stays as it
- * was without one (per-CPU counting: 2% fewer host instructions). */
+ * a call, not once a store, and the common case's loop carries no test
+ * for it (per-CPU counting: 2% fewer host instructions than with it). */
 static __attribute__((noinline)) int drain_hits_limited(struct core_env *env, struct core *c, uint64_t t)
 {
 	return drain_hits_as(env, c, t, 1);

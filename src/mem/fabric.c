@@ -204,8 +204,9 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 	enum topo_level far = TOPO_SELF;
 	/* No copy can lie farther than this machine's outermost level: once
 	 * one does, the rest cannot change the agent. A line every core reads
-	 * (a flag beside a lock) is shared by all of them, and scanning 1024
-	 * sharers per request was a fifth of such a run's host time. */
+	 * (a flag beside a lock) is shared by all of them, and scanning all
+	 * 1024 sharers on every request would take a fifth of such a run's
+	 * host time. */
 	const enum topo_level top = ms->topo.sockets > 1 ? TOPO_REMOTE : topo_level_on(&ms->topo, TOPO_SOCKET);
 	int any = 0;
 	/* nsharers bits are set in all: stop at the last (1024 cores: 16 words) */
