@@ -13,7 +13,8 @@ while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); d
 Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xpid=$!
 trap 'kill $xpid 2>/dev/null' EXIT
-# Wait for the server's socket (a fixed sleep lost the first case on a busy host).
+# Wait for the server's socket: on a busy host a fixed sleep can end first,
+# and the first case would be lost.
 i=0
 while [ ! -e "/tmp/.X11-unix/X$n" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 for cores in 8 64 1024; do

@@ -447,11 +447,12 @@ START_TEST(derived_tables_differ_only_where_declared)
 }
 END_TEST
 
-/* What memsys.c relies on when it applies any table: an owner-only snoop
- * is sound (every state but the owner's ignores such a request), fills
- * count a bounce exactly when the requester ends with write ownership, a
- * request fetches data exactly when it is issued without a copy, and a
- * state with write ownership never issues a request. */
+/* What the memory system (memsys.c, fabric.c) relies on when it applies
+ * any table: an owner-only snoop is sound (every state but the owner's
+ * ignores such a request), fills count a bounce exactly when the
+ * requester ends with write ownership, a request fetches data exactly
+ * when it is issued without a copy, and a state with write ownership
+ * never issues a request. */
 START_TEST(all_tables_read_snoop_assumption)
 {
 	for (int k = 0; k < 3; k++) {

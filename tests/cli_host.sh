@@ -113,8 +113,9 @@ expect_grep "names the model" '"x460-8way"' "$T/out"
 expect_status "validate --threads 0" 2 "$BOUNCE" validate --threads 0
 expect_status "validate --threads beyond the CPUs" 2 "$BOUNCE" validate --quick --cpu x460-8way --threads $((ncpu + 1))
 expect_grep "says why" "online CPUs" "$T/err"
-# Without --cpu validate calibrates first: it counted the CPUs only after
-# (6 s and 1.2 GB on a 2-CPU host), now before; well under a second.
+# Without --cpu validate calibrates first (6 s and 1.2 GB on a 2-CPU
+# host), so --threads is checked against the CPUs before that: well under
+# a second.
 # (online CPUs, not nproc's CPUs this process may use: validate counts those)
 online=$(getconf _NPROCESSORS_ONLN)
 start=$(date +%s%N)

@@ -274,10 +274,10 @@ send_int "SIGINT while checking 300,000 variants" 130 1 "$BOUNCE" check "$T/many
 expect_grep "SIGINT while checking: says so" 'interrupted; no output written' "$T/err"
 
 # Long lists are looked up by name, not searched once per item: each of
-# these took a minute or more while every define, reported symbol,
-# expectation, alias and line was a scan of all the others, and takes a
-# second or a few now (up to 8 s under the sanitizers). The bounds are
-# well away from both.
+# these would take a minute or more if every define, reported symbol,
+# expectation, alias and line were a scan of all the others, and takes a
+# second or a few (up to 8 s under the sanitizers). The bounds are well
+# away from both.
 # hdr FILE PROGRAM: a scenario's start, to be continued with more members.
 hdr() {
 	printf '{"name": "long", "cpu": "x460-8way", "cores": 2, "program": ["%s"], "threads": [{"cpus": "all", "entry": "worker"}]' "$2" >"$1"
@@ -452,8 +452,8 @@ refuse "--max-seconds 0" "--max-seconds: '0' is not a number of seconds" run "$T
 # ---- values past the 64-bit signed range ----
 # A ghost counter and a per-CPU symbol's sum wrap at 64 bits as the adds
 # they stand for do: the two cores' copies of pc, 2^63 - 1 each, sum to -2,
-# and the four ghost adds of 2^63 - 1 to x to -4 (under UBSan, the suite's
-# second build, these sums in int64_t had stopped the run).
+# and the four ghost adds of 2^63 - 1 to x to -4 (summed in int64_t they
+# would overflow, which UBSan, the suite's second build, stops at).
 printf '.data\nx: .quad 0\n.percpu\npc: .quad 0x7fffffffffffffff\n.text\nworker:\n    mov rax, 0x7fffffffffffffff\n    ghost_add [x], rax\n    ghost_add [x], rax\n    hlt\n' >"$T/wrap.s"
 scen "$T/wrap.json" 2 wrap.s ',
  "report": ["x", "pc"]'

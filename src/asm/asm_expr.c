@@ -5,6 +5,7 @@
  * (ASM_MAX_PAREN), so no input drives the recursion deeper than that. */
 #include "config.h"
 #include "asm/asm_internal.h"
+#include "base/invariant.h"
 
 #include <string.h>
 
@@ -218,7 +219,7 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 			continue;
 		}
 		case X_NEG:
-			if (sp < 1)
+			if (NEVER(sp < 1))
 				return err_internal(st->e, "assembler: malformed expression");
 			a = stack[sp - 1];
 			if (__builtin_sub_overflow((int64_t)0, a, &r))
@@ -230,7 +231,7 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 		}
 		/* The parser emits well-formed postfix; a short stack is our bug,
 		 * reported rather than read out of bounds. */
-		if (sp < 2)
+		if (NEVER(sp < 2))
 			return err_internal(st->e, "assembler: malformed expression");
 		b = stack[--sp];
 		a = stack[sp - 1];

@@ -4,9 +4,11 @@
  * locked RMWs and interrupt entry and exit. */
 #include "config.h"
 #include "cpu/core.h"
+#include "cpu/core_forms.h"
 #include "cpu/alu_wide.h"
 #include "cpu/ghost.h"
 #include "cpu/fast_forward.h"
+#include "base/invariant.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -244,8 +246,8 @@ ALWAYS_INLINE int drain_hits_as(struct core_env *env, struct core *c, uint64_t t
 }
 
 /* A buffer with a commit width drains out of line: the test is made once
- * a call, not once a store, and the loop of the common case stays as it
- * was without one (per-CPU counting: 2% fewer host instructions). */
+ * a call, not once a store, and the common case's loop carries no test
+ * for it (per-CPU counting: 2% fewer host instructions than with it). */
 static __attribute__((noinline)) int drain_hits_limited(struct core_env *env, struct core *c, uint64_t t)
 {
 	return drain_hits_as(env, c, t, 1);
@@ -577,7 +579,7 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
-	if (!ms_rmw_load(env->ms, c->id, addr, size, v)) {
+	if (NEVER(!ms_rmw_load(env->ms, c->id, addr, size, v))) {
 		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
@@ -592,7 +594,8 @@ static void lock_end(struct core_env *env, struct core *c, uint64_t addr, unsign
 	uint64_t until = done + env->m->lat_locked_op;
 	/* The lock ends when the store is written; the core goes on only once
 	 * it has drained (lat_lock_drain, validated to fit in lat_locked_op). */
-	if (!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size), until - env->m->lat_lock_drain)) {
+	if (NEVER(!ms_rmw_finish(env->ms, c->id, addr, size, v & mask(size),
+				 until - env->m->lat_lock_drain))) {
 		err_internal(&env->err, "core %d: lost line 0x%llx inside a locked RMW", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
@@ -804,11 +807,14 @@ static int ghost_op(struct core_env *env, struct core *c, const struct insn *in)
 	/* logged at the core's own cycle and applied in cycle order (ghost.h):
 	 * no instruction of any core comes before the event being processed */
 	int r = ghost_log(env->ghosts, c->clock, c->id, in->op == OP_GHOST_READ, addr, v, env->now);
-	if (r) {
+	if (r == -1) {
 		env->failed = 1;
-		return r == -1 ? err_internal(&env->err, "out of memory for ghost counters")
-			       : err_internal(&env->err, "core %d: a ghost instruction at cycle %llu came after "
-							 "later cycles were settled", c->id, (unsigned long long)c->clock);
+		return err_internal(&env->err, "out of memory for ghost counters");
+	}
+	if (NEVER(r)) {
+		env->failed = 1;
+		return err_internal(&env->err, "core %d: a ghost instruction at cycle %llu came after "
+				    "later cycles were settled", c->id, (unsigned long long)c->clock);
 	}
 	return 0;
 }
@@ -1392,32 +1398,35 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
  *
  * The commonest instructions at 8 bytes (two-operand arithmetic with a
  * register or immediate source, inc/dec, mov without a memory source on
- * both sides, jumps) each get a form of their own, decided once per
- * program: the interpreter runs for them the same code as execute() with
- * the opcode, width and operand kinds as constants, so GCC folds away the
- * decoding (the opcode and size switches, masks, operand kinds). What the
- * instruction does is exactly execute()'s; only the dispatch differs.
- * F_END sits one past the last instruction, so that running off the end
- * needs no check of its own. */
-#define ARITH2(X) X(ADD) X(SUB) X(AND) X(OR) X(XOR) X(CMP) X(TEST)
-/* The register forms that may fuse with a following jne/je: form, opcode,
- * source (B_NONE, B_REG, B_IMM). */
-#define FUSABLE(X) \
-	X(DEC_R, DEC, NONE) X(INC_R, INC, NONE) X(SUB_RI, SUB, IMM) X(ADD_RI, ADD, IMM) \
-	X(CMP_RI, CMP, IMM) X(CMP_RR, CMP, REG) X(TEST_RR, TEST, REG) X(SUB_RR, SUB, REG) \
-	X(AND_RI, AND, IMM)
+ * both sides, jumps) each get a form of their own (core_forms.h), decided
+ * once per program: the interpreter runs for them the same code as
+ * execute() with the opcode, width and operand kinds as constants, so GCC
+ * folds away the decoding (the opcode and size switches, masks, operand
+ * kinds). What the instruction does is exactly execute()'s; only the
+ * dispatch differs, and tests/check_dispatch.c runs every form both ways. */
+static const struct core_form_shape shapes[F_NFORMS] = { CORE_FORMS(CORE_FORM_SHAPE) };
 
-enum form {
-	F_GENERIC, F_END,
-#define FORM4(o) F_##o##_RR, F_##o##_RI, F_##o##_MR, F_##o##_MI,
-	ARITH2(FORM4)
-#undef FORM4
-	F_INC_R, F_INC_M, F_DEC_R, F_DEC_M, F_JCC, F_JNE, F_JE, F_JMP,
-	F_MOV_RR, F_MOV_RI, F_MOV_RM, F_MOV_MR, F_MOV_MI,
-#define FORM_FUSED(f, o, b) F_##f##_JNE, F_##f##_JE,
-	FUSABLE(FORM_FUSED)
-#undef FORM_FUSED
-};
+/* The first row that fits. Jumps take any width; a fused row is left to
+ * fused_form. */
+static uint8_t form_of(const struct insn *in)
+{
+	for (unsigned f = F_FIRST_SHAPE; f < F_NFORMS; f++) {
+		const struct core_form_shape *s = &shapes[f];
+		if (s->op != in->op)
+			continue;
+		if (in->op == OP_JCC) {
+			if (s->cc == in->cond || s->cc == CORE_FORM_CC_ANY)
+				return (uint8_t)f;
+			continue;
+		}
+		if (in->op == OP_JMP)
+			return (uint8_t)f;
+		if (s->cc == CORE_FORM_CC_NONE && in->size == 8 && !in->lock && in->a.kind == s->a &&
+		    in->b.kind == s->b)
+			return (uint8_t)f;
+	}
+	return F_GENERIC;
+}
 
 /* A register-only form followed by jne or je, the close of most loops,
  * also runs the jump when the run-ahead loop would go straight on to it
@@ -1425,57 +1434,26 @@ enum form {
  * its own form, for when it is reached any other way. */
 static uint8_t fused_form(uint8_t f, const struct insn *next)
 {
-	if (next->op != OP_JCC || (next->cond != CC_NE && next->cond != CC_E))
+	if (f < F_FIRST_SHAPE || f >= F_NFORMS || next->op != OP_JCC)
 		return f;
-	int je = next->cond == CC_E;
-	switch (f) {
-#define CLASS_FUSED(f, o, b) case F_##f: return je ? F_##f##_JE : F_##f##_JNE;
-	FUSABLE(CLASS_FUSED)
-#undef CLASS_FUSED
-	default:
+	const struct core_form_shape *s = &shapes[f];
+	if (s->op == OP_JCC || s->op == OP_JMP)
 		return f;
-	}
+	for (unsigned g = F_FIRST_SHAPE; g < F_NFORMS; g++)
+		if (shapes[g].op == s->op && shapes[g].a == s->a && shapes[g].b == s->b &&
+		    shapes[g].cc == next->cond)
+			return (uint8_t)g;
+	return f;
 }
 
-static uint8_t form_of(const struct insn *in)
-{
-	if (in->op == OP_JCC)  /* jne and je close most loops */
-		return in->cond == CC_NE ? F_JNE : in->cond == CC_E ? F_JE : F_JCC;
-	if (in->op == OP_JMP)
-		return F_JMP;
-	if (in->size != 8 || in->lock)
-		return F_GENERIC;
-	unsigned a = in->a.kind, b = in->b.kind;
-	int rr = a == OPND_REG && b == OPND_REG, ri = a == OPND_REG && b == OPND_IMM;
-	int mr = a == OPND_MEM && b == OPND_REG, mi = a == OPND_MEM && b == OPND_IMM;
-	switch (in->op) {
-#define CLASS4(o) case OP_##o: \
-		return rr ? F_##o##_RR : ri ? F_##o##_RI : mr ? F_##o##_MR : mi ? F_##o##_MI : F_GENERIC;
-	ARITH2(CLASS4)
-#undef CLASS4
-	case OP_INC:
-	case OP_DEC:
-		if (b != OPND_NONE || (a != OPND_REG && a != OPND_MEM))
-			return F_GENERIC;
-		return in->op == OP_INC ? (a == OPND_REG ? F_INC_R : F_INC_M)
-					: (a == OPND_REG ? F_DEC_R : F_DEC_M);
-	case OP_MOV:
-		if (a == OPND_REG && b == OPND_MEM)
-			return F_MOV_RM;
-		return rr ? F_MOV_RR : ri ? F_MOV_RI : mr ? F_MOV_MR : mi ? F_MOV_MI : F_GENERIC;
-	default:
-		return F_GENERIC;
-	}
-}
-
-uint8_t *core_forms_new(const struct program *p)
+uint8_t *core_forms_new(const struct program *p, int generic)
 {
 	uint8_t *f = malloc((size_t)p->n_insns + 1);
 	if (!f)
 		return NULL;
 	for (uint32_t i = 0; i < p->n_insns; i++)
-		f[i] = form_of(&p->insns[i]);
-	for (uint32_t i = 0; i + 1 < p->n_insns; i++)
+		f[i] = generic ? F_GENERIC : form_of(&p->insns[i]);
+	for (uint32_t i = 0; !generic && i + 1 < p->n_insns; i++)
 		f[i] = fused_form(f[i], &p->insns[i + 1]);
 	f[p->n_insns] = F_END;
 	return f;
@@ -1557,6 +1535,12 @@ ALWAYS_INLINE int fused_jump(struct core_env *env, struct core *c, const struct 
 #define B_REG c->r[in->b.reg]
 #define B_IMM (uint64_t)in->b.imm
 
+/* The source of a fused register form, of the constant kind k. */
+ALWAYS_INLINE uint64_t fused_src(const struct core *c, const struct insn *in, unsigned k)
+{
+	return k == OPND_REG ? c->r[in->b.reg] : k == OPND_IMM ? (uint64_t)in->b.imm : 0;
+}
+
 /* One instruction by its form, executed as execute() would and retired. */
 #define RET(x) return retire(env, c, (x), cpi, width, plain)
 #define TRYR(x) do { enum step st_ = (x); if (st_ != ST_OK) RET(st_); } while (0)
@@ -1567,13 +1551,13 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 	 uint32_t width, const int plain)
 {
 	uint64_t b;
-	switch (form) {
-#define RUN4(o) \
+	switch ((enum core_form)form) {
+#define RUN4(X, o) \
 	case F_##o##_RR: RET(MODIFY(B_REG, o, REG)); \
 	case F_##o##_RI: RET(MODIFY(B_IMM, o, REG)); \
 	case F_##o##_MR: RET(MODIFY(B_REG, o, MEM)); \
 	case F_##o##_MI: RET(MODIFY(B_IMM, o, MEM));
-	ARITH2(RUN4)
+	CORE_ARITH2(RUN4, _)
 #undef RUN4
 	case F_INC_R: RET(MODIFY(B_NONE, INC, REG));
 	case F_INC_M: RET(MODIFY(B_NONE, INC, MEM));
@@ -1609,22 +1593,27 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 		TRYR(need_slot(env, c));
 		TRYR(store(env, c, ea(c, &in->a), 8, (uint64_t)in->b.imm));
 		RET(ST_OK);
-#define RUN_FUSED(f, o, b) \
+#define RUN_FUSED(X, f, o, b) \
 	case F_##f##_JNE: \
-		retire(env, c, MODIFY(B_##b, o, REG), cpi, width, plain); \
+		retire(env, c, modify_as(env, c, in, fused_src(c, in, b), o, 8, OPND_REG, 0, plain), cpi, \
+		       width, plain); \
 		return fused_jump(env, c, in, 0, cpi, width, plain); \
 	case F_##f##_JE: \
-		retire(env, c, MODIFY(B_##b, o, REG), cpi, width, plain); \
+		retire(env, c, modify_as(env, c, in, fused_src(c, in, b), o, 8, OPND_REG, 0, plain), cpi, \
+		       width, plain); \
 		return fused_jump(env, c, in, 1, cpi, width, plain);
-	FUSABLE(RUN_FUSED)
+	CORE_FUSABLE(RUN_FUSED, _)
 #undef RUN_FUSED
 	case F_END:
 		RET(fault(env, c, "ran past the end of the program"));
 	case F_GENERIC:
 		RET(execute(env, c, in));
-	default: /* core_forms_new makes no other value: no range check */
-		__builtin_unreachable();
+	case F_NFORMS:
+		break;
 	}
+	/* core_forms_new makes no other value: no range check. The switch has
+	 * no default, so that a form without its case is a -Wswitch warning. */
+	__builtin_unreachable();
 }
 #undef TRYR
 #undef RET

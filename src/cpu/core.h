@@ -130,7 +130,7 @@ struct core {
 /* The machine the cores share. */
 struct core_env {
 	const struct program *prog;
-	const uint8_t *forms;    /* core_forms_new(prog) */
+	const uint8_t *forms;    /* core_forms_new(prog, ...) */
 	const struct cpu_model *m;
 	struct memsys *ms;
 	struct evq *q;
@@ -181,8 +181,10 @@ void core_init(struct core_env *env, struct core *c, int id);
 void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint64_t *regs,
 		uint32_t regs_set, uint64_t start);
 /* The interpreter's pre-decoded form of each instruction of p, and one
- * past the end (the caller frees it); NULL when out of memory. */
-uint8_t *core_forms_new(const struct program *p);
+ * past the end (the caller frees it); NULL when out of memory. `generic`
+ * gives every instruction the form that runs execute() itself, as the
+ * differential test of the forms does. */
+uint8_t *core_forms_new(const struct program *p, int generic);
 /* What one step of the run-ahead loop came to: go on, leave for the event
  * queue (an exec event at the core's clock is due), the core stopped
  * (waits, halted), a fault. */

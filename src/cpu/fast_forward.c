@@ -4,6 +4,7 @@
  * is exact: docs/architecture.md, "Waiting cores". */
 #include "config.h"
 #include "cpu/fast_forward.h"
+#include "base/invariant.h"
 
 #include <string.h>
 
@@ -187,7 +188,7 @@ void core_ff_settle(struct core_env *env, struct core *c, uint64_t t)
 		c->st.cycles[i] += k * f->cycles[i];
 	/* park checked them, and nothing has changed them since: a change
 	 * would have woken the core first */
-	if (ms_repeat_load_hits(env->ms, c->id, f->load_addr, f->load_size, f->nloads, k))
+	if (NEVER(ms_repeat_load_hits(env->ms, c->id, f->load_addr, f->load_size, f->nloads, k)))
 		err_internal(&env->err, "core %d: a parked loop's line changed without waking it", c->id);
 	f->at = c->clock;
 }

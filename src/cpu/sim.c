@@ -5,6 +5,7 @@
 #include "cpu/sim.h"
 #include "cpu/fast_forward.h"
 #include "base/big_alloc.h"
+#include "base/invariant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,7 +168,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
 	env->ghosts = ghost_table_new();
-	s->forms = core_forms_new(cfg->prog);
+	s->forms = core_forms_new(cfg->prog, cfg->generic_dispatch);
 	if (!s->cores || !s->irq_src || !which || !env->ghosts || !s->forms) {
 		err_internal(e, "out of memory");
 		goto fail;
@@ -312,7 +313,7 @@ static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_
 		return s->status;
 	}
 	if (next == UINT64_MAX) {
-		if (s->env.running == 0)
+		if (ALWAYS(s->env.running == 0))
 			return finish(s, SIM_HALTED, e);
 		err_internal(&s->err, "no events left but %d threads have not halted", s->env.running);
 		return finish(s, SIM_ERROR, e);
@@ -344,7 +345,7 @@ static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_
 			return finish(s, SIM_ERROR, e);
 		return SIM_RUNNING;
 	}
-	if (!evq_pop(&s->q, &t, &id)) {  /* next came from this queue: never */
+	if (NEVER(!evq_pop(&s->q, &t, &id))) {  /* next came from this queue */
 		err_internal(&s->err, "the core queue is empty at cycle %llu", (unsigned long long)next);
 		return finish(s, SIM_ERROR, e);
 	}
@@ -355,7 +356,7 @@ static enum sim_status step_at(struct sim *s, uint64_t next, int fabric, uint64_
 	int r = id & 1 ? core_drain_event(env, c) : core_exec_event(env, c);
 	if (r || env->failed || err_is_set(&env->err)) {
 		s->err = env->err;
-		if (!err_is_set(&s->err))
+		if (NEVER(!err_is_set(&s->err)))
 			err_internal(&s->err, "core %d failed without a message", c->id);
 		return finish(s, SIM_ERROR, e);
 	}

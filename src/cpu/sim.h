@@ -53,6 +53,7 @@ struct sim_config {
 	uint64_t start_skew;         /* each thread starts at a cycle drawn uniformly in [0, start_skew] */
 	int check;                   /* run the memsys invariant checker after every transaction */
 	int no_fast_forward;         /* execute waiting cores' loops instead of parking them */
+	int generic_dispatch;        /* every instruction through execute(), none by its form (tests) */
 };
 
 enum sim_status {

@@ -3,6 +3,7 @@
  * entries (sb_entries), a linear forwarding search is the right cost. */
 #include "config.h"
 #include "cpu/store_buffer.h"
+#include "base/invariant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 int sb_init(struct sb *b, unsigned cap, unsigned commit_width, struct err *err)
 {
 	memset(b, 0, sizeof *b);
-	if (cap > 256 || commit_width > 255)
+	if (NEVER(cap > 256 || commit_width > 255)) /* cpu_model_validate bounds both */
 		return err_internal(err, "store buffer: %u entries, %u stores a cycle: out of range", cap, commit_width);
 	b->cap = cap ? cap : 1;
 	b->commit_width = (uint8_t)commit_width;

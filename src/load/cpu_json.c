@@ -131,7 +131,8 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 		const struct cpu_model_field *f = &cpu_model_fields[i];
 		if (cJSON_GetObjectItemCaseSensitive(obj, f->key))
 			continue;
-		/* A flat model's shorthand keys keep the message they always had. */
+		/* A flat model (no "topology") needs its shorthand keys as much as
+		 * the rest: its topology is made from them. */
 		if (f->need == CPU_NEED_ALWAYS || (f->need == CPU_NEED_IF_FLAT && flat))
 			return jpos_error(d, obj, e, "missing key \"%s\" (every CPU model sets it)", f->key);
 		if (f->need == CPU_NEED_IF_LLC && m->llc_size)

@@ -1,6 +1,8 @@
 /* Coherence protocols as data, in the manner of gem5 Ruby's .sm files: one
- * row per state and one column per request hold every rule memsys.c applies,
- * so memsys.c has no protocol-specific branch and MESIF/MOESI are tables.
+ * row per state and one column per request hold every rule the memory
+ * system applies (memsys.c at an access, fabric.c to a request and its
+ * snoops), so neither has a protocol-specific branch and MESIF/MOESI are
+ * tables.
  *
  * A state's row: what the requester does for (state, load/store) (hit, or
  * the request to issue), what a holder in that state does when it sees

@@ -16,6 +16,7 @@
  * names that record while memory is stale. */
 #include "config.h"
 #include "mem/memsys_int.h"
+#include "base/invariant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +204,9 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 	enum topo_level far = TOPO_SELF;
 	/* No copy can lie farther than this machine's outermost level: once
 	 * one does, the rest cannot change the agent. A line every core reads
-	 * (a flag beside a lock) is shared by all of them, and scanning 1024
-	 * sharers per request was a fifth of such a run's host time. */
+	 * (a flag beside a lock) is shared by all of them, and scanning all
+	 * 1024 sharers on every request would take a fifth of such a run's
+	 * host time. */
 	const enum topo_level top = ms->topo.sockets > 1 ? TOPO_REMOTE : topo_level_on(&ms->topo, TOPO_SOCKET);
 	int any = 0;
 	/* nsharers bits are set in all: stop at the last (1024 cores: 16 words) */
@@ -606,14 +608,14 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			continue;
 		struct cache *hc = l1_of(ms, h);
 		int hw = cache_lookup(hc, r->line);
-		if (hw < 0) {
+		if (NEVER(hw < 0)) {
 			err_internal(&ms->check_err, "line 0x%llx: directory lists core %d, which has no copy",
 				     (unsigned long long)(r->line << ms->shift), h);
 			continue;
 		}
 		enum ms_state hs = hc->state[hw];
 		struct coh_snoop_cell cell = p->state[hs].snoop[r->req];
-		if (cell.actions & COH_BAD) {
+		if (NEVER(cell.actions & COH_BAD)) {
 			err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
 				     (unsigned long long)(r->line << ms->shift), ms_req_name(r->req), h,
 				     ms_state_name(hs), p->name);

@@ -68,10 +68,11 @@ struct ms_txn {
 typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
 
 /* Counts (mem_stats.h declares them). The same struct serves per core (the
- * requester's view), per line, and totals; each is counted in exactly one
+ * requester's view), per line, and totals. Each event is counted in one
  * place: an access and its hit in ms_perform (below), a transaction's
  * outcome when fabric.c completes it, an eviction and its writeback in
- * memsys.c. */
+ * memsys.c; the load hits of a parked core's loop, which it does not
+ * execute, are credited in bulk by ms_repeat_load_hits (hit_repeat.c). */
 #define MS_STAT_FIELD_(name, shown, view_head, view_w, what) uint64_t name;
 struct ms_stats {
 	MS_STATS(MS_STAT_FIELD_)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/trace_reader.h"
+#include "base/invariant.h"
 
 /* The simulated address space: every 64-bit address but the very last byte
  * (memsys sizes memory by a 64-bit count). */
@@ -241,7 +242,7 @@ static int run_core(struct replay *r, int c, uint64_t hit_bound, uint64_t issue_
 							  : ms_store(ms, c, clock, addr, size, 0);
 			if (ms_check_error(ms, e))
 				return -1;
-			if (t != MS_PENDING)
+			if (NEVER(t != MS_PENDING))
 				return err_internal(e, "replay: core %d: a miss at 0x%llx was not issued", c,
 						    (unsigned long long)addr);
 			rc->state = RC_WAIT;
@@ -334,7 +335,7 @@ static int run_all(struct replay *r, struct err *e)
 			int waiting = 0;
 			for (int i = 0; i < r->ncores; i++)
 				waiting += run->core[i].state == RC_WAIT;
-			if (waiting)
+			if (NEVER(waiting))
 				return err_internal(e, "replay: %d cores wait for lines and nothing is on its way",
 						    waiting);
 			return 0;

@@ -8,6 +8,7 @@
 #include "report/report_notes.h"
 #include "report/report_source.h"
 #include "report/symbol_at.h"
+#include "base/invariant.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -402,7 +403,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	cJSON *syms = cJSON_AddObjectToObject(v, "symbols");
 	for (size_t i = 0; i < r->run.n_report; i++) {
 		const struct symbol *y = program_symbol(p, r->run.report[i]);
-		if (!y || (y->section != SEC_DATA && y->section != SEC_PERCPU)) {
+		if (NEVER(!y || (y->section != SEC_DATA && y->section != SEC_PERCPU))) {
 			/* runner_prepare checked every name (check_report); syms
 			 * belongs to rep already: freed with it. */
 			return err_internal(e, "report: '%s' is not a .data or .percpu symbol of the program",
