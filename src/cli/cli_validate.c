@@ -15,6 +15,7 @@
 #include "host/host_measure.h"
 #include "host/host_model.h"
 #include "host/host_topology.h"
+#include "asm/asm.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "run/runner.h"

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "run/runner.h"
 
+#include "asm/asm.h"
 #include "base/suggest.h"
 #include "load/c_compile.h"
 
