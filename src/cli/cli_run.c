@@ -45,42 +45,45 @@ static void show_progress(const struct runner *r, double elapsed, double cap, in
 		      sim_t, rate, eta);
 }
 
-enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
+/* cli_simulate's progress: shown every 0.25 s, and the meter another
+ * thread reads kept up to date. */
+struct sim_watch {
+	int progress, printed;
+	double shown;
+	struct cli_meter *m;
+};
+
+static void on_slice(void *ctx, const struct runner *r, double elapsed)
 {
-	enum sim_status st;
-	/* Slices of about 50 ms: the slice grows or shrinks with the speed. */
-	uint64_t slice = 10000, until = 0;
-	double t0 = progress_now(), shown = t0;
-	int printed = 0;
-	do {
-		double a = progress_now();
-		until = until > UINT64_MAX - slice ? UINT64_MAX : until + slice;
-		st = sim_run_until(r->sim, until, e);
-		double b = progress_now();
-		if (b - a < 0.025 && slice < (1ull << 40))
-			slice *= 2;
-		else if (b - a > 0.1 && slice > 1000)
-			slice /= 2;
-		if (progress && b - shown >= 0.25) {
-			show_progress(r, b - t0, m && m->deadline > 0 ? m->deadline - b : INFINITY, 0);
-			shown = b;
-			printed = 1;
-		}
-		if (st == SIM_RUNNING && m && m->deadline > 0 && b >= m->deadline) {
-			m->walled = 1;
-			st = SIM_LIMIT;
-		}
-		if (m) {
-			struct core_stats cs;
-			sim_total_core_stats(r->sim, &cs);
-			atomic_store(&m->instructions, cs.instructions);
-			atomic_store(&m->ops, runner_ops(r));
-		}
-	} while (st == SIM_RUNNING && !cli_interrupted && !(m && m->stop && atomic_load(m->stop)));
+	struct sim_watch *w = ctx;
+	struct cli_meter *m = w->m;
+	if (w->progress && elapsed - w->shown >= 0.25) {
+		show_progress(r, elapsed, m && m->deadline > 0 ? m->deadline - runner_clock() : INFINITY, 0);
+		w->shown = elapsed;
+		w->printed = 1;
+	}
+	if (m) {
+		struct core_stats cs;
+		sim_total_core_stats(r->sim, &cs);
+		atomic_store(&m->instructions, cs.instructions);
+		atomic_store(&m->ops, runner_ops(r));
+	}
+}
+
+enum run_stop cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
+{
+	struct sim_watch w = {.progress = progress, .m = m};
+	struct runner_limits l = {.slice = on_slice, .ctx = &w};
+	if (m) {
+		l.deadline = m->deadline;
+		l.cancel = m->stop;
+	}
+	double t0 = runner_clock();
+	enum run_stop st = runner_run(r, &l, e);
 	/* A run shorter than the first refresh still shows what it did once,
 	 * so that asking for progress always gets some. */
-	if (progress && !printed)
-		show_progress(r, progress_now() - t0, INFINITY, 1);
+	if (progress && !w.printed)
+		show_progress(r, runner_clock() - t0, INFINITY, 1);
 	progress_erase();
 	return st;
 }
@@ -267,7 +270,6 @@ struct slot {
 	struct runner r;
 	int prepared, done;
 	int late;               /* --max-seconds had passed before it could start */
-	enum sim_status status;
 	struct err e;
 	FILE *trace;            /* the variant's trace events, copied in order */
 	struct trace_summary ts;
@@ -297,7 +299,7 @@ static void run_slot(struct pool *p, size_t k, int progress)
 		return;
 	}
 	if (runner_prepare(&sl->r, p->s, sl->v, &p->ov->ov, p->o->check, &sl->e)) {
-		sl->status = SIM_ERROR;
+		sl->r.stop = RUN_FAULT;
 		return;
 	}
 	sl->prepared = 1;
@@ -305,17 +307,17 @@ static void run_slot(struct pool *p, size_t k, int progress)
 	if (p->tracing) {
 		if (!(sl->trace = tmpfile())) {
 			err_internal(&sl->e, "cannot create a temporary file for the trace: %s", strerror(errno));
-			sl->status = SIM_ERROR;
+			sl->r.stop = RUN_FAULT;
 			return;
 		}
 		t = trace_start(&sl->r, sl->trace, (int)k, k == 0, p->trace_limit);
 		if (!t) {
 			err_internal(&sl->e, "out of memory for the trace");
-			sl->status = SIM_ERROR;
+			sl->r.stop = RUN_FAULT;
 			return;
 		}
 	}
-	sl->status = cli_simulate(&sl->r, progress, &sl->meter, &sl->e);
+	cli_simulate(&sl->r, progress, &sl->meter, &sl->e);
 	trace_finish(t, &sl->ts);
 }
 
@@ -482,7 +484,7 @@ int cli_run(const struct cli_opts *o)
 			pthread_mutex_unlock(&p.mu);
 			continue;
 		}
-		if (sl->status == SIM_ERROR) {
+		if (sl->r.stop == RUN_FAULT) {
 			e = sl->e;
 			atomic_store(&p.stop, 1);
 			goto stop;
@@ -490,11 +492,9 @@ int cli_run(const struct cli_opts *o)
 		if (!rep)
 			rep = rep_new(&s, r);
 		const char *cr = progress_cr();
-		int walled = sl->meter.walled;
-		r->status = sl->status;
 		/* Said even under --quiet: a run cut short fails its expectations,
 		 * and this says why; where each core was is the detail --quiet drops. */
-		if (r->status == SIM_LIMIT && !walled && (!r->run.stop.cycles || r->run.stop.halt)) {
+		if (r->stop == RUN_CYCLE_LIMIT && (!r->run.stop.cycles || r->run.stop.halt)) {
 			const char *where = o->quiet ? "" : "; where each unfinished core is:";
 			if (!r->run.stop.cycles)
 				fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64 " cycles, the default: "
@@ -508,7 +508,7 @@ int cli_run(const struct cli_opts *o)
 			if (!o->quiet)
 				rep_print_unfinished(r, stderr);
 		}
-		if (walled)
+		if (r->stop == RUN_WALL_CLOCK)
 			fprintf(stderr, "%sbounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64
 				"; its figures cover only those cycles\n", cr, r->run.variant, o->max_seconds,
 				sim_cycles(r->sim));
@@ -520,11 +520,6 @@ int cli_run(const struct cli_opts *o)
 					    cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"),
 							       cJSON_GetArraySize(cJSON_GetObjectItem(rep, "variants")) - 1),
 					    &e);
-		if (!bad && walled) { /* the report says why this variant stopped */
-			cJSON *vs = cJSON_GetObjectItem(rep, "variants");
-			cJSON_ReplaceItemInObject(cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), "stopped",
-						  cJSON_CreateString("wall-clock"));
-		}
 		runner_free(r);
 		sl->prepared = 0;
 		if (sl->trace)

@@ -181,7 +181,7 @@ static int create_sim(struct runner *r, struct err *e)
 	r->sim = sim_create(&r->cfg, e);
 	if (!r->sim)
 		return -1;
-	r->status = SIM_RUNNING;
+	r->stop = RUN_RUNNING;
 	install_observer(r);
 	return 0;
 }
