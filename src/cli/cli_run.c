@@ -209,29 +209,6 @@ static int write_output(FILE *f, const cJSON *rep, int kind, struct err *e)
 	return 0;
 }
 
-/* One variant's line in the trace's metadata (trace_warn warns from it
- * once the trace is written). */
-static int trace_note(cJSON *meta, const char *variant, int pid, uint64_t limit,
-		      const struct trace_summary *ts)
-{
-	cJSON *vs = cJSON_GetObjectItem(meta, "variants");
-	if (!vs) {
-		cJSON_AddNumberToObject(meta, "trace_limit", (double)limit);
-		vs = cJSON_AddArrayToObject(meta, "variants");
-	}
-	cJSON *v = cJSON_CreateObject();
-	if (!vs || !v || !cJSON_AddItemToArray(vs, v))
-		return -1;
-	cJSON_AddStringToObject(v, "variant", variant);
-	cJSON_AddNumberToObject(v, "pid", pid);
-	cJSON_AddNumberToObject(v, "events", (double)ts->events);
-	cJSON_AddNumberToObject(v, "cycles", (double)ts->cycles);
-	cJSON_AddBoolToObject(v, "truncated", ts->truncated);
-	if (ts->truncated)
-		cJSON_AddNumberToObject(v, "truncated_at_cycle", (double)ts->truncated_at);
-	return 0;
-}
-
 /* The warning on the terminal for each variant the limit cut short: only
  * once the trace is written, so that a run that fails after a cut variant
  * does not warn about a file it never wrote. */
@@ -310,7 +287,7 @@ static void run_slot(struct pool *p, size_t k, int progress)
 			sl->r.stop = RUN_FAULT;
 			return;
 		}
-		t = trace_start(&sl->r, sl->trace, (int)k, k == 0, p->trace_limit);
+		t = trace_start(&sl->r, sl->trace, (int)k, p->trace_limit);
 		if (!t) {
 			err_internal(&sl->e, "out of memory for the trace");
 			sl->r.stop = RUN_FAULT;
@@ -360,25 +337,14 @@ static void show_pool_progress(const struct pool *p, double elapsed, int force)
 	progress_emit(force, "  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a, b, c);
 }
 
-/* Copy a variant's trace part into the trace. */
-static int copy_trace(FILE *from, FILE *to, struct err *e)
-{
-	char buf[65536];
-	size_t n;
-	rewind(from);
-	while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			return err_internal(e, "writing the trace: %s", strerror(errno));
-	return ferror(from) ? err_internal(e, "reading a trace part: %s", strerror(errno)) : 0;
-}
-
 int cli_run(const struct cli_opts *o)
 {
 	struct scenario s = {0};
 	struct err e = {0};
 	struct cli_ov ov;
-	cJSON *rep = NULL, *trace_meta = NULL;
-	struct outfile *outs[N_OUTS] = {0}, *trace_out = NULL;  /* trace_out: outs[OUT_TRACE] */
+	cJSON *rep = NULL;
+	struct outfile *outs[N_OUTS] = {0};
+	struct trace_file *trace = NULL;  /* written on outs[OUT_TRACE] */
 	struct pool p = {.o = o, .s = &s, .ov = &ov};
 	struct metric_refs mr = {0};
 	struct cli_inputs inputs = {0};
@@ -413,13 +379,12 @@ int cli_run(const struct cli_opts *o)
 	for (int k = 0; k < N_OUTS; k++)
 		if (out_path(o, k) && !(outs[k] = outfile_open(out_path(o, k), &e)))
 			goto fail;
-	trace_out = outs[OUT_TRACE];
-	if (trace_out && !(trace_meta = cJSON_CreateObject())) {
+	p.tracing = outs[OUT_TRACE] != NULL;
+	p.trace_limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
+	if (p.tracing && !(trace = trace_file_open(outfile_stream(outs[OUT_TRACE]), p.trace_limit))) {
 		err_internal(&e, "out of memory for the trace");
 		goto fail;
 	}
-	p.tracing = trace_out != NULL;
-	p.trace_limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
 	double deadline = o->max_seconds > 0 ? progress_now() + o->max_seconds : 0;
 	for (size_t k = 0; k < p.n; k++)
 		p.slots[k].meter.deadline = deadline;
@@ -512,8 +477,8 @@ int cli_run(const struct cli_opts *o)
 			fprintf(stderr, "%sbounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64
 				"; its figures cover only those cycles\n", cr, r->run.variant, o->max_seconds,
 				sim_cycles(r->sim));
-		int bad = rep_add_variant(rep, r, &e) || (sl->trace && copy_trace(sl->trace, outfile_stream(trace_out), &e)) ||
-			  (sl->trace && trace_note(trace_meta, r->run.variant, (int)p.reported, p.trace_limit, &sl->ts));
+		int bad = rep_add_variant(rep, r, &e) ||
+			  (sl->trace && trace_file_add(trace, sl->trace, r->run.variant, (int)p.reported, &sl->ts, &e));
 		/* --repeat: the other seeds here, in order, whatever --jobs */
 		if (!bad)
 			bad = cli_replicate(o, &s, sl->v, &ov.ov, r->run.seed,
@@ -562,17 +527,8 @@ stop:
 	int failed = rep_check_expectations(rep, &s);
 	if (err_poll(&e))
 		goto fail;
-	if (trace_out) {
-		/* What the trace covers, for whoever opens it: a truncated one
-		 * says so here and in its process labels, never only silently. */
-		char *meta = cJSON_PrintUnformatted(trace_meta);
-		if (!meta) {
-			err_internal(&e, "out of memory for the trace");
-			goto fail;
-		}
-		fprintf(outfile_stream(trace_out), "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", meta);
-		free(meta);
-	}
+	if (trace && trace_file_close(trace, &e))
+		goto fail;
 	/* A signal while reports are written stops before the next one, and
 	 * before any is put in place. */
 	for (int k = 0; k < OUT_TRACE; k++)
@@ -583,12 +539,11 @@ stop:
 	{
 		int bad = outfile_commit_all(outs, N_OUTS, &e);
 		memset(outs, 0, sizeof outs);
-		trace_out = NULL;
 		if (bad)
 			goto fail;
 	}
-	if (trace_meta)
-		trace_warn(trace_meta);
+	if (trace)
+		trace_warn(trace_file_meta(trace));
 	if (o->quiet)
 		rep_print_expectations(rep, 1, stdout);
 	else if (rep_print_summary(rep, stdout, &e))
@@ -613,7 +568,7 @@ out:
 	free(p.slots);
 	for (int k = 0; k < N_OUTS; k++)
 		outfile_abort(outs[k]);
-	cJSON_Delete(trace_meta);
+	trace_file_free(trace);
 	cJSON_Delete(rep);
 	cli_inputs_free(&inputs);
 	metric_refs_free(&mr);

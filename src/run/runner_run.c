@@ -7,7 +7,7 @@
 
 #include <time.h>
 
-#define RUN_STOP_WORD(name, word) [name] = word,
+#define RUN_STOP_WORD(name, word) [name] = (word),
 static const char *const stop_words[] = { RUN_STOPS(RUN_STOP_WORD) };
 #undef RUN_STOP_WORD
 
