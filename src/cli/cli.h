@@ -121,7 +121,7 @@ int cli_fail(const struct err *e);
  * run stops after a slice when *stop is set. */
 struct cli_meter {
 	atomic_uint_least64_t instructions, ops;
-	atomic_int *stop;
+	const atomic_int *stop;
 	double deadline;        /* --max-seconds: wall-clock end (runner_clock), 0 none */
 };
 

@@ -7,11 +7,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli/cli_inputs.h"
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
@@ -19,6 +17,7 @@
 #include "run/runner.h"
 #include "report/report_source.h"
 #include "report/trace.h"
+#include "run/work_pool.h"
 
 /* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
  * ETA 3 s": what is done and how fast. The end is known only for a run
@@ -239,13 +238,13 @@ static int check_outputs(const struct cli_opts *o, const struct cli_inputs *in, 
 	return cli_inputs_check(in, outs, opts, n, e);
 }
 
-/* One selected variant of a run: prepared, simulated (by a worker thread
- * or inline), then added to the report by the main thread in scenario
- * order, so the outputs do not depend on --jobs. */
+/* One selected variant of a run: prepared, simulated (on the work pool's
+ * threads or inline), then added to the report by the main thread in
+ * scenario order, so the outputs do not depend on --jobs. */
 struct slot {
 	size_t v;
 	struct runner r;
-	int prepared, done;
+	int prepared;
 	int late;               /* --max-seconds had passed before it could start */
 	struct err e;
 	FILE *trace;            /* the variant's trace events, copied in order */
@@ -253,24 +252,27 @@ struct slot {
 	struct cli_meter meter;
 };
 
-struct pool {
+struct batch {
 	const struct cli_opts *o;
 	const struct scenario *s;
 	const struct cli_ov *ov;
 	struct slot *slots;
-	size_t n, next, reported;
-	int jobs, tracing;
+	size_t n, reported;
+	int jobs, tracing, progress;
 	uint64_t trace_limit;
-	atomic_int stop;        /* a variant failed: the others stop */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	struct work_pool *pool;
+	double t0, shown;
+	int printed;
 };
 
-/* Prepare and simulate slot k. */
-static void run_slot(struct pool *p, size_t k, int progress)
+/* Prepare and simulate slot k (a job of the work pool). A variant run on
+ * the caller's thread shows its own progress; on workers, the batch's is
+ * shown while waiting (show_batch_progress). */
+static void run_slot(void *ctx, size_t k, const atomic_int *cancelled)
 {
+	struct batch *p = ctx;
 	struct slot *sl = &p->slots[k];
-	sl->meter.stop = &p->stop;
+	sl->meter.stop = cancelled;
 	if (sl->meter.deadline > 0 && progress_now() >= sl->meter.deadline) {
 		sl->late = 1;
 		return;
@@ -294,36 +296,13 @@ static void run_slot(struct pool *p, size_t k, int progress)
 			return;
 		}
 	}
-	cli_simulate(&sl->r, progress, &sl->meter, &sl->e);
+	cli_simulate(&sl->r, p->progress && p->jobs <= 1, &sl->meter, &sl->e);
 	trace_finish(t, &sl->ts);
-}
-
-static void *worker(void *arg)
-{
-	struct pool *p = arg;
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		/* Finished variants wait for the earlier ones to be reported:
-		 * keep at most 2 x jobs of them alive. */
-		while (p->next < p->n && p->next >= p->reported + 2 * (size_t)p->jobs && !cli_interrupted &&
-		       !atomic_load(&p->stop))
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->next >= p->n || cli_interrupted || atomic_load(&p->stop))
-			break;
-		size_t k = p->next++;
-		pthread_mutex_unlock(&p->mu);
-		run_slot(p, k, 0);
-		pthread_mutex_lock(&p->mu);
-		p->slots[k].done = 1;
-		pthread_cond_broadcast(&p->cv);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
 }
 
 /* "run: 2/6 variants, 12.3M instructions, 4.5M ops, 48M instr/s" over
  * every worker (their meters are atomics updated after each slice). */
-static void show_pool_progress(const struct pool *p, double elapsed, int force)
+static void show_batch_progress(const struct batch *p, double elapsed, int force)
 {
 	uint64_t ins = 0, ops = 0;
 	for (size_t k = 0; k < p->n; k++) {
@@ -337,6 +316,17 @@ static void show_pool_progress(const struct pool *p, double elapsed, int force)
 	progress_emit(force, "  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a, b, c);
 }
 
+static void batch_tick(void *ctx)
+{
+	struct batch *p = ctx;
+	double t = progress_now();
+	if (p->progress && t - p->shown >= 0.25) {
+		show_batch_progress(p, t - p->t0, 0);
+		p->shown = t;
+		p->printed = 1;
+	}
+}
+
 int cli_run(const struct cli_opts *o)
 {
 	struct scenario s = {0};
@@ -345,13 +335,10 @@ int cli_run(const struct cli_opts *o)
 	cJSON *rep = NULL;
 	struct outfile *outs[N_OUTS] = {0};
 	struct trace_file *trace = NULL;  /* written on outs[OUT_TRACE] */
-	struct pool p = {.o = o, .s = &s, .ov = &ov};
+	struct batch p = {.o = o, .s = &s, .ov = &ov, .progress = progress_wanted(o->progress, o->quiet)};
 	struct metric_refs mr = {0};
 	struct cli_inputs inputs = {0};
-	pthread_t threads[256];
-	int rc = EXIT_OK, started = 0, printed = 0;
-	double t0 = 0, shown = 0;
-	int progress = progress_wanted(o->progress, o->quiet);
+	int rc = EXIT_OK;
 
 	if (cli_setup(o, &s, &ov, &e) || cli_inputs_add_scenario(&inputs, o, &s, &e) ||
 	    metric_refs_build(&s, &mr, &e))
@@ -389,54 +376,21 @@ int cli_run(const struct cli_opts *o)
 	for (size_t k = 0; k < p.n; k++)
 		p.slots[k].meter.deadline = deadline;
 	p.jobs = o->jobs < (int)p.n ? o->jobs : (int)p.n;
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	if (p.jobs > 1) {
-		for (int j = 0; j < p.jobs; j++) {
-			int err = pthread_create(&threads[j], NULL, worker, &p);
-			if (err) {
-				atomic_store(&p.stop, 1);
-				err_internal(&e, "cannot start a thread: %s", strerror(err));
-				break;
-			}
-			started++;
-		}
-		if (started < p.jobs)
-			goto stop;
-	}
-	t0 = shown = progress_now();
+	/* Finished variants wait for the earlier ones to be reported: at
+	 * most 2 x jobs of them are kept. */
+	if (!(p.pool = work_pool_start(p.n, p.jobs, 2 * (size_t)p.jobs, run_slot, &p, &e)))
+		goto fail;
+	p.t0 = p.shown = progress_now();
 	for (; p.reported < p.n; p.reported++) {
 		struct slot *sl = &p.slots[p.reported];
-		if (p.jobs <= 1) {
-			run_slot(&p, p.reported, progress);
-		} else {
-			pthread_mutex_lock(&p.mu);
-			while (!sl->done && !cli_interrupted) {
-				struct timespec until;
-				clock_gettime(CLOCK_REALTIME, &until);
-				until.tv_nsec += 100000000;
-				if (until.tv_nsec >= 1000000000) {
-					until.tv_sec++;
-					until.tv_nsec -= 1000000000;
-				}
-				pthread_cond_timedwait(&p.cv, &p.mu, &until);
-				double t = progress_now();
-				if (progress && t - shown >= 0.25) {
-					show_pool_progress(&p, t - t0, 0);
-					shown = t;
-					printed = 1;
-				}
-			}
-			pthread_mutex_unlock(&p.mu);
-			if (!sl->done) /* interrupted: the workers stop within a slice */
-				break;
-			/* Variants done before the first refresh still show what was
-			 * done once, as one variant's run does: asking for progress
-			 * always gets some. */
-			if (progress && !printed) {
-				show_pool_progress(&p, progress_now() - t0, 1);
-				printed = 1;
-			}
+		if (work_pool_wait(p.pool, p.reported, p.jobs > 1 ? batch_tick : NULL, &p))
+			break; /* interrupted: the workers stop within a slice */
+		/* Variants done before the first refresh still show what was
+		 * done once, as one variant's run does: asking for progress
+		 * always gets some. */
+		if (p.jobs > 1 && p.progress && !p.printed) {
+			show_batch_progress(&p, progress_now() - p.t0, 1);
+			p.printed = 1;
 		}
 		if (cli_interrupted)
 			break;
@@ -444,14 +398,12 @@ int cli_run(const struct cli_opts *o)
 		if (sl->late) {
 			fprintf(stderr, "%sbounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
 				progress_cr(), s.variants[sl->v].name, o->max_seconds);
-			pthread_mutex_lock(&p.mu);
-			pthread_cond_broadcast(&p.cv); /* its room is free: a worker may wait for it */
-			pthread_mutex_unlock(&p.mu);
+			work_pool_release(p.pool, p.reported);
 			continue;
 		}
 		if (sl->r.stop == RUN_FAULT) {
 			e = sl->e;
-			atomic_store(&p.stop, 1);
+			work_pool_cancel(p.pool);
 			goto stop;
 		}
 		if (!rep)
@@ -490,21 +442,16 @@ int cli_run(const struct cli_opts *o)
 		if (sl->trace)
 			fclose(sl->trace);
 		sl->trace = NULL;
-		pthread_mutex_lock(&p.mu);
-		pthread_cond_broadcast(&p.cv); /* a worker may wait for room */
-		pthread_mutex_unlock(&p.mu);
+		work_pool_release(p.pool, p.reported);
 		if (bad) {
-			atomic_store(&p.stop, 1);
+			work_pool_cancel(p.pool);
 			goto stop;
 		}
 	}
 	progress_erase();
 stop:
-	pthread_mutex_lock(&p.mu);
-	pthread_cond_broadcast(&p.cv);
-	pthread_mutex_unlock(&p.mu);
-	for (int j = 0; j < started; j++)
-		pthread_join(threads[j], NULL);
+	work_pool_free(p.pool);
+	p.pool = NULL;
 	if (cli_interrupted) {
 		if (p.jobs <= 1 && p.reported < p.n && p.slots[p.reported].prepared) {
 			const struct runner *r = &p.slots[p.reported].r;
@@ -555,15 +502,12 @@ stop:
 fail:
 	rc = cli_fail(&e);
 out:
+	work_pool_free(p.pool);
 	for (size_t k = 0; k < p.n; k++) {
 		if (p.slots[k].prepared)
 			runner_free(&p.slots[k].r);
 		if (p.slots[k].trace)
 			fclose(p.slots[k].trace);
-	}
-	if (p.jobs > 0) {
-		pthread_mutex_destroy(&p.mu);
-		pthread_cond_destroy(&p.cv);
 	}
 	free(p.slots);
 	for (int k = 0; k < N_OUTS; k++)
