@@ -12,8 +12,9 @@
 #include <unistd.h>
 #include "cli/outfile.h"
 #ifdef HAVE_UI
-#include "../ui/plot.h"
-#include "../ui/ui.h"
+#include "../ui/plot/plot.h"
+#include "../ui/ui_sink.h"
+#include "../ui/view/view.h"
 #endif
 
 /* Set by Makefile.am; the defaults are for tools that compile this file alone. */

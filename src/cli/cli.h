@@ -24,8 +24,8 @@ struct cli_set {
 };
 
 /* view's --width/--height bounds, the viewer's own (UI_MIN_WIDTH and the
- * rest in ui/ui.h, which this layer does not see: src/main.c asserts that
- * the two agree). */
+ * rest in ui/view/view.h, which this layer does not see: src/main.c
+ * asserts that the two agree). */
 #define CLI_VIEW_MIN_WIDTH 640
 #define CLI_VIEW_MIN_HEIGHT 400
 #define CLI_VIEW_MAX_SIDE 8192
