@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "asm/asm.h"
 #include "cpu/sim.h"
 #include "reference_loop.h"
 

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include "cli/outfile.h"
 #ifdef HAVE_UI
-#include "../ui/plot.h"
-#include "../ui/ui.h"
+#include "../ui/plot/plot.h"
+#include "../ui/ui_sink.h"
+#include "../ui/view/view.h"
 #endif
 
 #ifdef HAVE_UI

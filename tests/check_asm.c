@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpu/program.h"
+#include "asm/asm.h"
 
 static const struct asm_input in4 = { .nr_cpus = 4, .line_size = 64 };
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu/program.h"
+#include "asm/asm.h"
 
 #define FLAGS "-O2 -S -masm=intel -fno-pic -fno-asynchronous-unwind-tables " \
 	"-fcf-protection=none -ffreestanding -mno-red-zone -mgeneral-regs-only -g1"

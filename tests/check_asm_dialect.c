@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu/program.h"
+#include "asm/asm.h"
 
 static const uint8_t compiled[] = { 1, 1, 0 };
 static const char *const here[] = { "" };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpu/ghost.h"
+#include "asm/asm.h"
 #include "cpu/sim.h"
 
 struct run {

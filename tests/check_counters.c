@@ -16,7 +16,7 @@
 
 #include "base/cpu_model.h"
 #include "mem/memsys.h"
-#include "cpu/program.h"
+#include "asm/asm.h"
 #include "cpu/sim.h"
 
 #define MAX_FILES 12

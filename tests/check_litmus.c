@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
 #include "cpu/sim.h"
 
 #define SEEDS 400

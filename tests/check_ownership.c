@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "asm/asm.h"
 #include "cpu/sim.h"
 #include "load/cpu_json.h"
 #include "mem/memsys.h"

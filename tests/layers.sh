@@ -3,7 +3,8 @@
 #   base < mem < cpu < asm < load < replay < run < report < host < cli
 # and a file may include only headers of its own layer or one below. cJSON is
 # for load/ and above; SDL is for ui/ alone; ui/ reaches the engine only
-# through ui/ui_engine.h; only src/cli_ui.c sees both cli/ and ui/. host/ (this
+# through ui/ui_engine.h, and its two programs (ui/view/, ui/plot/) share only
+# what lies in ui/ itself; only src/cli_ui.c sees both cli/ and ui/. host/ (this
 # machine, measured) reaches the engine only through base/ and load/: it
 # never simulates. zlib and libzip (compressed traces) are for replay/ alone.
 # Usage: layers.sh [TREE] (default: the source tree). Prints each violation
@@ -34,6 +35,10 @@ function say(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; bad = 1 }
 		say("zlib and libzip are included only in replay/: " inc)
 	if (inc ~ /^SDL2?\/|^SDL[._]/ && !inui)
 		say("SDL included outside ui/: " inc)
+	if (FILENAME ~ /^ui\/plot\// && (inc ~ /^view\// || inc == "ui_int.h" || inc == "view.h"))
+		say("ui/plot/ includes a header of ui/view/: " inc)
+	if (FILENAME ~ /^ui\/view\// && (inc ~ /^plot/))
+		say("ui/view/ includes a header of ui/plot/: " inc)
 	if (inc ~ /ui\//) {
 		if (FILENAME != "src/cli_ui.c") say("the UI included outside src/cli_ui.c: " inc)
 		next

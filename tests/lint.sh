@@ -7,9 +7,9 @@ src=${BOUNCE_SRC:?run through make lint}
 build=${BOUNCE_BUILD:?}
 cd "$src"
 jobs=$(nproc 2>/dev/null || echo 2)
-files=$(ls src/*.c src/*/*.c ui/*.c)
+files=$(ls src/*.c src/*/*.c ui/*.c ui/*/*.c)
 # The flags the build uses, as far as the analysers need them.
-cflags="-std=c11 -D_GNU_SOURCE -Isrc -I$build -DBOUNCE_DATADIR=\"$src\" $(pkg-config --cflags libcjson sdl2 SDL2_ttf SDL2_image 2>/dev/null || true)"
+cflags="-std=c11 -D_GNU_SOURCE -Isrc -Iui -I$build -DBOUNCE_DATADIR=\"$src\" $(pkg-config --cflags libcjson sdl2 SDL2_ttf SDL2_image 2>/dev/null || true)"
 status=0
 
 echo "lint: layers"

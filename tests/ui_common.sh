@@ -31,7 +31,7 @@ interrupted() {
 	grep -q "$msg" "$tmp/err" || fail "SIGINT during $what: message: $(cat "$tmp/err")"
 }
 
-# The legend's MESI colours (ui/ui_color.c): M E S I.
+# The legend's MESI colours (ui/view/ui_color.c): M E S I.
 MESI_COLOURS="e03131 f08c00 2f9e44 3a414b"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bounce-ui.XXXXXX")

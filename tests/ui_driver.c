@@ -10,7 +10,7 @@
 
 #include "base/error.h"
 #include "load/scenario.h"
-#include "../ui/ui.h"
+#include "../ui/view/view.h"
 
 int main(int argc, char **argv)
 {

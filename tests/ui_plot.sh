@@ -8,7 +8,7 @@ set -u
 trap 'rm -rf "$tmp"' EXIT INT TERM
 unset DISPLAY
 
-# Series colours, in order (ui/plot_draw.c's palette).
+# Series colours, in order (ui/plot/plot_draw.c's palette).
 S1=4e79a7 S2=f28e2b S3=e15759
 
 cat >"$tmp/sw.csv" <<'CSV'

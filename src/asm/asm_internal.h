@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/name_map.h"
-#include "cpu/program.h"
+#include "asm/asm.h"
 
 #define ASM_MAX_XNODES 128      /* nodes in one compiled expression */
 #define ASM_MAX_PAREN 32        /* parenthesis nesting in one expression */

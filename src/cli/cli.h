@@ -24,8 +24,8 @@ struct cli_set {
 };
 
 /* view's --width/--height bounds, the viewer's own (UI_MIN_WIDTH and the
- * rest in ui/ui.h, which this layer does not see: src/main.c asserts that
- * the two agree). */
+ * rest in ui/view/view.h, which this layer does not see: src/main.c
+ * asserts that the two agree). */
 #define CLI_VIEW_MIN_WIDTH 640
 #define CLI_VIEW_MIN_HEIGHT 400
 #define CLI_VIEW_MAX_SIDE 8192
@@ -121,16 +121,14 @@ int cli_fail(const struct err *e);
  * run stops after a slice when *stop is set. */
 struct cli_meter {
 	atomic_uint_least64_t instructions, ops;
-	atomic_int *stop;
-	double deadline;        /* --max-seconds: wall-clock end (now_s), 0 none */
-	int walled;             /* the deadline stopped the run (SIM_LIMIT) */
+	const atomic_int *stop;
+	double deadline;        /* --max-seconds: wall-clock end (runner_clock), 0 none */
 };
 
-/* Simulate r to its end in slices of about 50 ms of wall time, so that a
- * signal stops it within a fraction of a second (SIM_RUNNING is returned
- * with cli_interrupted set) and, when progress, a progress line is kept on
- * stderr. How a run is sliced does not change its result. */
-enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
+/* Simulate r to its end (runner_run), stopping at m's deadline or stop
+ * flag (m may be NULL) or a signal (RUN_INTERRUPTED) and, when progress,
+ * keeping a progress line on stderr. */
+enum run_stop cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
 
 /* --repeat: run variant v again at the seeds after seed0 (o->repeat - 1
  * more runs, overrides ov) and add "replicates" to vobj, the variant's

@@ -32,9 +32,9 @@ int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, 
 			break;
 		}
 		reps[k] = rep_new(s, &r);
-		r.status = cli_simulate(&r, 0, NULL, e);
-		if (r.status == SIM_ERROR || cli_interrupted) {
-			if (cli_interrupted)
+		enum run_stop st = cli_simulate(&r, 0, NULL, e);
+		if (st == RUN_FAULT || st == RUN_INTERRUPTED) {
+			if (st == RUN_INTERRUPTED)
 				err_set(e, NULL, 0, 0, "interrupted in variant '%s' at seed %llu", r.run.variant,
 					(unsigned long long)at.seed);
 			rc = -1;

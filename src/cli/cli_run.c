@@ -7,11 +7,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli/cli_inputs.h"
 #include "cli/outfile.h"
 #include "cli/progress_line.h"
@@ -19,6 +17,7 @@
 #include "run/runner.h"
 #include "report/report_source.h"
 #include "report/trace.h"
+#include "run/work_pool.h"
 
 /* "atomic: 12.3M instructions, 33.3k ops, 5.2 ms simulated, 48.1M instr/s,
  * ETA 3 s": what is done and how fast. The end is known only for a run
@@ -45,42 +44,45 @@ static void show_progress(const struct runner *r, double elapsed, double cap, in
 		      sim_t, rate, eta);
 }
 
-enum sim_status cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
+/* cli_simulate's progress: shown every 0.25 s, and the meter another
+ * thread reads kept up to date. */
+struct sim_watch {
+	int progress, printed;
+	double shown;
+	struct cli_meter *m;
+};
+
+static void on_slice(void *ctx, const struct runner *r, double elapsed)
 {
-	enum sim_status st;
-	/* Slices of about 50 ms: the slice grows or shrinks with the speed. */
-	uint64_t slice = 10000, until = 0;
-	double t0 = progress_now(), shown = t0;
-	int printed = 0;
-	do {
-		double a = progress_now();
-		until = until > UINT64_MAX - slice ? UINT64_MAX : until + slice;
-		st = sim_run_until(r->sim, until, e);
-		double b = progress_now();
-		if (b - a < 0.025 && slice < (1ull << 40))
-			slice *= 2;
-		else if (b - a > 0.1 && slice > 1000)
-			slice /= 2;
-		if (progress && b - shown >= 0.25) {
-			show_progress(r, b - t0, m && m->deadline > 0 ? m->deadline - b : INFINITY, 0);
-			shown = b;
-			printed = 1;
-		}
-		if (st == SIM_RUNNING && m && m->deadline > 0 && b >= m->deadline) {
-			m->walled = 1;
-			st = SIM_LIMIT;
-		}
-		if (m) {
-			struct core_stats cs;
-			sim_total_core_stats(r->sim, &cs);
-			atomic_store(&m->instructions, cs.instructions);
-			atomic_store(&m->ops, runner_ops(r));
-		}
-	} while (st == SIM_RUNNING && !cli_interrupted && !(m && m->stop && atomic_load(m->stop)));
+	struct sim_watch *w = ctx;
+	struct cli_meter *m = w->m;
+	if (w->progress && elapsed - w->shown >= 0.25) {
+		show_progress(r, elapsed, m && m->deadline > 0 ? m->deadline - runner_clock() : INFINITY, 0);
+		w->shown = elapsed;
+		w->printed = 1;
+	}
+	if (m) {
+		struct core_stats cs;
+		sim_total_core_stats(r->sim, &cs);
+		atomic_store(&m->instructions, cs.instructions);
+		atomic_store(&m->ops, runner_ops(r));
+	}
+}
+
+enum run_stop cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e)
+{
+	struct sim_watch w = {.progress = progress, .m = m};
+	struct runner_limits l = {.slice = on_slice, .ctx = &w};
+	if (m) {
+		l.deadline = m->deadline;
+		l.cancel = m->stop;
+	}
+	double t0 = runner_clock();
+	enum run_stop st = runner_run(r, &l, e);
 	/* A run shorter than the first refresh still shows what it did once,
 	 * so that asking for progress always gets some. */
-	if (progress && !printed)
-		show_progress(r, progress_now() - t0, INFINITY, 1);
+	if (progress && !w.printed)
+		show_progress(r, runner_clock() - t0, INFINITY, 1);
 	progress_erase();
 	return st;
 }
@@ -210,29 +212,6 @@ static int write_output(FILE *f, const cJSON *rep, int kind, struct err *e)
 	return 0;
 }
 
-/* One variant's line in the trace's metadata (trace_warn warns from it
- * once the trace is written). */
-static int trace_note(cJSON *meta, const char *variant, int pid, uint64_t limit,
-		      const struct trace_summary *ts)
-{
-	cJSON *vs = cJSON_GetObjectItem(meta, "variants");
-	if (!vs) {
-		cJSON_AddNumberToObject(meta, "trace_limit", (double)limit);
-		vs = cJSON_AddArrayToObject(meta, "variants");
-	}
-	cJSON *v = cJSON_CreateObject();
-	if (!vs || !v || !cJSON_AddItemToArray(vs, v))
-		return -1;
-	cJSON_AddStringToObject(v, "variant", variant);
-	cJSON_AddNumberToObject(v, "pid", pid);
-	cJSON_AddNumberToObject(v, "events", (double)ts->events);
-	cJSON_AddNumberToObject(v, "cycles", (double)ts->cycles);
-	cJSON_AddBoolToObject(v, "truncated", ts->truncated);
-	if (ts->truncated)
-		cJSON_AddNumberToObject(v, "truncated_at_cycle", (double)ts->truncated_at);
-	return 0;
-}
-
 /* The warning on the terminal for each variant the limit cut short: only
  * once the trace is written, so that a run that fails after a cut variant
  * does not warn about a file it never wrote. */
@@ -263,45 +242,47 @@ static int check_outputs(const struct cli_opts *o, const struct cli_inputs *in, 
 	return cli_inputs_check(in, outs, opts, n, e);
 }
 
-/* One selected variant of a run: prepared, simulated (by a worker thread
- * or inline), then added to the report by the main thread in scenario
- * order, so the outputs do not depend on --jobs. */
+/* One selected variant of a run: prepared, simulated (on the work pool's
+ * threads or inline), then added to the report by the main thread in
+ * scenario order, so the outputs do not depend on --jobs. */
 struct slot {
 	size_t v;
 	struct runner r;
-	int prepared, done;
+	int prepared;
 	int late;               /* --max-seconds had passed before it could start */
-	enum sim_status status;
 	struct err e;
 	FILE *trace;            /* the variant's trace events, copied in order */
 	struct trace_summary ts;
 	struct cli_meter meter;
 };
 
-struct pool {
+struct batch {
 	const struct cli_opts *o;
 	const struct scenario *s;
 	const struct cli_ov *ov;
 	struct slot *slots;
-	size_t n, next, reported;
-	int jobs, tracing;
+	size_t n, reported;
+	int jobs, tracing, progress;
 	uint64_t trace_limit;
-	atomic_int stop;        /* a variant failed: the others stop */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	struct work_pool *pool;
+	double t0, shown;
+	int printed;
 };
 
-/* Prepare and simulate slot k. */
-static void run_slot(struct pool *p, size_t k, int progress)
+/* Prepare and simulate slot k (a job of the work pool). A variant run on
+ * the caller's thread shows its own progress; on workers, the batch's is
+ * shown while waiting (show_batch_progress). */
+static void run_slot(void *ctx, size_t k, const atomic_int *cancelled)
 {
+	struct batch *p = ctx;
 	struct slot *sl = &p->slots[k];
-	sl->meter.stop = &p->stop;
+	sl->meter.stop = cancelled;
 	if (sl->meter.deadline > 0 && progress_now() >= sl->meter.deadline) {
 		sl->late = 1;
 		return;
 	}
 	if (runner_prepare(&sl->r, p->s, sl->v, &p->ov->ov, p->o->check, &sl->e)) {
-		sl->status = SIM_ERROR;
+		sl->r.stop = RUN_FAULT;
 		return;
 	}
 	sl->prepared = 1;
@@ -309,46 +290,23 @@ static void run_slot(struct pool *p, size_t k, int progress)
 	if (p->tracing) {
 		if (!(sl->trace = tmpfile())) {
 			err_internal(&sl->e, "cannot create a temporary file for the trace: %s", strerror(errno));
-			sl->status = SIM_ERROR;
+			sl->r.stop = RUN_FAULT;
 			return;
 		}
-		t = trace_start(&sl->r, sl->trace, (int)k, k == 0, p->trace_limit);
+		t = trace_start(&sl->r, sl->trace, (int)k, p->trace_limit);
 		if (!t) {
 			err_internal(&sl->e, "out of memory for the trace");
-			sl->status = SIM_ERROR;
+			sl->r.stop = RUN_FAULT;
 			return;
 		}
 	}
-	sl->status = cli_simulate(&sl->r, progress, &sl->meter, &sl->e);
+	cli_simulate(&sl->r, p->progress && p->jobs <= 1, &sl->meter, &sl->e);
 	trace_finish(t, &sl->ts);
-}
-
-static void *worker(void *arg)
-{
-	struct pool *p = arg;
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		/* Finished variants wait for the earlier ones to be reported:
-		 * keep at most 2 x jobs of them alive. */
-		while (p->next < p->n && p->next >= p->reported + 2 * (size_t)p->jobs && !cli_interrupted &&
-		       !atomic_load(&p->stop))
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->next >= p->n || cli_interrupted || atomic_load(&p->stop))
-			break;
-		size_t k = p->next++;
-		pthread_mutex_unlock(&p->mu);
-		run_slot(p, k, 0);
-		pthread_mutex_lock(&p->mu);
-		p->slots[k].done = 1;
-		pthread_cond_broadcast(&p->cv);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
 }
 
 /* "run: 2/6 variants, 12.3M instructions, 4.5M ops, 48M instr/s" over
  * every worker (their meters are atomics updated after each slice). */
-static void show_pool_progress(const struct pool *p, double elapsed, int force)
+static void show_batch_progress(const struct batch *p, double elapsed, int force)
 {
 	uint64_t ins = 0, ops = 0;
 	for (size_t k = 0; k < p->n; k++) {
@@ -362,16 +320,15 @@ static void show_pool_progress(const struct pool *p, double elapsed, int force)
 	progress_emit(force, "  run: %zu/%zu variants, %s instructions, %s ops, %s instr/s", p->reported, p->n, a, b, c);
 }
 
-/* Copy a variant's trace part into the trace. */
-static int copy_trace(FILE *from, FILE *to, struct err *e)
+static void batch_tick(void *ctx)
 {
-	char buf[65536];
-	size_t n;
-	rewind(from);
-	while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			return err_internal(e, "writing the trace: %s", strerror(errno));
-	return ferror(from) ? err_internal(e, "reading a trace part: %s", strerror(errno)) : 0;
+	struct batch *p = ctx;
+	double t = progress_now();
+	if (p->progress && t - p->shown >= 0.25) {
+		show_batch_progress(p, t - p->t0, 0);
+		p->shown = t;
+		p->printed = 1;
+	}
 }
 
 int cli_run(const struct cli_opts *o)
@@ -379,15 +336,13 @@ int cli_run(const struct cli_opts *o)
 	struct scenario s = {0};
 	struct err e = {0};
 	struct cli_ov ov;
-	cJSON *rep = NULL, *trace_meta = NULL;
-	struct outfile *outs[N_OUTS] = {0}, *trace_out = NULL;  /* trace_out: outs[OUT_TRACE] */
-	struct pool p = {.o = o, .s = &s, .ov = &ov};
+	cJSON *rep = NULL;
+	struct outfile *outs[N_OUTS] = {0};
+	struct trace_file *trace = NULL;  /* written on outs[OUT_TRACE] */
+	struct batch p = {.o = o, .s = &s, .ov = &ov, .progress = progress_wanted(o->progress, o->quiet)};
 	struct metric_refs mr = {0};
 	struct cli_inputs inputs = {0};
-	pthread_t threads[256];
-	int rc = EXIT_OK, started = 0, printed = 0;
-	double t0 = 0, shown = 0;
-	int progress = progress_wanted(o->progress, o->quiet);
+	int rc = EXIT_OK;
 
 	if (cli_setup(o, &s, &ov, &e) || cli_inputs_add_scenario(&inputs, o, &s, &e) ||
 	    metric_refs_build(&s, &mr, &e))
@@ -415,65 +370,31 @@ int cli_run(const struct cli_opts *o)
 	for (int k = 0; k < N_OUTS; k++)
 		if (out_path(o, k) && !(outs[k] = outfile_open(out_path(o, k), &e)))
 			goto fail;
-	trace_out = outs[OUT_TRACE];
-	if (trace_out && !(trace_meta = cJSON_CreateObject())) {
+	p.tracing = outs[OUT_TRACE] != NULL;
+	p.trace_limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
+	if (p.tracing && !(trace = trace_file_open(outfile_stream(outs[OUT_TRACE]), p.trace_limit))) {
 		err_internal(&e, "out of memory for the trace");
 		goto fail;
 	}
-	p.tracing = trace_out != NULL;
-	p.trace_limit = o->trace_limit < 0 ? TRACE_DEFAULT_LIMIT : (uint64_t)o->trace_limit;
 	double deadline = o->max_seconds > 0 ? progress_now() + o->max_seconds : 0;
 	for (size_t k = 0; k < p.n; k++)
 		p.slots[k].meter.deadline = deadline;
 	p.jobs = o->jobs < (int)p.n ? o->jobs : (int)p.n;
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	if (p.jobs > 1) {
-		for (int j = 0; j < p.jobs; j++) {
-			int err = pthread_create(&threads[j], NULL, worker, &p);
-			if (err) {
-				atomic_store(&p.stop, 1);
-				err_internal(&e, "cannot start a thread: %s", strerror(err));
-				break;
-			}
-			started++;
-		}
-		if (started < p.jobs)
-			goto stop;
-	}
-	t0 = shown = progress_now();
+	/* Finished variants wait for the earlier ones to be reported: at
+	 * most 2 x jobs of them are kept. */
+	if (!(p.pool = work_pool_start(p.n, p.jobs, 2 * (size_t)p.jobs, run_slot, &p, &e)))
+		goto fail;
+	p.t0 = p.shown = progress_now();
 	for (; p.reported < p.n; p.reported++) {
 		struct slot *sl = &p.slots[p.reported];
-		if (p.jobs <= 1) {
-			run_slot(&p, p.reported, progress);
-		} else {
-			pthread_mutex_lock(&p.mu);
-			while (!sl->done && !cli_interrupted) {
-				struct timespec until;
-				clock_gettime(CLOCK_REALTIME, &until);
-				until.tv_nsec += 100000000;
-				if (until.tv_nsec >= 1000000000) {
-					until.tv_sec++;
-					until.tv_nsec -= 1000000000;
-				}
-				pthread_cond_timedwait(&p.cv, &p.mu, &until);
-				double t = progress_now();
-				if (progress && t - shown >= 0.25) {
-					show_pool_progress(&p, t - t0, 0);
-					shown = t;
-					printed = 1;
-				}
-			}
-			pthread_mutex_unlock(&p.mu);
-			if (!sl->done) /* interrupted: the workers stop within a slice */
-				break;
-			/* Variants done before the first refresh still show what was
-			 * done once, as one variant's run does: asking for progress
-			 * always gets some. */
-			if (progress && !printed) {
-				show_pool_progress(&p, progress_now() - t0, 1);
-				printed = 1;
-			}
+		if (work_pool_wait(p.pool, p.reported, p.jobs > 1 ? batch_tick : NULL, &p))
+			break; /* interrupted: the workers stop within a slice */
+		/* Variants done before the first refresh still show what was
+		 * done once, as one variant's run does: asking for progress
+		 * always gets some. */
+		if (p.jobs > 1 && p.progress && !p.printed) {
+			show_batch_progress(&p, progress_now() - p.t0, 1);
+			p.printed = 1;
 		}
 		if (cli_interrupted)
 			break;
@@ -481,24 +402,20 @@ int cli_run(const struct cli_opts *o)
 		if (sl->late) {
 			fprintf(stderr, "%sbounce: variant '%s' not run: the wall-clock limit of %g s was reached\n",
 				progress_cr(), s.variants[sl->v].name, o->max_seconds);
-			pthread_mutex_lock(&p.mu);
-			pthread_cond_broadcast(&p.cv); /* its room is free: a worker may wait for it */
-			pthread_mutex_unlock(&p.mu);
+			work_pool_release(p.pool, p.reported);
 			continue;
 		}
-		if (sl->status == SIM_ERROR) {
+		if (sl->r.stop == RUN_FAULT) {
 			e = sl->e;
-			atomic_store(&p.stop, 1);
+			work_pool_cancel(p.pool);
 			goto stop;
 		}
 		if (!rep)
 			rep = rep_new(&s, r);
 		const char *cr = progress_cr();
-		int walled = sl->meter.walled;
-		r->status = sl->status;
 		/* Said even under --quiet: a run cut short fails its expectations,
 		 * and this says why; where each core was is the detail --quiet drops. */
-		if (r->status == SIM_LIMIT && !walled && (!r->run.stop.cycles || r->run.stop.halt)) {
+		if (r->stop == RUN_CYCLE_LIMIT && (!r->run.stop.cycles || r->run.stop.halt)) {
 			const char *where = o->quiet ? "" : "; where each unfinished core is:";
 			if (!r->run.stop.cycles)
 				fprintf(stderr, "%sbounce: variant '%s' stopped at limit (%" PRIu64 " cycles, the default: "
@@ -512,43 +429,33 @@ int cli_run(const struct cli_opts *o)
 			if (!o->quiet)
 				rep_print_unfinished(r, stderr);
 		}
-		if (walled)
+		if (r->stop == RUN_WALL_CLOCK)
 			fprintf(stderr, "%sbounce: variant '%s' stopped at wall-clock limit (%g s) at cycle %" PRIu64
 				"; its figures cover only those cycles\n", cr, r->run.variant, o->max_seconds,
 				sim_cycles(r->sim));
-		int bad = rep_add_variant(rep, r, &e) || (sl->trace && copy_trace(sl->trace, outfile_stream(trace_out), &e)) ||
-			  (sl->trace && trace_note(trace_meta, r->run.variant, (int)p.reported, p.trace_limit, &sl->ts));
+		int bad = rep_add_variant(rep, r, &e) ||
+			  (sl->trace && trace_file_add(trace, sl->trace, r->run.variant, (int)p.reported, &sl->ts, &e));
 		/* --repeat: the other seeds here, in order, whatever --jobs */
 		if (!bad)
 			bad = cli_replicate(o, &s, sl->v, &ov.ov, r->run.seed,
 					    cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"),
 							       cJSON_GetArraySize(cJSON_GetObjectItem(rep, "variants")) - 1),
 					    &e);
-		if (!bad && walled) { /* the report says why this variant stopped */
-			cJSON *vs = cJSON_GetObjectItem(rep, "variants");
-			cJSON_ReplaceItemInObject(cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), "stopped",
-						  cJSON_CreateString("wall-clock"));
-		}
 		runner_free(r);
 		sl->prepared = 0;
 		if (sl->trace)
 			fclose(sl->trace);
 		sl->trace = NULL;
-		pthread_mutex_lock(&p.mu);
-		pthread_cond_broadcast(&p.cv); /* a worker may wait for room */
-		pthread_mutex_unlock(&p.mu);
+		work_pool_release(p.pool, p.reported);
 		if (bad) {
-			atomic_store(&p.stop, 1);
+			work_pool_cancel(p.pool);
 			goto stop;
 		}
 	}
 	progress_erase();
 stop:
-	pthread_mutex_lock(&p.mu);
-	pthread_cond_broadcast(&p.cv);
-	pthread_mutex_unlock(&p.mu);
-	for (int j = 0; j < started; j++)
-		pthread_join(threads[j], NULL);
+	work_pool_free(p.pool);
+	p.pool = NULL;
 	if (cli_interrupted) {
 		if (p.jobs <= 1 && p.reported < p.n && p.slots[p.reported].prepared) {
 			const struct runner *r = &p.slots[p.reported].r;
@@ -571,17 +478,8 @@ stop:
 	int failed = rep_check_expectations(rep, &s);
 	if (err_poll(&e))
 		goto fail;
-	if (trace_out) {
-		/* What the trace covers, for whoever opens it: a truncated one
-		 * says so here and in its process labels, never only silently. */
-		char *meta = cJSON_PrintUnformatted(trace_meta);
-		if (!meta) {
-			err_internal(&e, "out of memory for the trace");
-			goto fail;
-		}
-		fprintf(outfile_stream(trace_out), "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", meta);
-		free(meta);
-	}
+	if (trace && trace_file_close(trace, &e))
+		goto fail;
 	/* A signal while reports are written stops before the next one, and
 	 * before any is put in place. */
 	for (int k = 0; k < OUT_TRACE; k++)
@@ -600,31 +498,27 @@ stop:
 	{
 		int bad = outfile_commit_all(outs, N_OUTS, &e);
 		memset(outs, 0, sizeof outs);
-		trace_out = NULL;
 		if (bad)
 			goto fail;
 	}
-	if (trace_meta)
-		trace_warn(trace_meta);
+	if (trace)
+		trace_warn(trace_file_meta(trace));
 	rc = failed ? EXIT_EXPECT : EXIT_OK;
 	goto out;
 fail:
 	rc = cli_fail(&e);
 out:
+	work_pool_free(p.pool);
 	for (size_t k = 0; k < p.n; k++) {
 		if (p.slots[k].prepared)
 			runner_free(&p.slots[k].r);
 		if (p.slots[k].trace)
 			fclose(p.slots[k].trace);
 	}
-	if (p.jobs > 0) {
-		pthread_mutex_destroy(&p.mu);
-		pthread_cond_destroy(&p.cv);
-	}
 	free(p.slots);
 	for (int k = 0; k < N_OUTS; k++)
 		outfile_abort(outs[k]);
-	cJSON_Delete(trace_meta);
+	trace_file_free(trace);
 	cJSON_Delete(rep);
 	cli_inputs_free(&inputs);
 	metric_refs_free(&mr);

@@ -66,10 +66,10 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 			goto fail;
 		if (!rep)
 			rep = rep_new(s, &r);
-		r.status = cli_simulate(&r, 0, NULL, e);
-		if (r.status == SIM_ERROR || cli_interrupted) {
+		enum run_stop st = cli_simulate(&r, 0, NULL, e);
+		if (st == RUN_FAULT || st == RUN_INTERRUPTED) {
 			runner_free(&r);
-			if (cli_interrupted)
+			if (st == RUN_INTERRUPTED)
 				err_set(e, NULL, 0, 0, "interrupted at point %zu", p);
 			goto fail;
 		}

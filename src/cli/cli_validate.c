@@ -15,11 +15,10 @@
 #include "host/host_measure.h"
 #include "host/host_model.h"
 #include "host/host_topology.h"
+#include "asm/asm.h"
 #include "load/cpu_json.h"
 #include "load/json_pos.h"
 #include "run/runner.h"
-
-#define SIM_CHUNK 2000000ull
 
 /* The calibrated model goes through the loader as its JSON, the file
  * `bounce calibrate -o` writes: what is simulated is what a user would
@@ -53,18 +52,13 @@ static int sim_point(const struct scenario *s, size_t v, const struct cpu_model 
 	struct runner r;
 	if (runner_prepare(&r, s, v, &ov, 0, e))
 		return -1;
-	enum sim_status st;
-	uint64_t until = 0;
-	do {
-		until += SIM_CHUNK;
-		st = sim_run_until(r.sim, until, e);
-	} while (st == SIM_RUNNING && !cli_interrupted);
+	enum run_stop st = runner_run(&r, NULL, e);
 	int rc = -1;
-	if (cli_interrupted)
+	if (st == RUN_INTERRUPTED)
 		*interrupted = 1;
-	else if (st == SIM_ERROR)
+	else if (st == RUN_FAULT)
 		;
-	else if (st != SIM_HALTED)
+	else if (st != RUN_HALTED)
 		err_set(e, s->file, 0, 0, "variant '%s' at %d cores hit the cycle limit before halting",
 			r.run.variant, threads);
 	else {

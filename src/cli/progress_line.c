@@ -4,8 +4,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
+#include "run/runner.h"
 
 static struct {
 	int tty;      /* -1: not asked yet */
@@ -20,9 +20,7 @@ int progress_wanted(int opt, int quiet)
 
 double progress_now(void)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+	return runner_clock();
 }
 
 void progress_si(double v, char *buf, size_t n)

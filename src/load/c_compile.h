@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "cpu/program.h"
+#include "asm/asm.h"
 
 struct cc_input {
 	const char *const *files;        /* the program list: .s files pass through */

@@ -14,7 +14,7 @@
 #include "base/placement.h"
 #include "base/error.h"
 #include "cpu/interrupts.h"
-#include "cpu/program.h"
+#include "asm/asm.h"
 #include "cpu/sim_limit.h"
 
 /* The largest "stop": {"cycles"} accepted: 10^12 cycles is hours of host

@@ -378,7 +378,7 @@ int rep_add_variant(cJSON *rep, const struct runner *r, struct err *e)
 	/* "cores" is the per-core table, so the count has its own name. */
 	add_u64(v, "core_count", (uint64_t)r->run.cores);
 	add_u64(v, "seed", r->run.seed);
-	cJSON_AddStringToObject(v, "stopped", r->status == SIM_HALTED ? "halted" : "limit");
+	cJSON_AddStringToObject(v, "stopped", runner_stop_name(r->stop));
 	uint64_t cycles = sim_cycles(sim);
 	add_u64(v, "cycles", cycles);
 	double secs = (double)cycles / (r->run.cpu.ghz * 1e9);

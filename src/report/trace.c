@@ -10,9 +10,11 @@
 #include "config.h"
 #include "report/trace.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TID_EXEC_MEM 10000   /* + core: the requests of its execution */
 #define TID_SB_MEM 20000     /* + core: the requests of its store buffer */
@@ -147,7 +149,7 @@ static void on_txn(void *ctx, const struct ms_txn *x)
 		x->bounce, x->hitm);
 }
 
-struct trace *trace_start(struct runner *r, FILE *f, int pid, int first, uint64_t limit)
+struct trace *trace_start(struct runner *r, FILE *f, int pid, uint64_t limit)
 {
 	struct trace *t = calloc(1, sizeof *t);
 	int n = r->run.cores;
@@ -165,8 +167,8 @@ struct trace *trace_start(struct runner *r, FILE *f, int pid, int first, uint64_
 	t->pid = pid;
 	t->limit = limit;
 	t->ps_per_cycle = 1000.0 / r->run.cpu.ghz;
-	fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"variant %s\"}}",
-		first ? "{\"traceEvents\":[\n" : ",\n", pid, r->run.variant);
+	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"variant %s\"}}",
+		pid, r->run.variant);
 	for (int c = 0; c < n; c++) {
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"core %d\"}}",
 			pid, c, c);
@@ -202,4 +204,85 @@ void trace_finish(struct trace *t, struct trace_summary *out)
 	ms_set_observer(sim_memsys(t->r->sim), NULL, NULL);
 	free(t->seg);
 	free(t);
+}
+
+struct trace_file {
+	FILE *f;
+	size_t parts;
+	cJSON *meta;
+};
+
+struct trace_file *trace_file_open(FILE *f, uint64_t limit)
+{
+	struct trace_file *tf = calloc(1, sizeof *tf);
+	cJSON *meta = cJSON_CreateObject();
+	if (!tf || !meta || !cJSON_AddNumberToObject(meta, "trace_limit", (double)limit) ||
+	    !cJSON_AddArrayToObject(meta, "variants")) {
+		free(tf);
+		cJSON_Delete(meta);
+		return NULL;
+	}
+	tf->f = f;
+	tf->meta = meta;
+	fputs("{\"traceEvents\":[\n", f);
+	return tf;
+}
+
+/* One variant's line in the metadata. */
+static int note_part(cJSON *meta, const char *variant, int pid, const struct trace_summary *ts)
+{
+	cJSON *v = cJSON_CreateObject();
+	if (!v || !cJSON_AddItemToArray(cJSON_GetObjectItem(meta, "variants"), v))
+		return -1;
+	cJSON_AddStringToObject(v, "variant", variant);
+	cJSON_AddNumberToObject(v, "pid", pid);
+	cJSON_AddNumberToObject(v, "events", (double)ts->events);
+	cJSON_AddNumberToObject(v, "cycles", (double)ts->cycles);
+	cJSON_AddBoolToObject(v, "truncated", ts->truncated);
+	if (ts->truncated)
+		cJSON_AddNumberToObject(v, "truncated_at_cycle", (double)ts->truncated_at);
+	return 0;
+}
+
+int trace_file_add(struct trace_file *tf, FILE *part, const char *variant, int pid,
+		   const struct trace_summary *ts, struct err *e)
+{
+	char buf[65536];
+	size_t n;
+	if (tf->parts++)
+		fputs(",\n", tf->f);
+	rewind(part);
+	while ((n = fread(buf, 1, sizeof buf, part)) > 0)
+		if (fwrite(buf, 1, n, tf->f) != n)
+			return err_internal(e, "writing the trace: %s", strerror(errno));
+	if (ferror(part))
+		return err_internal(e, "reading a trace part: %s", strerror(errno));
+	if (note_part(tf->meta, variant, pid, ts))
+		return err_internal(e, "out of memory for the trace");
+	return 0;
+}
+
+int trace_file_close(struct trace_file *tf, struct err *e)
+{
+	/* What the trace covers, for whoever opens it: a truncated one says
+	 * so here and in its process labels, never only silently. */
+	char *meta = cJSON_PrintUnformatted(tf->meta);
+	if (!meta)
+		return err_internal(e, "out of memory for the trace");
+	fprintf(tf->f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", meta);
+	free(meta);
+	return 0;
+}
+
+const cJSON *trace_file_meta(const struct trace_file *tf)
+{
+	return tf->meta;
+}
+
+void trace_file_free(struct trace_file *tf)
+{
+	if (!tf)
+		return;
+	cJSON_Delete(tf->meta);
+	free(tf);
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "run/runner.h"
 
+#include "asm/asm.h"
 #include "base/suggest.h"
 #include "load/c_compile.h"
 
@@ -180,7 +181,7 @@ static int create_sim(struct runner *r, struct err *e)
 	r->sim = sim_create(&r->cfg, e);
 	if (!r->sim)
 		return -1;
-	r->status = SIM_RUNNING;
+	r->stop = RUN_RUNNING;
 	install_observer(r);
 	return 0;
 }

@@ -5,11 +5,24 @@
 #ifndef BOUNCE_RUNNER_H
 #define BOUNCE_RUNNER_H
 
+#include <stdatomic.h>
 #include "load/scenario.h"
 #include "cpu/program.h"
 #include "cpu/sim.h"
 
 #define RUNNER_MAX_MARKS 64
+
+/* Why a run stopped, with the word the report writes under "stopped". */
+#define RUN_STOPS(X) \
+	X(RUN_RUNNING, "running")         /* not stopped: more to simulate */ \
+	X(RUN_HALTED, "halted")           /* every thread halted */ \
+	X(RUN_CYCLE_LIMIT, "limit")       /* the variant's cycle limit, or the default one */ \
+	X(RUN_WALL_CLOCK, "wall-clock")   /* the caller's wall-clock deadline (--max-seconds) */ \
+	X(RUN_INTERRUPTED, "interrupted") /* a signal, or the caller's cancel flag */ \
+	X(RUN_FAULT, "fault")             /* the program faulted or an invariant broke: the error says */
+#define RUN_STOP_ENUM(name, word) name,
+enum run_stop { RUN_STOPS(RUN_STOP_ENUM) };
+#undef RUN_STOP_ENUM
 
 struct runner {
 	const struct scenario *scen;
@@ -22,7 +35,7 @@ struct runner {
 	size_t n_irqs;
 	struct sim_config cfg;
 	struct sim *sim;
-	enum sim_status status;
+	enum run_stop stop;
 	/* Executions of each `mark NAME` (program.marks order). A workload
 	 * counts one operation per `mark op` (docs/scenario-format.md). */
 	uint64_t *mark_counts;
@@ -36,6 +49,31 @@ int runner_prepare(struct runner *r, const struct scenario *s, size_t v,
 /* Rebuild the sim from the same assembled program (the UI's restart). */
 int runner_restart(struct runner *r, struct err *e);
 void runner_free(struct runner *r);
+
+/* What ends a run besides the machine itself, checked between slices of
+ * about 50 ms of wall clock (how a run is sliced never changes its
+ * result). Every field may be left 0. */
+struct runner_limits {
+	double deadline;            /* runner_clock() time at which to stop; 0: none */
+	const atomic_int *cancel;   /* set by another thread (a variant beside this one failed) */
+	/* Called after every slice, with the seconds since the run started:
+	 * where a front end shows progress. */
+	void (*slice)(void *ctx, const struct runner *r, double elapsed);
+	void *ctx;
+};
+
+/* Run r to its end (l may be NULL): halted, cycle limit, fault, or one of
+ * l's limits or a signal (err_poll) first. Records the reason in r->stop
+ * and returns it; RUN_FAULT with e set. */
+enum run_stop runner_run(struct runner *r, const struct runner_limits *l, struct err *e);
+/* Process events up to and including `cycle`, or one event: for a front
+ * end that paces the run itself (the view). r->stop says where it is. */
+enum run_stop runner_run_until(struct runner *r, uint64_t cycle, struct err *e);
+enum run_stop runner_step_event(struct runner *r, struct err *e);
+/* The monotonic clock deadlines are read on, in seconds. */
+double runner_clock(void);
+/* The report's word for a stop reason. */
+const char *runner_stop_name(enum run_stop stop);
 
 /* Observe activity and marks too (the UI, the trace); NULL removes. */
 void runner_set_observer(struct runner *r, const struct sim_observer *o);

@@ -5,7 +5,7 @@
  * gcc and clang emit for tests/fixtures/c (tests/fuzz/run.sh). */
 #include "config.h"
 #include "fuzz.h"
-#include "cpu/program.h"
+#include "asm/asm.h"
 #include "load/scenario.h"
 
 #include <stdio.h>

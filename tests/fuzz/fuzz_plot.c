@@ -1,4 +1,4 @@
-/* Fuzz target: `bounce plot`'s CSV reader (ui/plot_csv.c) on the fuzzer's
+/* Fuzz target: `bounce plot`'s CSV reader (ui/plot/plot_csv.c) on the fuzzer's
  * bytes, with the default columns and again with a baseline: every input
  * is read or refused with a message, within memory of the order of its
  * size, and the series it gives are sorted by x as the chart needs. */
@@ -6,7 +6,7 @@
 #include "fuzz.h"
 #include "memfile.h"
 #include "base/error.h"
-#include "../../ui/plot_int.h"
+#include "../../ui/plot/plot_int.h"
 
 static void read_once(const char *path, const char *baseline)
 {

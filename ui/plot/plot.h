@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 struct err;
-struct ui_sink;
+struct ui_sink;          /* ui_sink.h */
 
 /* What to draw, as the command line's options say (bounce help plot). */
 struct plot_request {
@@ -20,7 +20,7 @@ struct plot_request {
 	int width, height;      /* 0: 960x600 */
 };
 
-/* The PNG goes through sink (ui.h); once *interrupted is set (may be NULL)
+/* The PNG goes through sink (ui_sink.h); once *interrupted is set (may be NULL)
  * it is dropped. Returns 0 when the PNG was written or it was interrupted
  * (the caller says so), -1 with e set: ERR_INPUT for a bad CSV (with
  * file:line:col) or an output that may not be written, ERR_INTERNAL for

@@ -1,28 +1,15 @@
 /* The SDL2 visualizer's public entry point: `bounce view` runs one
  * scenario's variants live in a window, or renders N frames off-screen to a
  * PNG with the same drawing code. The CLI is the only caller. */
-#ifndef BOUNCE_UI_H
-#define BOUNCE_UI_H
+#ifndef BOUNCE_VIEW_H
+#define BOUNCE_VIEW_H
 
-struct scenario;
 #include <signal.h>
 
+struct scenario;
 struct scen_overrides;
 struct err;
-#include <stdio.h>
-
-/* Where a PNG named on the command line goes: the CLI's output files,
- * written whole or not at all (a temporary renamed over the target; a
- * symlink followed, a device written through), which ui/ does not see.
- * open refuses a path that names `input` (described as input_kind; may
- * be NULL), and returns a handle and the stream to write, or NULL with e
- * set; commit (which may fail, e set) and abort each end the handle. */
-struct ui_sink {
-	void *(*open)(const char *path, const char *opt, const char *input, const char *input_kind,
-		      FILE **f, struct err *e);
-	int (*commit)(void *h, struct err *e);
-	void (*abort)(void *h);
-};
+struct ui_sink;           /* ui_sink.h */
 
 /* The window's size bounds: below 640x400 the panels the layout places
  * side by side no longer fit. The CLI refuses --width/--height outside

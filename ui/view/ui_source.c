@@ -213,33 +213,31 @@ uint64_t ui_machine_now(const struct ui_machine *m)
 	return sim_now(m->run.sim);
 }
 
-static int finished(struct ui_machine *m, enum sim_status st, struct err *e)
+static int finished(enum run_stop st)
 {
-	m->run.status = st;
-	if (st == SIM_ERROR)
+	if (st == RUN_FAULT)
 		return -1;
-	(void)e;
-	return st != SIM_RUNNING;
+	return st != RUN_RUNNING;
 }
 
 int ui_machine_run(struct ui_machine *m, uint64_t until, struct err *e)
 {
-	if (m->run.status != SIM_RUNNING)
+	if (m->run.stop != RUN_RUNNING)
 		return 1;
-	return finished(m, sim_run_until(m->run.sim, until, e), e);
+	return finished(runner_run_until(&m->run, until, e));
 }
 
 int ui_machine_step(struct ui_machine *m, struct err *e)
 {
-	if (m->run.status != SIM_RUNNING)
+	if (m->run.stop != RUN_RUNNING)
 		return 1;
 	/* One coherence transaction: events that only run cores ahead do not
 	 * change anything the screen shows, so keep going until one does. */
 	uint64_t seen = m->txns;
 	for (int i = 0; i < 100000 && m->txns == seen; i++) {
-		enum sim_status st = sim_step_event(m->run.sim, e);
-		if (st != SIM_RUNNING)
-			return finished(m, st, e);
+		enum run_stop st = runner_step_event(&m->run, e);
+		if (st != RUN_RUNNING)
+			return finished(st);
 	}
 	return 0;
 }
@@ -402,7 +400,7 @@ static void fill_figs(struct ui_machine *m, struct ui_figs *f)
 	f->instructions = cs.instructions;
 	f->locked_ops = cs.locked_ops;
 	f->locked_cycles = cs.locked_cycles;
-	f->finished = m->run.status != SIM_RUNNING;
+	f->finished = m->run.stop != RUN_RUNNING;
 	struct rep_note notes[UI_MAX_NOTES];
 	size_t nn = rep_runner_notes(&m->run, notes, UI_MAX_NOTES);
 	for (size_t i = 0; i < nn && i < UI_MAX_NOTES; i++)

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "ui_engine.h"
-#include "ui.h"
+#include "ui_sink.h"
+#include "view.h"
 #include "ui_text.h"
 
 #define UI_MAX_ROWS 16          /* hot-line rows at most */
@@ -372,7 +373,7 @@ struct ui_offscreen {
 	struct ui_gfx g;
 };
 int ui_offscreen_open(struct ui_offscreen *o, struct ui_fonts *f, int w, int h, char *errbuf, size_t n);
-/* A sink (ui.h) for callers that give none (test drivers): the file is
+/* A sink (ui_sink.h) for callers that give none (test drivers): the file is
  * written in place and removed on failure, not replaced whole. */
 extern const struct ui_sink ui_plain_sink;
 /* Write the surface as PNG to f, which the caller opened and closes (for a

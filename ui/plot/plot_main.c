@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui.h"
+#include "ui_sink.h"
 #include "ui_engine.h"
 
 int ui_plot(const struct plot_request *req, const struct ui_sink *sink,
