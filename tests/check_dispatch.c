@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
 #include "cpu/core_forms.h"
 #include "cpu/sim.h"
 
