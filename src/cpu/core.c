@@ -574,10 +574,11 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 		return ST_YIELD;
 	*t0 = c->clock;
 	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
-	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
+	int loaded = 0;
+	*done = ms_rmw_acquire(env->ms, c->id, c->clock, addr, size, v, &loaded);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
-	if (!ms_rmw_load(env->ms, c->id, addr, size, v)) {
+	if (!loaded) {
 		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;

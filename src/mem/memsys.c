@@ -542,6 +542,34 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 	return 1;
 }
 
+/* An access whose arguments passed in_range. After a hit found by walking
+ * the set, *way and *lep are the way and entry it took; *way is -1 after
+ * a lookaside hit or a miss. */
+MS_INLINE uint64_t access_in_range(struct memsys *ms, int core, uint64_t now, uint64_t addr,
+				   unsigned size, enum ms_acc kind, uint64_t *val, int *way,
+				   struct ms_line **lep)
+{
+	*way = -1;
+	*lep = NULL;
+	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, way, lep))
+		return now + ms->m.lat_l1_hit;
+	*way = -1;
+	if (ms_fabric_issue(ms, core, now, addr, size, kind) < 0)
+		return now;
+	if (ms->waker)
+		return MS_PENDING;
+	/* No driver: run the fabric until the line is here, then perform. */
+	uint64_t t = now;
+	while (!walk_hit(ms, core, addr, size, kind, val, way, lep)) {
+		t = ms_next_event(ms);
+		if (!ms_step(ms) || err_is_set(&ms->check_err)) {
+			*way = -1;
+			return now;
+		}
+	}
+	return t;
+}
+
 static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
 		       enum ms_acc kind, uint64_t *val)
 {
@@ -549,20 +577,7 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 		return now;
 	int w;
 	struct ms_line *le;
-	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, &w, &le))
-		return now + ms->m.lat_l1_hit;
-	if (ms_fabric_issue(ms, core, now, addr, size, kind) < 0)
-		return now;
-	if (ms->waker)
-		return MS_PENDING;
-	/* No driver: run the fabric until the line is here, then perform. */
-	uint64_t t = now;
-	while (!walk_hit(ms, core, addr, size, kind, val, &w, &le)) {
-		t = ms_next_event(ms);
-		if (!ms_step(ms) || err_is_set(&ms->check_err))
-			return now;
-	}
-	return t;
+	return access_in_range(ms, core, now, addr, size, kind, val, &w, &le);
 }
 
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val)
@@ -613,6 +628,25 @@ int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint6
 		return ms_try_load(ms, core, addr, size, val);
 	return hit_way(ms, core, l1_of(ms, core), w, ms->rmw_le, addr >> ms->shift, addr, size,
 		       MS_ACC_LOAD, val);
+}
+
+uint64_t ms_rmw_acquire(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
+			uint64_t *val, int *loaded)
+{
+	uint64_t dummy = 0;
+	int w;
+	struct ms_line *le;
+	uint64_t done = access_in_range(ms, core, now, addr, 1, MS_ACC_RMW, &dummy, &w, &le);
+	if (done == MS_PENDING)
+		return done;
+	/* The way the RMW just took in the walk is the one rmw_way would
+	 * find: nothing ran between the two accesses. */
+	if (w >= 0 && le && shape_ok(ms, addr, size))
+		*loaded = hit_way(ms, core, l1_of(ms, core), w, le, addr >> ms->shift, addr, size,
+				  MS_ACC_LOAD, val);
+	else
+		*loaded = ms_rmw_load(ms, core, addr, size, val);
+	return done;
 }
 
 int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,
