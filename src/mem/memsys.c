@@ -301,8 +301,8 @@ size_t ms_bitset_words(const struct memsys *ms)
 /* ---- per-offset detail (perf c2c's shared-line table) ---- */
 
 /* is_write: 0 read, 1 write, 2 only the HITM of a locked RMW's ownership request. */
-static inline void offset_count(struct ms_offset_stats *o, int core, unsigned size, int is_write,
-				int hitm, int hitm_remote)
+MS_INLINE void offset_count(struct ms_offset_stats *o, int core, unsigned size, int is_write,
+			     int hitm, int hitm_remote)
 {
 	if (size > o->size)
 		o->size = (uint8_t)size;
@@ -522,7 +522,7 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 	if (!a->hit)
 		return 0;
 	if (a->next != st) {
-		ms_la_drop(ms, core, line);
+		ms_la_drop_le(ms, core, le);
 		c->state[w] = a->next;
 	}
 	if (__builtin_expect(le->first_core == core, 0)) {
@@ -551,7 +551,14 @@ MS_INLINE uint64_t access_in_range(struct memsys *ms, int core, uint64_t now, ui
 {
 	*way = -1;
 	*lep = NULL;
-	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, way, lep))
+	/* When the entry ms_line_get gave last is this line's and does not
+	 * list core, core's L1 has no copy (the directory's invariant,
+	 * memsys_int.h), so neither the lookaside nor the set can hit: a
+	 * contended line's misses skip both. */
+	const struct ms_line *memo = ms->last_le;
+	int absent = memo && memo->line == addr >> ms->shift && !((memo->sharers[core >> 6] >> (core & 63)) & 1);
+	if (!absent && (ms_la_hit(ms, core, addr, size, kind, val) ||
+			walk_hit(ms, core, addr, size, kind, val, way, lep)))
 		return now + ms->m.lat_l1_hit;
 	*way = -1;
 	if (ms_fabric_issue(ms, core, now, addr, size, kind) < 0)
