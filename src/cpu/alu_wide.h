@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-static inline uint64_t mask(unsigned size)
+static inline __attribute__((always_inline)) uint64_t mask(unsigned size)
 {
 	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
 }

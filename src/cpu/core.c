@@ -338,8 +338,8 @@ ALWAYS_INLINE int own_cycle_next(struct core_env *env, const struct core *c)
  * of either queue comes strictly later, move the event to that time here,
  * as core_exec_event does after the yield (ev_at, now, the horizon and the
  * stop, with the same tests), and the access goes on without leaving the
- * loop and decoding its instruction again: once per contended operation,
- * 117 of its 2,990 host instructions. Returns 0 for the yield, whenever the
+ * loop and decoding its instruction again, which the yield would cost
+ * once per contended operation. Returns 0 for the yield, whenever the
  * general path would do more than that: a store to drain, the driver's
  * bound, or a stop at this very cycle (then its boundary runs first; what
  * was set here the general path sets again to the same values). The stop
@@ -576,11 +576,12 @@ static enum step lock_begin(struct core_env *env, struct core *c, uint64_t addr,
 		return ST_YIELD;
 	*t0 = c->clock;
 	ms_note_pc(env->ms, c->id, MS_WAKE_EXEC, c->pc);
-	*done = ms_rmw_begin(env->ms, c->id, c->clock, addr);
+	int loaded = 0;
+	*done = ms_rmw_acquire(env->ms, c->id, c->clock, addr, size, v, &loaded);
 	if (*done == MS_PENDING)
 		return wait_mem(env, c);
-	if (NEVER(!ms_rmw_load(env->ms, c->id, addr, size, v))) {
-		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_begin", c->id,
+	if (NEVER(!loaded)) {
+		err_internal(&env->err, "core %d: line 0x%llx not writable after ms_rmw_acquire", c->id,
 			     (unsigned long long)addr);
 		env->failed = 1;
 		return ST_FAULT;

@@ -158,8 +158,9 @@ struct core_env {
 	int parked;              /* cores in CORE_PARKED */
 };
 
-/* An operand's effective address. */
-static inline uint64_t core_ea(const struct core *c, const struct operand *o)
+/* An operand's effective address. Forced inline: GCC otherwise keeps an
+ * out-of-line clone, which a locked RMW calls on each attempt. */
+static inline __attribute__((always_inline)) uint64_t core_ea(const struct core *c, const struct operand *o)
 {
 	uint64_t a = (uint64_t)o->imm;
 	if (o->base != R_NONE)

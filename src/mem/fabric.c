@@ -42,7 +42,9 @@ MS_INLINE int push(struct memsys *ms, uint64_t t, uint32_t rec, int kind)
 
 /* ---- per-core arrival times (ms_core_next_msg) ---- */
 
-static void msg_add(struct memsys *ms, int core, uint64_t t)
+/* A snoop to core will arrive at t. Inline, as msg_done: a contended
+ * operation calls it twice. */
+MS_INLINE void msg_add(struct memsys *ms, int core, uint64_t t)
 {
 	struct ms_core *pc = &ms->fast.pc[core];
 	if (pc->n_msg < MS_MSG_SLOTS)
@@ -662,7 +664,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			r->hitm_remote |= (uint8_t)hremote;
 		}
 		if (cell.next != hs)
-			ms_la_drop(ms, h, r->line);
+			ms_la_drop_le(ms, h, le);
 		if (le->first_core == h)
 			le->first_core = MS_NO_CORE;
 		if (cell.next == MS_I) {
@@ -697,9 +699,10 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	const struct coh_protocol *p = ms->p;
 	int core = r->core;
 	uint64_t ready = now;   /* when the requester may go on */
-	for (int k = 0; k < 2; k++)
-		if (ms->fast.pc[core].open_rec[k] == i + 1)
-			ms->fast.pc[core].open_rec[k] = 0;
+	/* only the slot that issued it names it (a miss of the other slot
+	 * on the same line waits for it without an entry) */
+	if (ms->fast.pc[core].open_rec[r->by - 1] == i + 1)
+		ms->fast.pc[core].open_rec[r->by - 1] = 0;
 	if (r->req != MS_NREQS) {
 		struct cache *c = l1_of(ms, core);
 		int w = (le->sharers[core >> 6] >> (core & 63)) & 1 ? cache_lookup(c, r->line) : -1;
@@ -736,7 +739,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		le->dirty_in_flight = 0;
 		uint32_t others = le->nsharers - 1;
 		const struct coh_fill_cell *fc = others ? &rq->shared : &rq->alone;
-		ms_la_drop(ms, core, r->line);
+		ms_la_drop_le(ms, core, le);
 		c->state[w] = fc->next;
 		if (p->state[fc->next].owner)
 			le->owner = core;

@@ -301,8 +301,8 @@ size_t ms_bitset_words(const struct memsys *ms)
 /* ---- per-offset detail (perf c2c's shared-line table) ---- */
 
 /* is_write: 0 read, 1 write, 2 only the HITM of a locked RMW's ownership request. */
-static inline void offset_count(struct ms_offset_stats *o, int core, unsigned size, int is_write,
-				int hitm, int hitm_remote)
+MS_INLINE void offset_count(struct ms_offset_stats *o, int core, unsigned size, int is_write,
+			     int hitm, int hitm_remote)
 {
 	if (size > o->size)
 		o->size = (uint8_t)size;
@@ -522,7 +522,7 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 	if (!a->hit)
 		return 0;
 	if (a->next != st) {
-		ms_la_drop(ms, core, line);
+		ms_la_drop_le(ms, core, le);
 		c->state[w] = a->next;
 	}
 	if (__builtin_expect(le->first_core == core, 0)) {
@@ -542,6 +542,41 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 	return 1;
 }
 
+/* An access whose arguments passed in_range. After a hit found by walking
+ * the set, *way and *lep are the way and entry it took; *way is -1 after
+ * a lookaside hit or a miss. */
+MS_INLINE uint64_t access_in_range(struct memsys *ms, int core, uint64_t now, uint64_t addr,
+				   unsigned size, enum ms_acc kind, uint64_t *val, int *way,
+				   struct ms_line **lep)
+{
+	*way = -1;
+	*lep = NULL;
+	/* When the entry ms_line_get gave last is this line's and does not
+	 * list core, core's L1 has no copy (the directory's invariant,
+	 * memsys_int.h), so neither the lookaside nor the set can hit: a
+	 * contended line's misses skip both. */
+	const struct ms_line *memo = ms->last_le;
+	int absent = memo && memo->line == addr >> ms->shift && !((memo->sharers[core >> 6] >> (core & 63)) & 1);
+	if (!absent && (ms_la_hit(ms, core, addr, size, kind, val) ||
+			walk_hit(ms, core, addr, size, kind, val, way, lep)))
+		return now + ms->m.lat_l1_hit;
+	*way = -1;
+	if (ms_fabric_issue(ms, core, now, addr, size, kind) < 0)
+		return now;
+	if (ms->waker)
+		return MS_PENDING;
+	/* No driver: run the fabric until the line is here, then perform. */
+	uint64_t t = now;
+	while (!walk_hit(ms, core, addr, size, kind, val, way, lep)) {
+		t = ms_next_event(ms);
+		if (!ms_step(ms) || err_is_set(&ms->check_err)) {
+			*way = -1;
+			return now;
+		}
+	}
+	return t;
+}
+
 static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
 		       enum ms_acc kind, uint64_t *val)
 {
@@ -549,20 +584,7 @@ static uint64_t access(struct memsys *ms, int core, uint64_t now, uint64_t addr,
 		return now;
 	int w;
 	struct ms_line *le;
-	if (ms_la_hit(ms, core, addr, size, kind, val) || walk_hit(ms, core, addr, size, kind, val, &w, &le))
-		return now + ms->m.lat_l1_hit;
-	if (ms_fabric_issue(ms, core, now, addr, size, kind) < 0)
-		return now;
-	if (ms->waker)
-		return MS_PENDING;
-	/* No driver: run the fabric until the line is here, then perform. */
-	uint64_t t = now;
-	while (!walk_hit(ms, core, addr, size, kind, val, &w, &le)) {
-		t = ms_next_event(ms);
-		if (!ms_step(ms) || err_is_set(&ms->check_err))
-			return now;
-	}
-	return t;
+	return access_in_range(ms, core, now, addr, size, kind, val, &w, &le);
 }
 
 uint64_t ms_load(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size, uint64_t *val)
@@ -613,6 +635,25 @@ int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint6
 		return ms_try_load(ms, core, addr, size, val);
 	return hit_way(ms, core, l1_of(ms, core), w, ms->rmw_le, addr >> ms->shift, addr, size,
 		       MS_ACC_LOAD, val);
+}
+
+uint64_t ms_rmw_acquire(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
+			uint64_t *val, int *loaded)
+{
+	uint64_t dummy = 0;
+	int w;
+	struct ms_line *le;
+	uint64_t done = access_in_range(ms, core, now, addr, 1, MS_ACC_RMW, &dummy, &w, &le);
+	if (done == MS_PENDING)
+		return done;
+	/* The way the RMW just took in the walk is the one rmw_way would
+	 * find: nothing ran between the two accesses. */
+	if (w >= 0 && le && shape_ok(ms, addr, size))
+		*loaded = hit_way(ms, core, l1_of(ms, core), w, le, addr >> ms->shift, addr, size,
+				  MS_ACC_LOAD, val);
+	else
+		*loaded = ms_rmw_load(ms, core, addr, size, val);
+	return done;
 }
 
 int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,

@@ -227,6 +227,12 @@ int ms_try_store(struct memsys *ms, int core, uint64_t addr, unsigned size, uint
  * ms_try_load, ms_rmw_finish ms_try_store then ms_rmw_end, done on the way
  * the RMW took without looking the line up again. */
 int ms_rmw_load(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t *val);
+/* ms_rmw_begin, then, unless it returned MS_PENDING, ms_rmw_load (its
+ * answer in *loaded), for a caller that checked the access as the core's
+ * bad_access does (mapped memory, inside one line): the way is looked up
+ * once for both, and the arguments are not checked again. */
+uint64_t ms_rmw_acquire(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
+			uint64_t *val, int *loaded);
 int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uint64_t val,
 		  uint64_t until);
 

@@ -247,6 +247,13 @@ void ms_evict(struct memsys *ms, int core, struct cache *c, int w, uint64_t now)
  * transaction of its own (an eviction), or riding on a snoop's reply. */
 void ms_writeback_start(struct memsys *ms, struct ms_line *le, int core, uint64_t now, int own_txn);
 void ms_la_drop(struct memsys *ms, int core, uint64_t line);
+/* ms_la_drop for entry le's line: nothing to drop on a contended line,
+ * which has no lookaside entry (memsys.h). */
+static inline void ms_la_drop_le(struct memsys *ms, int core, const struct ms_line *le)
+{
+	if (!le->contended)
+		ms_la_drop(ms, core, le->line);
+}
 void ms_la_forget(struct memsys *ms, uint64_t line, uint64_t now);
 void ms_offset_note(struct memsys *ms, struct ms_line *le, int core, unsigned off, unsigned size,
 		    int is_write, int hitm, int hitm_remote);
