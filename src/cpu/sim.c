@@ -111,6 +111,10 @@ static void wake(void *ctx, int core, int what, uint64_t t)
 		/* a parked core's lines may change at t: it runs again from
 		 * before then (its event may lie before the fabric's next) */
 		struct core *c = &env->cores[core];
+		/* an update protocol's store changes other cores' copies from
+		 * inside a core's event, as of a cycle that may have passed */
+		if (t < env->now)
+			t = env->now;
 		if (c->state == CORE_PARKED) {
 			uint64_t at = core_ff_unpark(env, c, t);
 			if (at == UINT64_MAX)

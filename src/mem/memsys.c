@@ -129,6 +129,10 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 		return err_internal(e, "memsys: out of memory"), NULL;
 	ms->m = *m;
 	ms->p = coh_protocol_of(m->protocol);
+	if (m->c2c_clean) {
+		coh_with_clean_supply(ms->p, &ms->clean_table);
+		ms->p = &ms->clean_table;
+	}
 	ms->ncores = m->cores;
 	cpu_model_topology(m, &ms->topo);
 	ms->sockets = cpu_model_sockets(m);
@@ -152,10 +156,13 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->nlines = (mem_size >> ms->shift) + ((mem_size & (ms->ls - 1)) != 0);
 	ms->fast.shift = ms->shift;
 	ms->fast.lmask = ms->ls - 1;
-	for (int st = 0; st < MS_NSTATES; st++)
+	for (int st = 0; st < MS_NSTATES; st++) {
 		for (int k = 0; k < COH_NOPS; k++)
-			if (ms->p->state[st].access[k].hit && ms->p->state[st].access[k].next == st)
+			if (ms->p->state[st].access[k].what == COH_HITS && ms->p->state[st].access[k].next == st)
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
+		if (ms->p->state[st].exclusive)
+			ms->fast.exclusive |= (uint8_t)(1u << st);
+	}
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
 	_Static_assert(_Alignof(struct ms_core) <= 4096, "big_zalloc aligns to a page");
@@ -513,17 +520,46 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 	return 1;
 }
 
+/* An update protocol's granted store (coherence.h, COH_HIT_UPDATING):
+ * its bytes, now in core's copy `mine`, go to every other copy at once,
+ * so that every copy still holds the last store. The update request
+ * before it counted the copies (updates_received); their state does not
+ * change, so their lookaside entries stay exact. The copies change when
+ * the writer makes its store, not a leg later as a message would: a core
+ * that runs ahead may read the store a few cycles early or late. A core
+ * parked on its lines (ms_watch_msgs) is told, as of the grant's arrival,
+ * since only a message would otherwise wake it. */
+static __attribute__((noinline)) void send_update(struct memsys *ms, int core, const struct ms_line *le,
+						  const uint8_t *mine, uint64_t addr, unsigned size)
+{
+	uint64_t line = addr >> ms->shift;
+	unsigned off = (unsigned)(addr & (ms->ls - 1));
+	for (size_t wi = 0; wi < ms->words; wi++)
+		for (uint64_t b = le->sharers[wi]; b; b &= b - 1) {
+			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(b));
+			struct cache *hc = l1_of(ms, h);
+			int hw = h == core ? -1 : cache_lookup(hc, line);
+			if (hw < 0)
+				continue;
+			memcpy(cache_data(hc, hw) + off, mine + off, size);
+			if (ms->fast.pc[h].msg_watch && ms->waker)
+				ms->waker(ms->waker_ctx, h, MS_WAKE_MSG, le->ready_at);
+		}
+}
+
 /* walk_hit once core's way w for `line` (entry le) is known. */
 MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struct ms_line *le,
 		      uint64_t line, uint64_t addr, unsigned size, enum ms_acc kind, uint64_t *val)
 {
 	enum ms_state st = (enum ms_state)c->state[w];
-	const struct coh_access_cell *a = &ms->p->state[st].access[kind != MS_ACC_LOAD];
-	if (!a->hit)
+	const struct coh_access_cell *a = &ms->p->state[st].access[kind];
+	int update = 0;
+	if (a->what != COH_HITS)
 		return 0;
 	if (a->next != st) {
 		ms_la_drop(ms, core, line);
 		c->state[w] = a->next;
+		update = a->update;
 	}
 	if (__builtin_expect(le->first_core == core, 0)) {
 		/* The access a miss was for, made again now that its line came:
@@ -533,6 +569,8 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 	} else {
 		perform(ms, core, w, le, addr, size, kind, val, 1, 0, 0);
 	}
+	if (__builtin_expect(update, 0))
+		send_update(ms, core, le, cache_data(c, w), addr, size);
 	if (kind == MS_ACC_RMW) {
 		/* Locked until ms_rmw_end says how long. */
 		le->pin_core = core;
@@ -659,13 +697,13 @@ enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr)
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->state[s].access[COH_LOAD].hit;
+	return s != MS_I && ms->p->state[s].access[COH_LOAD].what == COH_HITS;
 }
 
 int ms_can_write(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->state[s].access[COH_STORE].hit;
+	return s != MS_I && ms->p->state[s].access[COH_STORE].what == COH_HITS;
 }
 
 int ms_others_hold(const struct memsys *ms, int core, uint64_t addr)
@@ -780,12 +818,22 @@ size_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 
 const char *ms_state_name(enum ms_state s)
 {
-	static const char *const n[MS_NSTATES] = { "I", "S", "E", "M", "F", "O" };
+	static const char *const n[MS_NSTATES] = { "I", "S", "E", "M", "F", "O", "W" };
 	return (unsigned)s < MS_NSTATES ? n[s] : "?";
 }
 
 const char *ms_req_name(enum ms_req r)
 {
-	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE" };
+	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE", "UPDATE" };
 	return (unsigned)r < MS_NREQS ? n[r] : "?";
+}
+
+const char *ms_state_label(const struct memsys *ms, enum ms_state s)
+{
+	return coh_has_state(ms->p, s) ? ms->p->state[s].name : ms_state_name(s);
+}
+
+const struct coh_protocol *ms_protocol(const struct memsys *ms)
+{
+	return ms->p;
 }

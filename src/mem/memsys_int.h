@@ -46,6 +46,9 @@ struct ms_line {
 	/* A dirty copy written back at an eviction or a snoop reaches memory
 	 * (or the LLC) at wb_at: a request that needs memory's copy waits. */
 	uint64_t wb_at;
+	/* When the last fill let its requester go on: an update protocol's
+	 * granted store is made no sooner (memsys.c, send_update). */
+	uint64_t ready_at;
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
@@ -81,7 +84,7 @@ struct ms_rec {
 	uint64_t ready;         /* once filled: when the requester could use the line */
 	int32_t supplier;
 	uint8_t supplier_state, from;
-	uint32_t invalidated;
+	uint32_t invalidated, updated;
 	uint16_t offset, size;  /* of the access that missed, for per-offset HITM */
 	uint8_t by;             /* the requester's slot that issued it (MS_WAKE_*) */
 	uint32_t pc;            /* the instruction that missed, MS_NO_PC */
@@ -103,7 +106,8 @@ struct ms_scratch {
 struct memsys {
 	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
 	struct cpu_model m;
-	const struct coh_protocol *p;
+	const struct coh_protocol *p;    /* the model's table, or clean_table */
+	struct coh_protocol clean_table; /* with clean supply, when the model has it */
 	int ncores, sockets;
 	int n_llc, llc_per_cluster;      /* an LLC per cluster (a CCX's L3) or per socket */
 	struct topology topo;            /* cpu_model_topology of m */
@@ -177,7 +181,9 @@ static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
 /* The lookaside permission bits of a way in state s (memsys.h). */
 static inline uint64_t la_perms(const struct ms_fast *f, unsigned s)
 {
-	return (((f->hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) | (((f->hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
+	/* one permission for stores and locked RMWs: both must keep the state */
+	unsigned wr = f->hit_same[MS_ACC_STORE] & f->hit_same[MS_ACC_RMW];
+	return (((f->hit_same[MS_ACC_LOAD] >> s) & 1) ? MS_LA_OK(0) : 0) | (((wr >> s) & 1) ? MS_LA_OK(1) : 0);
 }
 
 static inline uint64_t get_val(const uint8_t *p, unsigned size)
