@@ -124,7 +124,7 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 	 * says how many lines were left out. */
 	ui_box(g, l->lines, l->lines.w < 640 ? "Hot lines"
 			    : l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
-					: "Hot lines  ·  MESI state per core, owner framed");
+					: "Hot lines  ·  line state per core, owner framed");
 	if (l->nrows_fit <= 0)
 		return;
 	draw_header(a, g);

@@ -39,7 +39,7 @@ static const char *const terms[][2] = {
 	{"last read, max |err|", "the latest approximate read; its largest error"},
 	{"note", "a fact to know before trusting the figures (as the reports say)"},
 	{"Σ, @cpuN", "a per-CPU symbol: summed over CPUs; CPU N's copy"},
-	{"M E S I F O", "MESI(F/O) line states; a white frame marks the owner"},
+	{"M E S I F O, Sc Sm", "line states as the legend names them; a white frame marks the owner"},
 	{"executing", "instructions and `work N`; L1 hit: a load's hit latency"},
 	{"miss stall", "waiting for a coherence transaction to bring the line"},
 	{"store-buffer stall", "store buffer full, or draining it (mfence, lock, hlt)"},

@@ -489,7 +489,7 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
  * a leg to the farthest holder, that holder's reply leg. */
 static uint64_t upgrade_at(const struct memsys *ms, const struct ms_rec *r, uint64_t t)
 {
-	if (!ms->p->req[r->req].store_shared || !ms->m.lat_store_shared)
+	if (!ms->m.lat_store_shared || !ms->p->req[r->req].store_shared)
 		return t;
 	uint64_t at = r->issued + ms->m.lat_store_shared;
 	return at > r->served ? at : r->served;
@@ -538,10 +538,9 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
 	const struct coh_access_cell *a = &ms->p->state[st].access[r->kind];
 	r->from = (uint8_t)st;
-	if (a->what != COH_MISSES || !ms->p->req[a->req].snoop) {
-		/* The line came meanwhile (an earlier request of this core), or
-		 * the table has no request for this access. */
-		if (a->what != COH_HITS)
+	if (a->what != COH_MISSES) {
+		/* The line came meanwhile (an earlier request of this core). */
+		if (__builtin_expect(a->what != COH_HITS, 0))
 			err_internal(&ms->check_err, "line 0x%llx: core %d's %s in %s (%s table: impossible)",
 				     (unsigned long long)(r->line << ms->shift), r->core,
 				     r->kind == MS_ACC_LOAD ? "load" : "store", ms_state_label(ms, st), ms->p->name);
@@ -668,7 +667,8 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			r->hitm = 1;
 			r->hitm_remote |= (uint8_t)hremote;
 		}
-		r->updated += (cell.actions & COH_UPDATED) != 0;
+		if (cell.actions & COH_UPDATED)
+			r->updated++;
 		if (cell.next != hs)
 			ms_la_drop(ms, h, r->line);
 		if (le->first_core == h)
@@ -689,7 +689,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		if (own > ready)
 			ready = own;
 	}
-	if (p->req[r->req].store_shared && ms->m.lat_store_shared)
+	if (ms->m.lat_store_shared && p->req[r->req].store_shared)
 		ready = upgrade_at(ms, r, now);
 	r->data_at = ready > now ? ready : now;
 	if (ms->fast.checking && !err_is_set(&ms->check_err))
@@ -770,8 +770,10 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		COUNT(ms, core, le, hitm_remote, r->hitm && r->hitm_remote);
 		COUNT(ms, core, le, invalidations, r->invalidated);
 		COUNT(ms, core, le, writebacks, r->writeback);
-		COUNT(ms, core, le, updates_sent, r->updated != 0);
-		COUNT(ms, core, le, updates_received, r->updated);
+		if (r->updated) {
+			COUNT(ms, core, le, updates_sent, 1);
+			COUNT(ms, core, le, updates_received, r->updated);
+		}
 		COUNT(ms, core, le, stall_cycles, ready - r->issued);
 		if (r->hitm || bounce)
 			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, bounce);

@@ -521,16 +521,17 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 }
 
 /* An update protocol's granted store (coherence.h, COH_HIT_UPDATING):
- * its bytes, now in core's copy `mine`, go to every other copy at once,
- * so that every copy still holds the last store. The update request
+ * its bytes (val, little-endian as the x86 we model) go to every other
+ * copy as it is made in core's own, so that every copy holds the last
+ * store. The update request
  * before it counted the copies (updates_received); their state does not
  * change, so their lookaside entries stay exact. The copies change when
  * the writer makes its store, not a leg later as a message would: a core
  * that runs ahead may read the store a few cycles early or late. A core
  * parked on its lines (ms_watch_msgs) is told, as of the grant's arrival,
  * since only a message would otherwise wake it. */
-static __attribute__((noinline)) void send_update(struct memsys *ms, int core, const struct ms_line *le,
-						  const uint8_t *mine, uint64_t addr, unsigned size)
+static __attribute__((noinline, cold)) void send_update(struct memsys *ms, int core, const struct ms_line *le,
+							uint64_t addr, unsigned size, const uint64_t *val)
 {
 	uint64_t line = addr >> ms->shift;
 	unsigned off = (unsigned)(addr & (ms->ls - 1));
@@ -541,7 +542,7 @@ static __attribute__((noinline)) void send_update(struct memsys *ms, int core, c
 			int hw = h == core ? -1 : cache_lookup(hc, line);
 			if (hw < 0)
 				continue;
-			memcpy(cache_data(hc, hw) + off, mine + off, size);
+			memcpy(cache_data(hc, hw) + off, val, size);
 			if (ms->fast.pc[h].msg_watch && ms->waker)
 				ms->waker(ms->waker_ctx, h, MS_WAKE_MSG, le->ready_at);
 		}
@@ -553,13 +554,14 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 {
 	enum ms_state st = (enum ms_state)c->state[w];
 	const struct coh_access_cell *a = &ms->p->state[st].access[kind];
-	int update = 0;
 	if (a->what != COH_HITS)
 		return 0;
 	if (a->next != st) {
 		ms_la_drop(ms, core, line);
 		c->state[w] = a->next;
-		update = a->update;
+		/* only a store's cell updates (a test asserts it): *val is its value */
+		if (__builtin_expect(a->update, 0))
+			send_update(ms, core, le, addr, size, val);
 	}
 	if (__builtin_expect(le->first_core == core, 0)) {
 		/* The access a miss was for, made again now that its line came:
@@ -569,8 +571,6 @@ MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struc
 	} else {
 		perform(ms, core, w, le, addr, size, kind, val, 1, 0, 0);
 	}
-	if (__builtin_expect(update, 0))
-		send_update(ms, core, le, cache_data(c, w), addr, size);
 	if (kind == MS_ACC_RMW) {
 		/* Locked until ms_rmw_end says how long. */
 		le->pin_core = core;

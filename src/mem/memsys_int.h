@@ -72,6 +72,7 @@ struct ms_rec {
 	 * and is handled there only after its fill (pred: the request it waits
 	 * for, succ: the one waiting for it, index + 1), not before not_before. */
 	uint8_t forwarded, fwd_ok, waiting, filled;
+	uint16_t updated;       /* copies that took the store (update protocols); in padding */
 	int32_t fwd_core;
 	uint32_t pred, succ;
 	/* Merging at the requester's shared cache (fabric.c, ms_fabric_issue):
@@ -84,7 +85,7 @@ struct ms_rec {
 	uint64_t ready;         /* once filled: when the requester could use the line */
 	int32_t supplier;
 	uint8_t supplier_state, from;
-	uint32_t invalidated, updated;
+	uint32_t invalidated;
 	uint16_t offset, size;  /* of the access that missed, for per-offset HITM */
 	uint8_t by;             /* the requester's slot that issued it (MS_WAKE_*) */
 	uint32_t pc;            /* the instruction that missed, MS_NO_PC */
