@@ -27,6 +27,17 @@ expect_eq "Dragon: the cores' updates add up to the line's" "$sent" \
 [ "$sent" -gt 30 ] && ok "Dragon: most of the 40 increments were updates ($sent)" ||
 	bad "Dragon: only $sent updates in 40 increments"
 
+# --- A store under Dragon changes the other copies in place, not by a
+# message, so no waiting core is parked: the locks' run is the same with
+# fast-forward as without.
+locks=$top_srcdir/bench/locks/locks.json
+expect_status "locks under Dragon" 0 "$BOUNCE" run "$locks" --cores 8 --set cpu.protocol=Dragon --check \
+	--json "$T/ff.json"
+expect_status "locks under Dragon, executed" 0 "$BOUNCE" run "$locks" --cores 8 --set cpu.protocol=Dragon \
+	--check --no-fast-forward --json "$T/noff.json"
+cmp -s "$T/ff.json" "$T/noff.json" && ok "Dragon: fast-forward changes nothing" ||
+	bad "Dragon: fast-forward changed the locks' report"
+
 # --- Only a protocol that updates reports the update counters.
 expect_status "run under MESI" 0 "$BOUNCE" run "$inc" --cores 2 --json "$T/mesi.json"
 jget "$T/mesi.json" $v.lines.0.updates_sent >/dev/null 2>&1 && bad "MESI's line has updates_sent" ||

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "cpu/sim.h"
 #include "cpu/fast_forward.h"
+#include "mem/coherence.h"
 #include "base/big_alloc.h"
 
 #include <stdlib.h>
@@ -111,10 +112,6 @@ static void wake(void *ctx, int core, int what, uint64_t t)
 		/* a parked core's lines may change at t: it runs again from
 		 * before then (its event may lie before the fabric's next) */
 		struct core *c = &env->cores[core];
-		/* an update protocol's store changes other cores' copies from
-		 * inside a core's event, as of a cycle that may have passed */
-		if (t < env->now)
-			t = env->now;
 		if (c->state == CORE_PARKED) {
 			uint64_t at = core_ff_unpark(env, c, t);
 			if (at == UINT64_MAX)
@@ -192,7 +189,10 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->cores = s->cores;
 	env->ncores = n;
 	env->limit = s->limit;
-	env->fast_forward = !cfg->no_fast_forward;
+	/* Parking rests on a held line changing only by a message to its
+	 * core; an update protocol's store changes the other copies in place
+	 * (memsys.c, send_update), so there waiting cores run their loops. */
+	env->fast_forward = !cfg->no_fast_forward && !coh_updates(ms_protocol(s->ms));
 	env->lookahead = ms_lookahead(s->ms);
 	env->issue_lookahead = ms_issue_lookahead(s->ms);
 	ms_set_waker(s->ms, wake, env);

@@ -805,7 +805,6 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		ms->waker(ms->waker_ctx, core, r->waiters, ready);
 	r->filled = 1;
 	r->ready = ready;
-	le->ready_at = ready;
 	if (r->succ) {
 		/* A request forwarded here is handled once this core has made the
 		 * access it missed for: from the cycle after it may (the fabric's

@@ -523,13 +523,13 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 /* An update protocol's granted store (coherence.h, COH_HIT_UPDATING):
  * its bytes (val, little-endian as the x86 we model) go to every other
  * copy as it is made in core's own, so that every copy holds the last
- * store. The update request
- * before it counted the copies (updates_received); their state does not
- * change, so their lookaside entries stay exact. The copies change when
+ * store. The update request before it counted the copies
+ * (updates_received); their state does not change, so their lookaside
+ * entries stay exact. The copies change when
  * the writer makes its store, not a leg later as a message would: a core
- * that runs ahead may read the store a few cycles early or late. A core
- * parked on its lines (ms_watch_msgs) is told, as of the grant's arrival,
- * since only a message would otherwise wake it. */
+ * that runs ahead may read the store a few cycles early or late, and no
+ * core waits parked on such a line (sim.c runs update protocols without
+ * fast-forward). */
 static __attribute__((noinline, cold)) void send_update(struct memsys *ms, int core, const struct ms_line *le,
 							uint64_t addr, unsigned size, const uint64_t *val)
 {
@@ -540,11 +540,8 @@ static __attribute__((noinline, cold)) void send_update(struct memsys *ms, int c
 			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(b));
 			struct cache *hc = l1_of(ms, h);
 			int hw = h == core ? -1 : cache_lookup(hc, line);
-			if (hw < 0)
-				continue;
-			memcpy(cache_data(hc, hw) + off, val, size);
-			if (ms->fast.pc[h].msg_watch && ms->waker)
-				ms->waker(ms->waker_ctx, h, MS_WAKE_MSG, le->ready_at);
+			if (hw >= 0)
+				memcpy(cache_data(hc, hw) + off, val, size);
 		}
 }
 

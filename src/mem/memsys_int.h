@@ -46,9 +46,6 @@ struct ms_line {
 	/* A dirty copy written back at an eviction or a snoop reaches memory
 	 * (or the LLC) at wb_at: a request that needs memory's copy waits. */
 	uint64_t wb_at;
-	/* When the last fill let its requester go on: an update protocol's
-	 * granted store is made no sooner (memsys.c, send_update). */
-	uint64_t ready_at;
 	int32_t owner, last_owner;
 	uint32_t nsharers;
 	uint32_t n_offsets, cap_offsets;
