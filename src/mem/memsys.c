@@ -525,11 +525,13 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
  * copy as it is made in core's own, so that every copy holds the last
  * store. The update request before it counted the copies
  * (updates_received); their state does not change, so their lookaside
- * entries stay exact. The copies change when
- * the writer makes its store, not a leg later as a message would: a core
- * that runs ahead may read the store a few cycles early or late, and no
- * core waits parked on such a line (sim.c runs update protocols without
- * fast-forward). */
+ * entries stay exact. The copies change when the writer makes its
+ * store, not a leg later as a message would: a core that runs ahead may
+ * read the store a few cycles early or late, and no core waits parked on
+ * such a line (sim.c runs update protocols without fast-forward). That
+ * breaks x86-TSO across two lines (docs/architecture.md, Coherence
+ * protocols, the known limit); a timed message reaching the copies two
+ * legs after the store would keep it. */
 static __attribute__((noinline, cold)) void send_update(struct memsys *ms, int core, const struct ms_line *le,
 							uint64_t addr, unsigned size, const uint64_t *val)
 {
