@@ -175,8 +175,9 @@ START_TEST(cpu_errors)
 			 "c.json:7:16: $.line_size: 48 is not a power of two in 16..256");
 	ck_assert_str_eq(cpu_err("fabric", "\"fabric\": \"ring\""),
 			 "c.json:18:13: $.fabric: unknown value \"ring\" (expected \"bus\" or \"directory\")");
-	ck_assert_str_eq(cpu_err("protocol", "\"protocol\": \"MSI\""),
-			 "c.json:19:15: $.protocol: unknown value \"MSI\" (expected \"MESI\" or \"MESIF\" or \"MOESI\")");
+	ck_assert_str_eq(cpu_err("protocol", "\"protocol\": \"MOSI\""),
+			 "c.json:19:15: $.protocol: unknown value \"MOSI\" (expected \"MESI\" or \"MESIF\" or \"MOESI\" "
+			 "or \"MSI\" or \"Dragon\")");
 	ck_assert_str_eq(cpu_err("cores", "\"cores\": 0"),
 			 "c.json:3:12: $.cores: 0 is out of range (expected 1..1024)");
 	ck_assert_str_eq(cpu_err("cores", "\"cores\": 100000"),

@@ -35,7 +35,7 @@ refused() { # WHAT MESSAGE ARGS...
 	expect_eq "$what: the message" "bounce: $msg" "$(cat "$T/err")"
 	[ -s "$T/out" ] && bad "$what: printed a summary" || ok "$what: no output"
 }
-refused "unknown protocol" '--set cpu.protocol=XYZ: unknown value "XYZ" (expected "MESI" or "MESIF" or "MOESI")' \
+refused "unknown protocol" '--set cpu.protocol=XYZ: unknown value "XYZ" (expected "MESI" or "MESIF" or "MOESI" or "MSI" or "Dragon")' \
 	run --set cpu.protocol=XYZ
 refused "unknown key" '--set cpu.protcol=MOESI: unknown CPU-model key "protcol" (did you mean "protocol"?)' \
 	run --set cpu.protcol=MOESI

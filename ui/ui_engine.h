@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/input_file.h"
 #include "mem/memsys.h"
+#include "mem/coherence.h"
 #include "load/scenario.h"
 #include "report/report_notes.h"
 #include "run/runner.h"

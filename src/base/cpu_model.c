@@ -15,7 +15,8 @@ const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1] = { CPU_MODEL_FIELDS(FIE
 
 #define KIND_NAME(id, name) [id] = (name),
 const char *const cpu_fabric_names[CPU_NFABRICS + 1] = { CPU_FABRICS(KIND_NAME) NULL };
-const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1] = { CPU_PROTOCOLS(KIND_NAME) NULL };
+#define PROTO_NAME(id, name, table) [id] = (name),
+const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1] = { CPU_PROTOCOLS(PROTO_NAME) NULL };
 
 void cpu_model_default(struct cpu_model *m)
 {

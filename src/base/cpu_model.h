@@ -12,18 +12,28 @@
 #define CPU_MAX_CORES 1024
 
 /* The fabrics and protocols by name, in enum order: the names are what a
- * CPU-model file writes and what reports print. */
+ * CPU-model file writes and what reports print. CPU_PROTOCOLS is the
+ * protocols' registration list, the one place besides its table file
+ * (src/mem/coh_*.c) where a protocol appears: its enum, its name and the
+ * name of its table (src/mem/coherence.h), which base/ only names. */
 #define CPU_FABRICS(X) X(FABRIC_BUS, "bus") X(FABRIC_DIRECTORY, "directory")
-#define CPU_PROTOCOLS(X) X(PROTO_MESI, "MESI") X(PROTO_MESIF, "MESIF") X(PROTO_MOESI, "MOESI")
+#define CPU_PROTOCOLS(X)                       \
+	X(PROTO_MESI,   "MESI",   coh_mesi)    \
+	X(PROTO_MESIF,  "MESIF",  coh_mesif)   \
+	X(PROTO_MOESI,  "MOESI",  coh_moesi)   \
+	X(PROTO_MSI,    "MSI",    coh_msi)     \
+	X(PROTO_DRAGON, "Dragon", coh_dragon)
 
 #define CPU_ENUM_ID_(id, name) id,
 #define CPU_ENUM_SLOT_(id, name) id##_SLOT_,
+#define CPU_PROTO_ID_(id, name, table) id,
+#define CPU_PROTO_SLOT_(id, name, table) id##_SLOT_,
 enum fabric_kind { CPU_FABRICS(CPU_ENUM_ID_) };
-enum protocol_kind { CPU_PROTOCOLS(CPU_ENUM_ID_) };
+enum protocol_kind { CPU_PROTOCOLS(CPU_PROTO_ID_) };
 /* The counts sit outside the kinds' enums, so a switch over the kinds
  * need not name them. */
 enum { CPU_FABRICS(CPU_ENUM_SLOT_) CPU_NFABRICS };
-enum { CPU_PROTOCOLS(CPU_ENUM_SLOT_) CPU_NPROTOCOLS };
+enum { CPU_PROTOCOLS(CPU_PROTO_SLOT_) CPU_NPROTOCOLS };
 
 struct cpu_model {
 	char name[64];

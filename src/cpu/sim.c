@@ -4,6 +4,7 @@
 #include "config.h"
 #include "cpu/sim.h"
 #include "cpu/fast_forward.h"
+#include "mem/coherence.h"
 #include "base/big_alloc.h"
 #include "base/invariant.h"
 
@@ -189,7 +190,10 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->cores = s->cores;
 	env->ncores = n;
 	env->limit = s->limit;
-	env->fast_forward = !cfg->no_fast_forward;
+	/* Parking rests on a held line changing only by a message to its
+	 * core; an update protocol's store changes the other copies in place
+	 * (memsys.c, send_update), so there waiting cores run their loops. */
+	env->fast_forward = !cfg->no_fast_forward && !coh_updates(ms_protocol(s->ms));
 	env->lookahead = ms_lookahead(s->ms);
 	env->issue_lookahead = ms_issue_lookahead(s->ms);
 	ms_set_waker(s->ms, wake, env);

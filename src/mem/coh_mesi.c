@@ -11,8 +11,6 @@ const struct coh_protocol coh_mesi = {
 		[MS_S] = COH_MESI_S,
 		[MS_E] = COH_MESI_E,
 		[MS_M] = COH_MESI_M,
-		[MS_F] = COH_ROW_UNUSED,
-		[MS_O] = COH_ROW_UNUSED,
 	},
 	.req = {
 		[MS_GETS] = COH_MESI_GETS,

@@ -319,11 +319,12 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
 
 /* Whether the agent may serve request n while the line's last served
- * request is still in flight: only behind an exclusive request (a GETM or
- * UPGRADE, fwd_ok once served) of another core. That request's requester
- * will then hold the only copy, so the agent knows whom to snoop without
- * waiting for its unblock; behind a read it does not know which copies
- * will remain, and waits (a blocking directory for reads). */
+ * request is still in flight: only behind a request whose column allows
+ * forwarding (fwd_ok once served: MESI's GETM and UPGRADE) of another
+ * core. That request's requester will then hold the only copy, so the
+ * agent knows whom to snoop without waiting for its unblock; behind a read
+ * it does not know which copies will remain, and waits (a blocking
+ * directory for reads). */
 static int forwardable(const struct memsys *ms, const struct ms_line *le, const struct ms_rec *n)
 {
 	const struct ms_rec *t = &ms->recs[le->active - 1];
@@ -390,7 +391,8 @@ static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
  * so that every holder told a snoop is coming hears it. */
 static int choose_targets(const struct memsys *ms, const struct ms_line *le, struct ms_rec *r)
 {
-	int n = 0, owner_only = ms->p->req[r->req].snoop == COH_SNOOP_OWNER;
+	int how = ms->p->req[r->req].snoop;
+	int n = 0, owner_only = how != COH_SNOOP_ALL;
 	r->tw_lo = (uint16_t)ms->words;
 	r->tw_hi = 0;
 	for (size_t w = 0; w < ms->words; w++) {
@@ -407,9 +409,9 @@ static int choose_targets(const struct memsys *ms, const struct ms_line *le, str
 			r->tw_hi = (uint16_t)w;
 		}
 	}
-	/* Clean lines supplied cache to cache (c2c_clean, Illinois MESI): with
-	 * no owner to ask, the lowest-numbered other holder supplies. */
-	for (size_t w = 0; !n && ms->m.c2c_clean && ms->p->req[r->req].fetch && w < ms->words; w++) {
+	/* With no owner to ask, the lowest-numbered other holder supplies
+	 * (clean supply: coh_with_clean_supply). */
+	for (size_t w = 0; !n && how == COH_SNOOP_OWNER_ELSE_ONE && w < ms->words; w++) {
 		uint64_t b = le->sharers[w];
 		if ((size_t)r->core / 64 == w)
 			b &= ~(1ull << (r->core & 63));
@@ -484,11 +486,14 @@ static uint64_t own_data_at(struct memsys *ms, struct ms_rec *r, int fetch)
 	return from + data_half(lat, to_agent);
 }
 
-/* lat_store_shared: an UPGRADE completes that long after its issue, or
- * when its invalidations have reached the holders if that is later. */
+/* lat_store_shared: a store to a line others share (an UPGRADE, or an
+ * update protocol's UPDATE: the column's store_shared) completes that long
+ * after its issue, or when its snoops have reached the holders if that is
+ * later. Without it, it costs the fabric's round trip: a leg to the agent,
+ * a leg to the farthest holder, that holder's reply leg. */
 static uint64_t upgrade_at(const struct memsys *ms, const struct ms_rec *r, uint64_t t)
 {
-	if (r->req != MS_UPGRADE || !ms->m.lat_store_shared)
+	if (!ms->m.lat_store_shared || !ms->p->req[r->req].store_shared)
 		return t;
 	uint64_t at = r->issued + ms->m.lat_store_shared;
 	return at > r->served ? at : r->served;
@@ -516,8 +521,8 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		 * handled there (after that owner's fill) the requester's own
 		 * copy has been invalidated, so it asks as from I. */
 		r->from = MS_I;
-		r->req = ms->p->state[MS_I].access[r->kind != MS_ACC_LOAD].req;
-		r->fwd_ok = r->req != MS_GETS;
+		r->req = ms->p->state[MS_I].access[r->kind].req;
+		r->fwd_ok = ms->p->req[r->req].forward;
 		r->targets[r->fwd_core >> 6] = 1ull << (r->fwd_core & 63);
 		r->tw_lo = r->tw_hi = (uint16_t)(r->fwd_core >> 6);
 		uint64_t t = now + leg(ms, &r->agent, r->fwd_core);
@@ -535,16 +540,20 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	struct cache *c = l1_of(ms, r->core);
 	int w = (le->sharers[r->core >> 6] >> (r->core & 63)) & 1 ? cache_lookup(c, r->line) : -1;
 	enum ms_state st = w >= 0 ? (enum ms_state)c->state[w] : MS_I;
-	const struct coh_access_cell *a = &ms->p->state[st].access[r->kind != MS_ACC_LOAD];
+	const struct coh_access_cell *a = &ms->p->state[st].access[r->kind];
 	r->from = (uint8_t)st;
-	if (a->hit) {
+	if (a->what != COH_MISSES) {
 		/* The line came meanwhile (an earlier request of this core). */
+		if (__builtin_expect(a->what != COH_HITS, 0))
+			err_internal(&ms->check_err, "line 0x%llx: core %d's %s in %s (%s table: impossible)",
+				     (unsigned long long)(r->line << ms->shift), r->core,
+				     r->kind == MS_ACC_LOAD ? "load" : "store", ms_state_label(ms, st), ms->p->name);
 		r->req = MS_NREQS;
 		push(ms, now, i, EV_FILL);
 		return;
 	}
 	r->req = a->req;
-	r->fwd_ok = r->req != MS_GETS;
+	r->fwd_ok = ms->p->req[r->req].forward;
 	uint64_t latest = 0;
 	int h;
 	choose_targets(ms, le, r);
@@ -617,10 +626,10 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		}
 		enum ms_state hs = hc->state[hw];
 		struct coh_snoop_cell cell = p->state[hs].snoop[r->req];
-		if (NEVER(cell.actions & COH_BAD)) {
+		if (NEVER(!(cell.actions & COH_CAN))) {
 			err_internal(&ms->check_err, "line 0x%llx: %s snoop found core %d in %s (%s table: impossible)",
 				     (unsigned long long)(r->line << ms->shift), ms_req_name(r->req), h,
-				     ms_state_name(hs), p->name);
+				     ms_state_label(ms, hs), p->name);
 			continue;
 		}
 		int hremote = ms_sock_of(ms, h) != ms_sock_of(ms, r->core);
@@ -633,8 +642,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			reply += ms->m.lat_writeback;
 		if (reply > ready)
 			ready = reply;
-		int supply = (cell.actions & COH_SUPPLY) ||
-			     (ms->m.c2c_clean && p->req[r->req].fetch);
+		int supply = cell.actions & COH_SUPPLY;
 		int copied = 0;  /* r->data holds this holder's copy */
 		if (supply && r->supplier == MS_NO_CORE) {
 			r->supplier = h;
@@ -663,6 +671,8 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 			r->hitm = 1;
 			r->hitm_remote |= (uint8_t)hremote;
 		}
+		if (cell.actions & COH_UPDATED)
+			r->updated++;
 		if (cell.next != hs)
 			ms_la_drop_le(ms, h, le);
 		if (le->first_core == h)
@@ -683,7 +693,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		if (own > ready)
 			ready = own;
 	}
-	if (r->req == MS_UPGRADE && ms->m.lat_store_shared)
+	if (ms->m.lat_store_shared && p->req[r->req].store_shared)
 		ready = upgrade_at(ms, r, now);
 	r->data_at = ready > now ? ready : now;
 	if (ms->fast.checking && !err_is_set(&ms->check_err))
@@ -715,8 +725,9 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 					ready += ms->m.lat_writeback;
 				ms_evict(ms, core, c, w, now);
 			}
-			/* An UPGRADE whose S copy was evicted meanwhile still needs
-			 * the data: memory is up to date, since no copy is dirty. */
+			/* An UPGRADE or UPDATE whose copy was evicted meanwhile
+			 * still needs the data: a dirty copy it snooped sent it
+			 * (dirty_in_flight), else memory is up to date. */
 			if (!r->supplied && rq->fetch) {
 				if (r->llc_hit)
 					COUNT(ms, core, le, llc_hits, 1);
@@ -727,7 +738,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 			}
 			cache_fill(c, w, r->line, MS_I);
 			ms->fast.pc[core].way_le[w] = le;
-			if (r->supplied)
+			if (r->supplied || le->dirty_in_flight == i + 1)
 				ms_line_copy(ms, cache_data(c, w), r->data);
 			else
 				ms_mem_get(ms, r->line, cache_data(c, w));
@@ -739,6 +750,10 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		le->dirty_in_flight = 0;
 		uint32_t others = le->nsharers - 1;
 		const struct coh_fill_cell *fc = others ? &rq->shared : &rq->alone;
+		if (NEVER(fc->next == MS_I))
+			err_internal(&ms->check_err, "line 0x%llx: core %d's %s left %s other copies (%s table: impossible)",
+				     (unsigned long long)(r->line << ms->shift), core, ms_req_name(r->req),
+				     others ? "some" : "no", p->name);
 		ms_la_drop_le(ms, core, le);
 		c->state[w] = fc->next;
 		if (p->state[fc->next].owner)
@@ -760,6 +775,10 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 		COUNT(ms, core, le, hitm_remote, r->hitm && r->hitm_remote);
 		COUNT(ms, core, le, invalidations, r->invalidated);
 		COUNT(ms, core, le, writebacks, r->writeback);
+		if (r->updated) {
+			COUNT(ms, core, le, updates_sent, 1);
+			COUNT(ms, core, le, updates_received, r->updated);
+		}
 		COUNT(ms, core, le, stall_cycles, ready - r->issued);
 		if (r->hitm || bounce)
 			ms_pc_note(ms, le, r->pc, r->hitm, r->hitm && r->hitm_remote, bounce);
@@ -779,7 +798,8 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 				.line = r->line << ms->shift, .core = core, .supplier = r->supplier,
 				.req = (enum ms_req)r->req, .from = (enum ms_state)r->from,
 				.to = (enum ms_state)fc->next, .supplier_state = (enum ms_state)r->supplier_state,
-				.invalidated = r->invalidated, .hitm = r->hitm, .remote = r->remote,
+				.invalidated = r->invalidated, .updated = r->updated,
+				.hitm = r->hitm, .remote = r->remote,
 				.llc_hit = r->llc_hit, .writeback = r->writeback != 0,
 				.by = r->by, .pc = r->pc, .bounce = bounce,
 			};

@@ -14,8 +14,8 @@ static int plain_hit_way(const struct memsys *ms, int core, uint64_t addr, struc
 		return -1;
 	struct ms_line *le = ms->fast.pc[core].way_le[w];
 	enum ms_state st = (enum ms_state)c->state[w];
-	const struct coh_access_cell *a = &ms->p->state[st].access[0];
-	if (!le || !a->hit || a->next != st || le->first_core == core)
+	const struct coh_access_cell *a = &ms->p->state[st].access[COH_LOAD];
+	if (!le || a->what != COH_HITS || a->next != st || le->first_core == core)
 		return -1;
 	*lep = le;
 	return w;

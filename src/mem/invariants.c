@@ -29,7 +29,7 @@ static int check_la(const struct memsys *ms, int core, uint64_t line, struct err
 	if ((la->key & MS_LA_OKS) != la_perms(&ms->fast, c->state[w]))
 		return err_internal(e, "line 0x%llx: core %d's lookaside lets %s%s hit in state %s", base, core,
 				    la->key & MS_LA_OK(0) ? "loads " : "", la->key & MS_LA_OK(1) ? "stores" : "",
-				    ms_state_name((enum ms_state)c->state[w]));
+				    ms_state_label(ms, (enum ms_state)c->state[w]));
 	if (le->contended || !ms_line_whole(ms, line))
 		return err_internal(e, "line 0x%llx: core %d's lookaside covers a %s line", base, core,
 				    le->contended ? "contended" : "partial");
@@ -66,9 +66,9 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
 					    (unsigned long long)base, c);
 		enum ms_state s = l1_of(ms, c)->state[w];
 		valid++;
-		if (!p->state[s].used || s == MS_I)
+		if (!coh_has_state(p, s) || s == MS_I)
 			return err_internal(e, "line 0x%llx: core %d holds it in state %s, not valid in %s",
-					    (unsigned long long)base, c, ms_state_name(s), p->name);
+					    (unsigned long long)base, c, ms_state_label(ms, s), p->name);
 		nexcl += p->state[s].exclusive;
 		dirty += p->state[s].dirty;
 		if (p->state[s].owner) {
@@ -77,10 +77,10 @@ int ms_check_line(const struct memsys *ms, uint64_t line, struct err *e)
 		}
 		if (ms->has_shadow && differs(&ms->shadow, base, cache_data(l1_of(ms, c), w), ms->ls))
 			return err_internal(e, "line 0x%llx: core %d's copy (%s) differs from the last stores",
-					    (unsigned long long)base, c, ms_state_name(s));
+					    (unsigned long long)base, c, ms_state_label(ms, s));
 	}
 	if (nexcl && valid > 1)
-		return err_internal(e, "line 0x%llx: SWMR violated: an M/E copy beside %d other copies",
+		return err_internal(e, "line 0x%llx: SWMR violated: an exclusive copy beside %d other copies",
 				    (unsigned long long)base, valid - 1);
 	if (nowner > 1 || dirty > 1)
 		return err_internal(e, "line 0x%llx: %d owners, %d dirty copies", (unsigned long long)base,

@@ -11,6 +11,7 @@
 #define MS_IN_LINE   1u  /* each line of the report's shared-line table */
 #define MS_IN_CORE   2u  /* each core of the report */
 #define MS_IN_SYMBOL 4u  /* each reported symbol, summed over the lines it occupies */
+#define MS_IF_UPDATES 8u /* only under a protocol that updates copies (coh_updates) */
 
 /* struct ms_stats, one counter per row, in this order (the report's key
  * order). The same struct serves per core, per line and as totals.
@@ -41,8 +42,12 @@
 	X(stall_cycles,  0, "", 0, "sum over transactions of (done - issued)")                \
 	X(transactions,  0, "", 0, "coherence transactions issued (misses and upgrades)")     \
 	X(gets,          0, "", 0, "read transactions")                                       \
-	X(getm,          0, "", 0, "write transactions (the third kind: upgrades)")           \
-	X(load_misses,   0, "", 0, "l1_misses of loads; the rest are of stores and RMWs")
+	X(getm,          0, "", 0, "write misses (a store to a copy: upgrades or updates)")           \
+	X(load_misses,   0, "", 0, "l1_misses of loads; the rest are of stores and RMWs")    \
+	X(updates_sent,  MS_IN_LINE | MS_IN_CORE | MS_IF_UPDATES, "", 0,                      \
+	  "update transactions whose store other copies took (update protocols)")           \
+	X(updates_received, MS_IN_LINE | MS_IN_CORE | MS_IF_UPDATES, "", 0,                   \
+	  "copies in other caches that took an update")
 
 /* struct ms_offset_stats' counters: per byte offset of a line. `to_symbol`
  * (YES or NO): a reported symbol takes this statistic from the offsets

@@ -129,6 +129,10 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 		return err_internal(e, "memsys: out of memory"), NULL;
 	ms->m = *m;
 	ms->p = coh_protocol_of(m->protocol);
+	if (m->c2c_clean) {
+		coh_with_clean_supply(ms->p, &ms->clean_table);
+		ms->p = &ms->clean_table;
+	}
 	ms->ncores = m->cores;
 	cpu_model_topology(m, &ms->topo);
 	ms->sockets = cpu_model_sockets(m);
@@ -152,10 +156,13 @@ struct memsys *ms_create(const struct cpu_model *m, uint64_t mem_size, struct er
 	ms->nlines = (mem_size >> ms->shift) + ((mem_size & (ms->ls - 1)) != 0);
 	ms->fast.shift = ms->shift;
 	ms->fast.lmask = ms->ls - 1;
-	for (int st = 0; st < MS_NSTATES; st++)
+	for (int st = 0; st < MS_NSTATES; st++) {
 		for (int k = 0; k < COH_NOPS; k++)
-			if (ms->p->state[st].access[k].hit && ms->p->state[st].access[k].next == st)
+			if (ms->p->state[st].access[k].what == COH_HITS && ms->p->state[st].access[k].next == st)
 				ms->fast.hit_same[k] |= (uint8_t)(1u << st);
+		if (ms->p->state[st].exclusive)
+			ms->fast.exclusive |= (uint8_t)(1u << st);
+	}
 	ms->words = ((size_t)ms->ncores + 63) / 64;
 	ms->stride = (sizeof(struct ms_line) + ms->words * 8 + 63) & ~(size_t)63;
 	_Static_assert(_Alignof(struct ms_core) <= 4096, "big_zalloc aligns to a page");
@@ -513,17 +520,47 @@ MS_INLINE int walk_hit(struct memsys *ms, int core, uint64_t addr, unsigned size
 	return 1;
 }
 
+/* An update protocol's granted store (coherence.h, COH_HIT_UPDATING):
+ * its bytes (val, little-endian as the x86 we model) go to every other
+ * copy as it is made in core's own, so that every copy holds the last
+ * store. The update request before it counted the copies
+ * (updates_received); their state does not change, so their lookaside
+ * entries stay exact. The copies change when the writer makes its
+ * store, not a leg later as a message would: a core that runs ahead may
+ * read the store a few cycles early or late, and no core waits parked on
+ * such a line (sim.c runs update protocols without fast-forward). That
+ * breaks x86-TSO across two lines (docs/architecture.md, Coherence
+ * protocols, the known limit); a timed message reaching the copies two
+ * legs after the store would keep it. */
+static __attribute__((noinline, cold)) void send_update(struct memsys *ms, int core, const struct ms_line *le,
+							uint64_t addr, unsigned size, const uint64_t *val)
+{
+	uint64_t line = addr >> ms->shift;
+	unsigned off = (unsigned)(addr & (ms->ls - 1));
+	for (size_t wi = 0; wi < ms->words; wi++)
+		for (uint64_t b = le->sharers[wi]; b; b &= b - 1) {
+			int h = (int)(wi * 64 + (size_t)__builtin_ctzll(b));
+			struct cache *hc = l1_of(ms, h);
+			int hw = h == core ? -1 : cache_lookup(hc, line);
+			if (hw >= 0)
+				memcpy(cache_data(hc, hw) + off, val, size);
+		}
+}
+
 /* walk_hit once core's way w for `line` (entry le) is known. */
 MS_INLINE int hit_way(struct memsys *ms, int core, struct cache *c, int w, struct ms_line *le,
 		      uint64_t line, uint64_t addr, unsigned size, enum ms_acc kind, uint64_t *val)
 {
 	enum ms_state st = (enum ms_state)c->state[w];
-	const struct coh_access_cell *a = &ms->p->state[st].access[kind != MS_ACC_LOAD];
-	if (!a->hit)
+	const struct coh_access_cell *a = &ms->p->state[st].access[kind];
+	if (a->what != COH_HITS)
 		return 0;
 	if (a->next != st) {
 		ms_la_drop_le(ms, core, le);
 		c->state[w] = a->next;
+		/* only a store's cell updates (a test asserts it): *val is its value */
+		if (__builtin_expect(a->update, 0))
+			send_update(ms, core, le, addr, size, val);
 	}
 	if (__builtin_expect(le->first_core == core, 0)) {
 		/* The access a miss was for, made again now that its line came:
@@ -700,13 +737,13 @@ enum ms_state ms_state_of(const struct memsys *ms, int core, uint64_t addr)
 int ms_can_read(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->state[s].access[COH_LOAD].hit;
+	return s != MS_I && ms->p->state[s].access[COH_LOAD].what == COH_HITS;
 }
 
 int ms_can_write(const struct memsys *ms, int core, uint64_t addr)
 {
 	enum ms_state s = ms_state_of(ms, core, addr);
-	return s != MS_I && ms->p->state[s].access[COH_STORE].hit;
+	return s != MS_I && ms->p->state[s].access[COH_STORE].what == COH_HITS;
 }
 
 int ms_others_hold(const struct memsys *ms, int core, uint64_t addr)
@@ -821,12 +858,22 @@ ptrdiff_t ms_hot_lines(const struct memsys *ms, const struct ms_line_info **out)
 
 const char *ms_state_name(enum ms_state s)
 {
-	static const char *const n[MS_NSTATES] = { "I", "S", "E", "M", "F", "O" };
+	static const char *const n[MS_NSTATES] = { "I", "S", "E", "M", "F", "O", "W" };
 	return (unsigned)s < MS_NSTATES ? n[s] : "?";
 }
 
 const char *ms_req_name(enum ms_req r)
 {
-	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE" };
+	static const char *const n[MS_NREQS] = { "GETS", "GETM", "UPGRADE", "UPDATE" };
 	return (unsigned)r < MS_NREQS ? n[r] : "?";
+}
+
+const char *ms_state_label(const struct memsys *ms, enum ms_state s)
+{
+	return coh_has_state(ms->p, s) ? ms->p->state[s].name : ms_state_name(s);
+}
+
+const struct coh_protocol *ms_protocol(const struct memsys *ms)
+{
+	return ms->p;
 }

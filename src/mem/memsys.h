@@ -31,15 +31,22 @@
 #include "base/error.h"
 
 struct sp_mem;
+struct coh_protocol;
 
 #define MS_NO_CORE (-1)
 
-/* Per-cache line state. MESIF's F and MOESI's O extend MESI; a MESI table
- * never produces them. */
-enum ms_state { MS_I = 0, MS_S, MS_E, MS_M, MS_F, MS_O, MS_NSTATES };
+/* Per-cache line state: slots, each with a role, which a protocol's table
+ * (coherence.h) names and uses or leaves out. I is no copy; S a clean
+ * copy beside others; E clean and alone; M dirty and alone; F the clean
+ * sharer that forwards (MESIF); O the dirty sharer that owns the line
+ * (MOESI's O, Dragon's Sm); W an update protocol's O whose next store has
+ * been granted (Dragon's writer between its update's grant and its store). */
+enum ms_state { MS_I = 0, MS_S, MS_E, MS_M, MS_F, MS_O, MS_W, MS_NSTATES };
 
-/* What a request asks for. */
-enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_NREQS };
+/* What a request asks for: a read, a write miss, permission to write a
+ * copy it has (invalidating the others), permission to write a copy it
+ * has while the others take its store (an update protocol's BusUpd). */
+enum ms_req { MS_GETS = 0, MS_GETM, MS_UPGRADE, MS_UPDATE, MS_NREQS };
 
 /* One performed transaction, as reported to an observer (UI, trace). */
 struct ms_txn {
@@ -54,6 +61,7 @@ struct ms_txn {
 	enum ms_state to;     /* requester's state after */
 	enum ms_state supplier_state; /* supplier's state before (MS_I if memory) */
 	uint32_t invalidated; /* copies invalidated in other caches */
+	uint32_t updated;     /* copies in other caches that take the store (update protocols) */
 	uint8_t bounce;       /* counted as a bounce */
 	uint8_t hitm;         /* found the line dirty (M/O) in another cache */
 	uint8_t remote;       /* supplier/home on another socket */
@@ -304,9 +312,12 @@ struct ms_core {
 struct ms_fast {
 	struct ms_core *pc;         /* ncores */
 	uint32_t shift, lmask;      /* log2(line size), line size - 1 */
-	/* bit s: a load ([0]) / store ([1]) in state s hits and keeps state s
-	 * (E->M on a store is a hit that changes state: the slow path's) */
-	uint8_t hit_same[2];
+	/* bit s: a load / store / locked RMW (enum ms_acc) in state s hits
+	 * and keeps state s (E->M on a store is a hit that changes state: the
+	 * slow path's) */
+	uint8_t hit_same[3];
+	/* bit s: state s is exclusive (coherence.h): write ownership */
+	uint8_t exclusive;
 	uint8_t checking;           /* ms_set_checking: every access is checked */
 };
 
@@ -337,15 +348,16 @@ int ms_load_hits_plainly(const struct memsys *ms, int core, uint64_t addr, unsig
 int ms_repeat_load_hits(struct memsys *ms, int core, const uint64_t *addr, const uint8_t *size,
 			unsigned n, uint64_t k);
 
-/* Whether core's L1 holds addr's line in M or E, ms_state_of's answer
- * inline for a driver that asks at every access (the replay's private /
- * shared count). Precondition: core is valid and addr is memory. */
+/* Whether core's L1 holds addr's line in an exclusive state (the
+ * protocol's write ownership: M or E), ms_state_of's answer inline for a
+ * driver that asks at every access (the replay's private / shared count).
+ * Precondition: core is valid and addr is memory. */
 static inline int ms_l1_exclusive(const struct memsys *ms, int core, uint64_t addr)
 {
 	const struct ms_fast *f = (const struct ms_fast *)ms;
 	const struct cache *c = &f->pc[core].l1;
 	int w = cache_lookup(c, addr >> f->shift);
-	return w >= 0 && (c->state[w] == MS_M || c->state[w] == MS_E);
+	return w >= 0 && (f->exclusive >> c->state[w]) & 1;
 }
 
 /* The instruction whose access core makes next through `what` (MS_WAKE_*):
@@ -492,7 +504,13 @@ int ms_check_error(const struct memsys *ms, struct err *e);
 
 void ms_set_observer(struct memsys *ms, ms_observer_fn fn, void *ctx);
 
+/* A state slot's letter and a request's name, whatever the protocol. */
 const char *ms_state_name(enum ms_state s);
 const char *ms_req_name(enum ms_req r);
+/* The machine's protocol's letters for state s ("Sc" under Dragon): what
+ * traces and the view print. */
+const char *ms_state_label(const struct memsys *ms, enum ms_state s);
+/* The machine's protocol (coherence.h), for the view's legend. */
+const struct coh_protocol *ms_protocol(const struct memsys *ms);
 
 #endif

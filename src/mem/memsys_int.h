@@ -69,6 +69,7 @@ struct ms_rec {
 	 * and is handled there only after its fill (pred: the request it waits
 	 * for, succ: the one waiting for it, index + 1), not before not_before. */
 	uint8_t forwarded, fwd_ok, waiting, filled;
+	uint16_t updated;       /* copies that took the store (update protocols); in padding */
 	int32_t fwd_core;
 	uint32_t pred, succ;
 	/* Merging at the requester's shared cache (fabric.c, ms_fabric_issue):
@@ -103,7 +104,8 @@ struct ms_scratch {
 struct memsys {
 	struct ms_fast fast;             /* first: the inline hit path (memsys.h) reads it */
 	struct cpu_model m;
-	const struct coh_protocol *p;
+	const struct coh_protocol *p;    /* the model's table, or clean_table */
+	struct coh_protocol clean_table; /* with clean supply, when the model has it */
 	int ncores, sockets;
 	int n_llc, llc_per_cluster;      /* an LLC per cluster (a CCX's L3) or per socket */
 	struct topology topo;            /* cpu_model_topology of m */
@@ -177,7 +179,9 @@ static inline struct ms_line *line_find(const struct memsys *ms, uint64_t line)
 /* The lookaside permission bits of a way in state s (memsys.h). */
 static inline uint64_t la_perms(const struct ms_fast *f, unsigned s)
 {
-	return (((f->hit_same[0] >> s) & 1) ? MS_LA_OK(0) : 0) | (((f->hit_same[1] >> s) & 1) ? MS_LA_OK(1) : 0);
+	/* one permission for stores and locked RMWs: both must keep the state */
+	unsigned wr = f->hit_same[MS_ACC_STORE] & f->hit_same[MS_ACC_RMW];
+	return (((f->hit_same[MS_ACC_LOAD] >> s) & 1) ? MS_LA_OK(0) : 0) | (((wr >> s) & 1) ? MS_LA_OK(1) : 0);
 }
 
 static inline uint64_t get_val(const uint8_t *p, unsigned size)

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "report/report.h"
 #include "cpu/totals.h"
+#include "mem/coherence.h"
 #include "report/report_notes.h"
 #include "report/report_source.h"
 #include "report/symbol_at.h"
@@ -77,11 +78,13 @@ static void place_name(const struct place *pl, char *buf, size_t n)
 		snprintf(buf, n, "%s", pl->region);
 }
 
-/* The rows of mem_stats.h's table shown `where` (MS_IN_LINE, ...). */
-static void add_stats(cJSON *o, const struct ms_stats *st, unsigned where)
+/* The rows of mem_stats.h's table shown `where` (MS_IN_LINE, ...), and
+ * those shown only under a protocol that updates copies when r's does. */
+static void add_stats(cJSON *o, const struct ms_stats *st, unsigned where, const struct runner *r)
 {
+	unsigned hide = coh_updates(ms_protocol(sim_memsys(r->sim))) ? 0 : MS_IF_UPDATES;
 #define ADD_STAT(name, shown, view_head, view_w, what) \
-	if ((shown) & where)                           \
+	if ((shown) & where && !((shown) & hide))      \
 		add_u64(o, #name, st->name);
 	MS_STATS(ADD_STAT)
 #undef ADD_STAT
@@ -194,7 +197,7 @@ static cJSON *line_json(const struct runner *r, const struct rep_symbols *so, co
 			last = q.sym->name;
 		}
 	}
-	add_stats(o, &li->stats, MS_IN_LINE);
+	add_stats(o, &li->stats, MS_IN_LINE, r);
 	cJSON_AddBoolToObject(o, "false_sharing", false_sharing(li, words));
 	cJSON *offs = cJSON_AddArrayToObject(o, "offsets");
 	for (uint32_t i = 0; i < li->n_offsets; i++) {
@@ -293,7 +296,7 @@ static cJSON *symbol_json(const struct runner *r, const struct symbol *y)
 	/* Variants often carry every design's instance; only the ones a run
 	 * touched count towards its footprint in the summaries. */
 	cJSON_AddBoolToObject(o, "accessed", accessed);
-	add_stats(o, &acc, MS_IN_SYMBOL);
+	add_stats(o, &acc, MS_IN_SYMBOL, r);
 	const struct ghost *g = sim_ghost(sim, ghost_addr);
 	if (g) {
 		cJSON *x = cJSON_AddObjectToObject(o, "accuracy");
@@ -319,7 +322,7 @@ static cJSON *core_json(const struct runner *r, int c)
 	add_u64(o, "locked_ops", cs->locked_ops);
 	add_u64(o, "locked_cycles", cs->locked_cycles);
 	add_u64(o, "irqs", cs->irqs_hard + cs->irqs_soft);
-	add_stats(o, ms, MS_IN_CORE);
+	add_stats(o, ms, MS_IN_CORE, r);
 	return o;
 }
 

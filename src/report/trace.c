@@ -145,7 +145,8 @@ static void on_txn(void *ctx, const struct ms_txn *x)
 	put_ts_dur(t, x->start, x->done);
 	fprintf(t->f, ",\"args\":{\"line\":\"0x%" PRIx64 "\",\"from\":\"%s\",\"to\":\"%s\","
 		"\"supplier\":%d,\"invalidated\":%u,\"bounce\":%d,\"hitm\":%d}}",
-		x->line, ms_state_name(x->from), ms_state_name(x->to), x->supplier, x->invalidated,
+		x->line, ms_state_label(sim_memsys(t->r->sim), x->from),
+		ms_state_label(sim_memsys(t->r->sim), x->to), x->supplier, x->invalidated,
 		x->bounce, x->hitm);
 }
 

@@ -19,15 +19,27 @@ const SDL_Color ui_col_mark = RGB(0xff, 0xe0, 0x66);
 /* Timeline marks: a hue no activity, MESI state or transfer has. */
 const SDL_Color ui_col_marker = RGB(0x20, 0xe3, 0xd2);
 
-/* The screenshot test looks for these exact values: keep it in sync. */
-const SDL_Color ui_col_state[MS_NSTATES] = {
-	[MS_I] = RGB(0x3a, 0x41, 0x4b),
-	[MS_S] = RGB(0x2f, 0x9e, 0x44),
-	[MS_E] = RGB(0xf0, 0x8c, 0x00),
-	[MS_M] = RGB(0xe0, 0x31, 0x31),
-	[MS_F] = RGB(0x10, 0x98, 0xad),
-	[MS_O] = RGB(0x9c, 0x36, 0xb5),
+/* The screenshot test looks for these exact values: keep it in sync.
+ * A protocol's table names each state's hue (coherence.h). */
+const SDL_Color ui_col_hue[COH_NHUES] = {
+	[COH_HUE_INVALID] = RGB(0x3a, 0x41, 0x4b),
+	[COH_HUE_SHARED] = RGB(0x2f, 0x9e, 0x44),
+	[COH_HUE_EXCLUSIVE] = RGB(0xf0, 0x8c, 0x00),
+	[COH_HUE_MODIFIED] = RGB(0xe0, 0x31, 0x31),
+	[COH_HUE_FORWARD] = RGB(0x10, 0x98, 0xad),
+	[COH_HUE_OWNED] = RGB(0x9c, 0x36, 0xb5),
+	[COH_HUE_GRANTED] = RGB(0xe6, 0x49, 0x80),
 };
+
+SDL_Color ui_state_color(const struct coh_protocol *p, int s)
+{
+	return ui_col_hue[coh_has_state(p, (unsigned)s) ? p->state[s].hue : COH_HUE_INVALID];
+}
+
+const char *ui_state_name(const struct coh_protocol *p, int s)
+{
+	return coh_has_state(p, (unsigned)s) ? p->state[s].name : ms_state_name((enum ms_state)s);
+}
 
 const SDL_Color ui_col_act[CORE_NACTS] = {
 	[CORE_ACT_BUSY] = RGB(0x4c, 0x6e, 0xf5),

@@ -1,16 +1,24 @@
 /* The hot-line table: one row per line (the scenario's reported symbols
  * first, then the busiest lines seen), one cell per core coloured by that
- * core's MESI state for the line, the owner's cell framed in white. Folded
- * (many cores), a cell summarises a socket: the strongest state held there
- * and how many copies. */
+ * core's state for the line (as the protocol names and colours it), the
+ * owner's cell framed in white. Folded (many cores), a cell summarises a
+ * socket: the strongest state held there and how many copies. */
 #include "config.h"
 #include "ui_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Order in which a socket summary picks its colour: ownership first. */
-static const enum ms_state strength[] = {MS_M, MS_E, MS_O, MS_F, MS_S, MS_I};
+/* Which state a socket summary shows: write ownership first, then dirt,
+ * then the line's owner, then any copy (M, E, O, F, S, I under MOESI and
+ * MESIF). */
+static int strength(const struct coh_protocol *p, int s)
+{
+	const struct coh_state_row *r = &p->state[s];
+	if (s == MS_I || !coh_has_state(p, (unsigned)s))
+		return 0;
+	return 1 + 4 * r->exclusive + 2 * r->dirty + r->owner;
+}
 
 static SDL_Color text_on(SDL_Color c)
 {
@@ -58,28 +66,25 @@ static void draw_cells(struct ui_app *a, struct ui_gfx *g, const struct ui_snap 
 		int copies = 0, owned = 0;
 		if (l->folded) {
 			int lo = c * a->cps, hi = lo + a->cps < a->ncores ? lo + a->cps : a->ncores;
-			int best = (int)(sizeof strength / sizeof strength[0]) - 1;
 			for (int k = lo; k < hi; k++) {
 				if (st[k] != MS_I)
 					copies++;
-				for (int i = 0; i < best; i++)
-					if (strength[i] == st[k])
-						best = i;
+				if (strength(s->proto, st[k]) > strength(s->proto, show))
+					show = (enum ms_state)st[k];
 			}
-			show = strength[best];
 			owned = owner >= lo && owner < hi;
 		} else {
 			show = st[c];
 			owned = owner == c;
 		}
-		SDL_Color col = ui_col_state[show];
+		SDL_Color col = ui_state_color(s->proto, show);
 		ui_fill(g->r, cell, col);
 		if (cell.w >= 14 && cell.h >= 12) {
 			char txt[16];
 			if (l->folded && copies > 1 && cell.w >= 26)
-				snprintf(txt, sizeof txt, "%s%d", ms_state_name(show), copies);
+				snprintf(txt, sizeof txt, "%s%d", ui_state_name(s->proto, show), copies);
 			else
-				snprintf(txt, sizeof txt, "%s", ms_state_name(show));
+				snprintf(txt, sizeof txt, "%s", ui_state_name(s->proto, show));
 			SDL_Color tc = show == MS_I ? ui_col_dim : text_on(col);
 			ui_text_draw(g->txt, UI_FONT_SMALL, tc, cell.x + cell.w / 2, cell.y + (cell.h - 13) / 2,
 				     UI_CENTER, txt);
@@ -119,7 +124,7 @@ void ui_draw_lines(struct ui_app *a, struct ui_gfx *g)
 	 * says how many lines were left out. */
 	ui_box(g, l->lines, l->lines.w < 640 ? "Hot lines"
 			    : l->folded ? "Hot lines  ·  strongest state per socket (copies), owner framed"
-					: "Hot lines  ·  MESI state per core, owner framed");
+					: "Hot lines  ·  line state per core, owner framed");
 	if (l->nrows_fit <= 0)
 		return;
 	draw_header(a, g);

@@ -38,6 +38,7 @@ void ui_snap_copy(struct ui_snap *dst, const struct ui_snap *src)
 	dst->now = src->now;
 	dst->ncores = n;
 	dst->nrows = src->nrows;
+	dst->proto = src->proto;
 	dst->more_rows = src->more_rows;
 	dst->nxrec = src->nxrec;
 	memcpy(dst->xrec, src->xrec, sizeof dst->xrec[0] * (size_t)src->nxrec);

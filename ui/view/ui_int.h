@@ -27,7 +27,10 @@ enum ui_xfer { UI_XFER_SHARE, UI_XFER_RFO, UI_XFER_INVAL, UI_NXFERS };
 /* ---- palette (ui_color.c) ---- */
 extern const SDL_Color ui_col_bg, ui_col_panel, ui_col_panel2, ui_col_grid,
 	ui_col_text, ui_col_dim, ui_col_accent, ui_col_owner, ui_col_mark, ui_col_marker;
-extern const SDL_Color ui_col_state[MS_NSTATES];
+extern const SDL_Color ui_col_hue[COH_NHUES];   /* by enum coh_hue: line states */
+/* A line state's colour and its letters under protocol p (coherence.h). */
+SDL_Color ui_state_color(const struct coh_protocol *p, int s);
+const char *ui_state_name(const struct coh_protocol *p, int s);
 extern const SDL_Color ui_col_act[CORE_NACTS]; /* by enum core_activity */
 extern const SDL_Color ui_col_xfer[UI_NXFERS];
 extern const char *const ui_xfer_name[UI_NXFERS];
@@ -84,6 +87,7 @@ struct ui_snap {
 	int ncores, nrows;
 	uint8_t *act;           /* ncores: enum core_activity */
 	uint8_t *state;         /* nrows x ncores: enum ms_state, row-major */
+	const struct coh_protocol *proto; /* the states' protocol: their names and colours */
 	float *heat;            /* ncores: bounces in the recent window */
 	struct ui_row rows[UI_MAX_ROWS];
 	int more_rows;          /* contended lines with no row (the table's "n more") */
@@ -235,6 +239,8 @@ int ui_machine_line_detail(struct ui_machine *m, uint64_t addr, char *buf, size_
 int ui_machine_core_detail(struct ui_machine *m, int core, char *buf, size_t n);
 /* An instruction as "file:line  source text" (the file's base name). */
 void ui_machine_where(struct ui_machine *m, uint32_t pc, char *buf, size_t n);
+/* The machine's protocol: its states' names and colours. */
+const struct coh_protocol *ui_machine_protocol(const struct ui_machine *m);
 /* A line's name: symbol (+offset), per-CPU copy, or hex address. */
 void ui_machine_line_name(struct ui_machine *m, uint64_t line, char *buf, size_t n);
 /* One transaction in words, and the instruction behind it. */

@@ -39,7 +39,7 @@ static const char *const terms[][2] = {
 	{"last read, max |err|", "the latest approximate read; its largest error"},
 	{"note", "a fact to know before trusting the figures (as the reports say)"},
 	{"Σ, @cpuN", "a per-CPU symbol: summed over CPUs; CPU N's copy"},
-	{"M E S I F O", "MESI(F/O) line states; a white frame marks the owner"},
+	{"M E S I F O, Sc Sm", "line states as the legend names them; a white frame marks the owner"},
 	{"executing", "instructions and `work N`; L1 hit: a load's hit latency"},
 	{"miss stall", "waiting for a coherence transaction to bring the line"},
 	{"store-buffer stall", "store buffer full, or draining it (mfence, lock, hlt)"},
@@ -135,7 +135,8 @@ static void card_log(struct card *c, struct ui_machine *m, const struct ui_txn_l
 		if (sp)
 			*sp = 0; /* file:line only: the card is narrow */
 		snprintf(c->line[c->n++], sizeof c->line[0], "  %" PRIu64 "  cpu%d %s %s→%s from %s%s%s  %s",
-			 t->done, t->core, ms_req_name(t->req), ms_state_name(t->from), ms_state_name(t->to),
+			 t->done, t->core, ms_req_name(t->req), ui_state_name(ui_machine_protocol(m), t->from),
+			 ui_state_name(ui_machine_protocol(m), t->to),
 			 sup, t->hitm ? " HITM" : "", t->bounce ? " bounce" : "", where);
 	}
 }
@@ -193,7 +194,7 @@ static void core_card(struct ui_app *a, struct ui_gfx *g, struct ui_var *v, cons
 		for (int i = 0; i < s->nrows && k < sizeof body; i++) {
 			int st = s->state[(size_t)i * s->ncores + core];
 			if (st != MS_I)
-				k += (size_t)snprintf(body + k, sizeof body - k, "  %s  %s%s\n", ms_state_name(st),
+				k += (size_t)snprintf(body + k, sizeof body - k, "  %s  %s%s\n", ui_state_name(s->proto, st),
 						      s->rows[i].name, s->rows[i].owner == core ? " (owner)" : "");
 		}
 		if (k < sizeof body)

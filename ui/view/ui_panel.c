@@ -260,25 +260,26 @@ static void swatch(struct ui_gfx *g, int x, int y, SDL_Color c, const char *lett
 static int draw_legend(struct ui_app *a, struct ui_gfx *g, SDL_Rect pr, int y)
 {
 	int half = (pr.w - 20) / 2, x = pr.x + 10;
-	ui_text_draw(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Line state (MESI)");
+	/* the states the current variant's protocol has, in its table's words */
+	const struct coh_protocol *p = a->var[a->cur].m ? ui_machine_protocol(a->var[a->cur].m)
+						     : coh_protocol_of(PROTO_MESI);
+	ui_text_drawf(g->txt, UI_FONT_BOLD, ui_col_dim, x, y, UI_LEFT, "Line state (%s)", p->name);
 	y += ROW + 2;
-	static const struct { enum ms_state s; const char *name; } st[] = {
-		{MS_M, "modified"}, {MS_E, "exclusive"}, {MS_S, "shared"}, {MS_I, "invalid"},
-		{MS_F, "forward"}, {MS_O, "owned"},
-	};
-	enum protocol_kind proto = a->var[a->cur].m ? ui_machine_cpu(a->var[a->cur].m)->protocol : PROTO_MESI;
+	static const enum ms_state order[] = {MS_M, MS_E, MS_S, MS_I, MS_F, MS_O, MS_W};
+	_Static_assert(sizeof order / sizeof order[0] == MS_NSTATES, "every state slot in the legend's order");
 	int k = 0;
-	for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
-		if ((st[i].s == MS_F && proto != PROTO_MESIF) || (st[i].s == MS_O && proto != PROTO_MOESI))
+	for (size_t i = 0; i < MS_NSTATES; i++) {
+		if (!coh_has_state(p, order[i]))
 			continue;
-		swatch(g, x + (k % 2) * half, y, ui_col_state[st[i].s], ms_state_name(st[i].s), st[i].name);
+		swatch(g, x + (k % 2) * half, y, ui_state_color(p, order[i]), p->state[order[i]].name,
+		       p->state[order[i]].what);
 		if (k++ % 2)
 			y += ROW;
 	}
 	if (k % 2)
 		y += ROW;
 	SDL_Rect own = {x, y + 1, 18, 15};
-	ui_fill(g->r, own, ui_col_state[MS_M]);
+	ui_fill(g->r, own, ui_state_color(p, MS_M));
 	ui_frame_rect(g->r, (SDL_Rect){own.x - 1, own.y - 1, own.w + 2, own.h + 2}, ui_col_owner, 2);
 	ui_text_draw(g->txt, UI_FONT_SMALL, ui_col_text, x + 24, y + 2, UI_LEFT, "owner (white frame)");
 	y += ROW + 8;

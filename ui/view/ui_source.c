@@ -83,7 +83,7 @@ static void on_txn(void *ctx, const struct ms_txn *t)
 	m->txns++;
 	uint64_t *hb = holders_of(m, t->line);
 	int ninval = 0;
-	if (t->req == MS_GETM || t->req == MS_UPGRADE) {
+	if ((t->req == MS_GETM || t->req == MS_UPGRADE) && !t->updated) {
 		for (int w = 0; w < m->words && ninval < (int)t->invalidated; w++) {
 			uint64_t b = hb[w];
 			while (b && ninval < (int)t->invalidated) {
@@ -95,7 +95,7 @@ static void on_txn(void *ctx, const struct ms_txn *t)
 		}
 		memset(hb, 0, (size_t)m->words * sizeof(uint64_t));
 		hb[t->core / 64] |= 1ull << (t->core % 64);
-	} else if (t->req == MS_GETS) {
+	} else if (t->req == MS_GETS || t->updated) {
 		hb[t->core / 64] |= 1ull << (t->core % 64);
 	}
 	/* The engine notes which instruction each request is for (MS_NO_PC
@@ -464,6 +464,11 @@ static void order_rows(struct ui_machine *m)
 	memcpy(m->rows, tmp, sizeof tmp[0] * (size_t)n);
 }
 
+const struct coh_protocol *ui_machine_protocol(const struct ui_machine *m)
+{
+	return ms_protocol(sim_memsys(m->run.sim));
+}
+
 void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows)
 {
 	struct sim *sim = m->run.sim;
@@ -479,6 +484,7 @@ void ui_machine_snap(struct ui_machine *m, struct ui_snap *s, int want_rows)
 	m->snaps++;
 	s->now = sim_cycles(sim);
 	s->ncores = m->ncores;
+	s->proto = ms_protocol(ms);
 	for (int c = 0; c < m->ncores; c++) {
 		struct sim_core_view cv;
 		sim_core_view(sim, c, &cv);
@@ -595,17 +601,18 @@ void ui_machine_describe(struct ui_machine *m, const struct ui_txn *x, char *wha
 			 char *why, size_t ny)
 {
 	const struct ms_txn *t = &x->t;
+	const struct coh_protocol *p = ui_machine_protocol(m);
 	char name[64], sup[48];
 	line_name(m, t->line, name, sizeof name);
 	if (t->supplier == MS_NO_CORE)
 		snprintf(sup, sizeof sup, "%s", t->llc_hit ? "the LLC" : "memory");
 	else
-		snprintf(sup, sizeof sup, "cpu%d (%s)", t->supplier, ms_state_name(t->supplier_state));
+		snprintf(sup, sizeof sup, "cpu%d (%s)", t->supplier, ui_state_name(p, t->supplier_state));
 	char inv[32] = "";
 	if (t->invalidated)
 		snprintf(inv, sizeof inv, ", %u invalidated", t->invalidated);
 	snprintf(what, nw, "cpu%d %s %s (line %#" PRIx64 ")\n%s→%s from %s, %" PRIu64 " cycles%s%s%s%s",
-		 t->core, ms_req_name(t->req), name, t->line, ms_state_name(t->from), ms_state_name(t->to),
+		 t->core, ms_req_name(t->req), name, t->line, ui_state_name(p, t->from), ui_state_name(p, t->to),
 		 sup, t->done - t->issued, t->bounce ? ", bounce" : ", no bounce", t->hitm ? ", HITM" : "",
 		 t->remote ? ", remote" : "", inv);
 	char where[160];
