@@ -26,6 +26,9 @@ expect_eq "Dragon: the cores' updates add up to the line's" "$sent" \
 	$(($(jget "$T/dragon.json" $v.cores.0.updates_sent) + $(jget "$T/dragon.json" $v.cores.1.updates_sent)))
 [ "$sent" -gt 30 ] && ok "Dragon: most of the 40 increments were updates ($sent)" ||
 	bad "Dragon: only $sent updates in 40 increments"
+# The model's known limit under an update protocol is said in the report.
+expect_eq "Dragon: the update_order note" update_order "$(jget "$T/dragon.json" $v.notes.0.kind)"
+expect_eq "Dragon: its evidence" "$sent" "$(jget "$T/dragon.json" $v.notes.0.evidence.updates_sent)"
 
 # --- A store under Dragon changes the other copies in place, not by a
 # message, so no waiting core is parked: the locks' run is the same with

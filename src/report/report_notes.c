@@ -127,6 +127,26 @@ static void spinning(struct notes *ns, const struct core_stats *cs)
 	    all, 100.0 * (double)miss / (double)all, 100.0 * (double)(spin + miss) / (double)all);
 }
 
+/* Under an update protocol a store reaches the other copies when it is
+ * made, not a message's leg later, while cores run up to two legs ahead
+ * of one another: a core may read a store before it was made, and stores
+ * to two lines can be seen out of order (docs/architecture.md, Coherence
+ * protocols). Said of every run where an update was sent, for an algorithm
+ * that orders two lines can then fail where hardware would not. */
+static void update_order(const struct runner *r, struct notes *ns)
+{
+	struct ms_stats t;
+	ms_total_stats(sim_memsys(r->sim), &t);
+	if (!t.updates_sent)
+		return;
+	struct rep_note *n = note_new(ns, "update_order", NULL);
+	evidence(n, "updates_sent", t.updates_sent);
+	say(n, "%" PRIu64 " stores updated other cores' copies (an update protocol): here a store reaches them when "
+	    "it is made, while cores run up to two legs apart, so stores to two lines may be seen out of order "
+	    "(x86-TSO forbids it); figures that rest on the order of two lines may be wrong",
+	    t.updates_sent);
+}
+
 size_t rep_runner_notes(const struct runner *r, struct rep_note *out, size_t cap)
 {
 	struct notes ns = {.out = out, .cap = cap};
@@ -138,5 +158,6 @@ size_t rep_runner_notes(const struct runner *r, struct rep_note *out, size_t cap
 	few_ops(r, &ns);
 	warm_up(r, &ns, &cs);
 	spinning(&ns, &cs);
+	update_order(r, &ns);
 	return ns.n;
 }
