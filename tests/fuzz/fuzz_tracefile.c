@@ -5,9 +5,9 @@
  * data after the last member, so only acceptance is compared one way). */
 #include "config.h"
 #include "fuzz.h"
+#include "memfile.h"
 #include "replay/trace_file.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -36,22 +36,10 @@ static long read_all(int fd, char **out)
 	return got < 0 || !t ? -1 : (long)len;
 }
 
-static int memfile(const uint8_t *data, size_t size)
-{
-	int fd = memfd_create("fuzz.trace", 0);
-	if (fd < 0)
-		return -1;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return -1;
-	}
-	lseek(fd, 0, SEEK_SET);
-	return fd;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfile(data, size);
+	char path[64];
+	int fd = fuzz_memfile(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
 	char *got = NULL;
@@ -60,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!gzip && n >= 0 && ((size_t)n != size || (size && memcmp(got, data, size))))
 		abort();   /* a plain file not given back as it is */
 	if (gzip && n >= 0) {
-		int zfd = memfile(data, size);
+		int zfd = fuzz_memfile(data, size, path, sizeof path);
 		gzFile z = zfd < 0 ? NULL : gzdopen(zfd, "rb");
 		char *want = malloc((size_t)n + 1);
 		if (z && want) {
