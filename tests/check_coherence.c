@@ -424,6 +424,21 @@ START_TEST(mesi_table_every_cell)
 }
 END_TEST
 
+/* Two rows alike: their names by text (two tables' equal string literals
+ * need not be one object: a sanitizer build keeps them apart), the rest
+ * byte for byte. */
+static int same_row(const struct coh_state_row *a, const struct coh_state_row *b)
+{
+	struct coh_state_row x, y;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	int names = (!x.name && !y.name) || (x.name && y.name && !strcmp(x.name, y.name));
+	int whats = (!x.what && !y.what) || (x.what && y.what && !strcmp(x.what, y.what));
+	x.name = y.name = NULL;
+	x.what = y.what = NULL;
+	return names && whats && !memcmp(&x, &y, sizeof x);
+}
+
 /* MSI, MESIF and MOESI are MESI's table with a few rows replaced: every
  * other row and column is MESI's, byte for byte, and the replaced ones hold
  * exactly the cells in which they differ. */
@@ -441,8 +456,8 @@ START_TEST(derived_tables_differ_only_where_declared)
 	};
 	for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
 		for (int s = 0; s < MS_NSTATES; s++)
-			ck_assert_msg(!memcmp(&d[k].p->state[s], &mesi->state[s], sizeof mesi->state[s]) ==
-				      !((d[k].rows >> s) & 1), "%s row %s", d[k].p->name, ms_state_name(s));
+			ck_assert_msg(same_row(&d[k].p->state[s], &mesi->state[s]) == !((d[k].rows >> s) & 1),
+				      "%s row %s", d[k].p->name, ms_state_name(s));
 		for (int r = 0; r < MS_NREQS; r++)
 			ck_assert_msg(!memcmp(&d[k].p->req[r], &mesi->req[r], sizeof mesi->req[r]) ==
 				      !((d[k].reqs >> r) & 1), "%s column %s", d[k].p->name, ms_req_name(r));
