@@ -94,7 +94,7 @@ refuse "--cpu FILE in a sweep past the budget" '^bounce: --set cores=1024: CPU m
 # Just under it, the machine is built (check builds it). The sanitizer
 # build writes all 4 GiB of it (27 s, 4.7 GB resident): there the unit test
 # (check_coherence.c, host_budget_refused_at_the_key) holds the edge.
-if [ "${BOUNCE_SANITIZED:-0}" = 1 ] || grep -q __asan_init "$BOUNCE"; then
+if sanitized; then
 	echo "     (799 cores of 2 MiB L1s not built: sanitizer build)"
 else
 	start=$(date +%s)

@@ -5,7 +5,7 @@
 # cannot share a process.
 . "$top_srcdir/tests/lib.sh"
 
-if [ "${BOUNCE_SANITIZED:-0}" = 1 ] || grep -q __asan_init "$BOUNCE"; then
+if sanitized; then
 	echo "SKIP: $BOUNCE is built with AddressSanitizer"
 	exit 77
 fi
