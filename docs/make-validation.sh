@@ -335,7 +335,7 @@ EOF
 	echo "divided by the threads. \`atomic add\` is \`lock add\` on one counter, \`cas add\`"
 	echo "a load and then a \`lock cmpxchg\` retried with the value it returns until it"
 	echo "succeeds. The model (cpus/core-i7-6700hq.json) is built from latency tables"
-	echo "only, its core-to-core figure from another SKU of the same die (an i7-6700K,"
+	echo "only, its core-to-core figure from another SKU of the same design (an i7-6700K,"
 	echo "converted as its \`source\` says); nothing in it comes from this curve."
 	echo "Simulated: docs/validation/client-atomic.json, the same two loops, threads on"
 	echo "CPUs 0..N-1 (Linux numbers this part's SMT siblings in the second half, so"
