@@ -1,7 +1,8 @@
 #!/bin/sh
 # The scenario catalogue: every shipped scenario validates, runs with all of
 # its expectations holding, and gives byte-identical JSON when run twice;
-# the scaling scenario's percpu_counter folds on every CPU at 256 cores.
+# the scaling scenario's percpu_counter folds on every CPU at 256 cores; the
+# validation page's client probe loses no increment on the client models.
 . "$top_srcdir/tests/lib.sh"
 
 n=0
@@ -35,6 +36,17 @@ expect_eq "256 cores: every CPU's residue folded" 0 \
 expect_eq "256 cores: 2048 adds per CPU" 524288 "$(jget "$T/s256.json" variants.percpu_counter.ops)"
 expect_eq "256 cores: all of them in the global count" 524288 \
 	"$(jget "$T/s256.json" variants.percpu_counter.symbols.final_count.value)"
+
+# The validation page's contended-counter probe on the client models it is
+# compared on, at the most threads the page uses: no increment lost.
+for m in core-i7-6700hq core-i5-1035g4; do
+	expect_status "client-atomic on $m, 4 cores" 0 "$BOUNCE" run "$top_srcdir/docs/validation/client-atomic.json" \
+		--cpu "$m" --cores 4 --quiet --json "$T/client-$m.json"
+	expect_eq "client-atomic on $m: atomic add loses nothing" 0 \
+		"$(jget "$T/client-$m.json" variants.atomic_add.symbols.count_lost.value)"
+	expect_eq "client-atomic on $m: cas add loses nothing" 0 \
+		"$(jget "$T/client-$m.json" variants.cas_add.symbols.count_lost.value)"
+done
 
 expect_status "list" 0 "$BOUNCE" list
 expect_grep "list names the seed's machine" "x460-8way" "$T/out"

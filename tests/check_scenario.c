@@ -289,6 +289,21 @@ START_TEST(cpu_topology)
 	cpu_model_topology(&m, &sim);
 	ck_assert_uint_eq(sim.c2c[TOPO_CLUSTER], 45);
 
+	/* The client models docs/validation.md runs at 1..4 threads on CPUs
+	 * 0..3: numbered as Linux numbers these parts, those are four cores,
+	 * and CPU 4 is CPU 0's sibling. */
+	static const char *const clients[] = {"core-i7-6700hq", "core-i5-1035g4"};
+	for (size_t i = 0; i < sizeof clients / sizeof clients[0]; i++) {
+		ck_assert_msg(scen_load_cpu(clients[i], &m, &e) == 0, "%s", msg(&e));
+		for (int x = 0; x < 4; x++)
+			for (int y = x + 1; y < 4; y++) {
+				struct topo_place pa = cpu_model_place(&m, x), pb = cpu_model_place(&m, y);
+				ck_assert_int_eq(topo_level_in(&m.topology, &pa, &pb), TOPO_SOCKET);
+			}
+		struct topo_place p0 = cpu_model_place(&m, 0), p4 = cpu_model_place(&m, 4);
+		ck_assert_int_eq(topo_level_in(&m.topology, &p0, &p4), TOPO_SMT);
+	}
+
 	/* An explicit numbering: hardware thread i (core by core, thread by
 	 * thread) has id cpu_id[i]. */
 	p = PUT("t.json", topo_text("4", "{\"sockets\": 1, \"cores_per_socket\": 2, \"threads_per_core\": 2,"

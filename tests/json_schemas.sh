@@ -1,7 +1,8 @@
 #!/bin/sh
 # JSON from every command, held to its schema (scenarios/*.schema.json,
-# described in docs/report-format.md): every catalogue scenario and CPU
-# model against the scenario schema, `list --json`, and `check --json` on
+# described in docs/report-format.md): every catalogue scenario, the
+# validation page's probes (docs/validation/) and every CPU model against
+# the scenario schema, `list --json`, and `check --json` on
 # every catalogue scenario (validate's and calibrate's outputs are checked
 # in cli_host.sh, where they are made). A schema that no longer matches
 # what bounce writes fails here, and so does a broken file the schema
@@ -19,7 +20,7 @@ valid() { # WHAT SCHEMA [--def NAME] FILE...
 	fi
 }
 
-for f in "$top_srcdir"/scenarios/*.json; do
+for f in "$top_srcdir"/scenarios/*.json "$top_srcdir"/docs/validation/*.json; do
 	case $f in *.schema.json) continue ;; esac
 	b=$(basename "$f" .json)
 	valid "scenario $b" "$schemas/scenario.schema.json" "$f"
