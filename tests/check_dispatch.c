@@ -18,7 +18,7 @@
 #include "cpu/sim.h"
 
 static const struct core_form_shape shapes[F_NFORMS] = { CORE_FORMS(CORE_FORM_SHAPE) };
-#define FORM_NAME(f, o, a, b, cc) [F_##f] = #f,
+#define FORM_NAME(f, o, a, b, cc, l) [F_##f] = #f,
 static const char *const names[F_NFORMS] = { CORE_FORMS(FORM_NAME) };
 #undef FORM_NAME
 
@@ -207,6 +207,7 @@ static void make_insns(struct shape_case *k, unsigned f, uint64_t win, uint32_t 
 	memset(in, 0, sizeof *in);
 	in->op = s->op;
 	in->size = 8;
+	in->lock = s->lock && s->op != OP_XCHG;  /* xchg with memory is locked without the prefix */
 	in->loc = loc;
 	in->a = reg_opnd(R_NONE);
 	in->a.kind = OPND_NONE;

@@ -957,16 +957,17 @@ modify(struct core_env *env, struct core *c, const struct insn *in, uint64_t b)
 }
 
 /* xadd, cmpxchg, xchg. xchg with memory is locked with or without the
- * prefix, as on x86. */
-static inline enum step exchange(struct core_env *env, struct core *c, const struct insn *in)
+ * prefix, as on x86. op, sz, the operands' kinds and the prefix are
+ * in's own, constants where a form calls it. */
+ALWAYS_INLINE enum step exchange_as(struct core_env *env, struct core *c, const struct insn *in,
+				    unsigned op, unsigned sz, unsigned akind, unsigned bkind, unsigned lock)
 {
-	unsigned sz = in->size;
 	uint64_t a, b, r, addr = 0, t0 = 0, done = 0;
-	int mem = in->a.kind == OPND_MEM;
-	int locked = mem && (in->lock || in->op == OP_XCHG);
+	int mem = akind == OPND_MEM;
+	int locked = mem && (lock || op == OP_XCHG);
 	/* xchg is symmetric: keep the memory operand (if any) in a. */
 	const struct operand *da = &in->a, *db = &in->b;
-	if (in->op == OP_XCHG && db->kind == OPND_MEM) {
+	if (op == OP_XCHG && bkind == OPND_MEM) {
 		da = &in->b;
 		db = &in->a;
 		locked = mem = 1;
@@ -983,10 +984,10 @@ static inline enum step exchange(struct core_env *env, struct core *c, const str
 		TRY(load(env, c, addr, sz, &a));
 	}
 	int write = 1;
-	if (in->op == OP_XADD) {
+	if (op == OP_XADD) {
 		r = arith(c, OP_ADD, a, b, sz);
 		wr_opnd(c, db, sz, a);
-	} else if (in->op == OP_XCHG) {
+	} else if (op == OP_XCHG) {
 		r = b;
 		wr_opnd(c, db, sz, a);
 	} else { /* cmpxchg: compare the accumulator with the destination */
@@ -1008,6 +1009,11 @@ static inline enum step exchange(struct core_env *env, struct core *c, const str
 	else if (write)
 		TRY(store(env, c, addr, sz, r));
 	return ST_OK;
+}
+
+static inline enum step exchange(struct core_env *env, struct core *c, const struct insn *in)
+{
+	return exchange_as(env, c, in, in->op, in->size, in->a.kind, in->b.kind, in->lock);
 }
 
 /* call and push need 8 bytes below rsp, ret and pop 8 bytes above it, all
@@ -1407,6 +1413,12 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
  * dispatch differs, and tests/check_dispatch.c runs every form both ways. */
 static const struct core_form_shape shapes[F_NFORMS] = { CORE_FORMS(CORE_FORM_SHAPE) };
 
+/* Whether in is a locked RMW: a lock prefix, or xchg with memory. */
+static unsigned locked_insn(const struct insn *in)
+{
+	return in->lock || (in->op == OP_XCHG && (in->a.kind == OPND_MEM || in->b.kind == OPND_MEM));
+}
+
 /* The first row that fits. Jumps take any width; a fused row is left to
  * fused_form. */
 static uint8_t form_of(const struct insn *in)
@@ -1422,8 +1434,8 @@ static uint8_t form_of(const struct insn *in)
 		}
 		if (in->op == OP_JMP)
 			return (uint8_t)f;
-		if (s->cc == CORE_FORM_CC_NONE && in->size == 8 && !in->lock && in->a.kind == s->a &&
-		    in->b.kind == s->b)
+		if (s->cc == CORE_FORM_CC_NONE && in->size == 8 && locked_insn(in) == s->lock &&
+		    in->a.kind == s->a && in->b.kind == s->b)
 			return (uint8_t)f;
 	}
 	return F_GENERIC;
@@ -1442,7 +1454,7 @@ static uint8_t fused_form(uint8_t f, const struct insn *next)
 		return f;
 	for (unsigned g = F_FIRST_SHAPE; g < F_NFORMS; g++)
 		if (shapes[g].op == s->op && shapes[g].a == s->a && shapes[g].b == s->b &&
-		    shapes[g].cc == next->cond)
+		    shapes[g].lock == s->lock && shapes[g].cc == next->cond)
 			return (uint8_t)g;
 	return f;
 }
@@ -1605,6 +1617,13 @@ dispatch(struct core_env *env, struct core *c, const struct insn *in, unsigned f
 		return fused_jump(env, c, in, 1, cpi, width, plain);
 	CORE_FUSABLE(RUN_FUSED, _)
 #undef RUN_FUSED
+	case F_LOCK_INC_M: RET(modify_as(env, c, in, 0, OP_INC, 8, OPND_MEM, 1, plain));
+	case F_LOCK_DEC_M: RET(modify_as(env, c, in, 0, OP_DEC, 8, OPND_MEM, 1, plain));
+	case F_LOCK_ADD_MR: RET(modify_as(env, c, in, B_REG, OP_ADD, 8, OPND_MEM, 1, plain));
+	case F_LOCK_ADD_MI: RET(modify_as(env, c, in, B_IMM, OP_ADD, 8, OPND_MEM, 1, plain));
+	case F_LOCK_XADD_MR: RET(exchange_as(env, c, in, OP_XADD, 8, OPND_MEM, OPND_REG, 1));
+	case F_LOCK_CMPXCHG_MR: RET(exchange_as(env, c, in, OP_CMPXCHG, 8, OPND_MEM, OPND_REG, 1));
+	case F_XCHG_MR: RET(exchange_as(env, c, in, OP_XCHG, 8, OPND_MEM, OPND_REG, 1));
 	case F_END:
 		RET(fault(env, c, "ran past the end of the program"));
 	case F_GENERIC:
