@@ -594,6 +594,16 @@ static int wait_for_lock(struct memsys *ms, const struct ms_line *le, struct ms_
 	return 0;
 }
 
+/* The way a holder's answer (data or ack) takes to the requester: back to
+ * the agent that serves the request and on from there (c2c_via_agent: an
+ * LLC slice or caching agent answers for its cores), or straight there. */
+MS_INLINE uint32_t reply_leg(const struct memsys *ms, const struct ms_rec *r, int h)
+{
+	if (ms->m.c2c_via_agent)
+		return leg(ms, &r->agent, h) + r->to_agent;
+	return topo_legs_leg(&ms->legs, &ms->topo, &ms->place[h], &ms->place[r->core]);
+}
+
 /* The snoops of request i reach their holders. */
 static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 {
@@ -636,7 +646,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		/* Its reply leaves when the snoop is handled: on arrival, or when
 		 * the lock it waited for ended. */
 		uint64_t sent = r->deferred ? now : r->served + leg(ms, &r->agent, h);
-		uint64_t reply = sent + topo_legs_leg(&ms->legs, &ms->topo, &ms->place[h], &ms->place[r->core]);
+		uint64_t reply = sent + reply_leg(ms, r, h);
 		/* lat_writeback: a holder writes a dirty line back before it answers */
 		if (cell.actions & COH_WRITEBACK)
 			reply += ms->m.lat_writeback;
