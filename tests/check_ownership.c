@@ -40,7 +40,7 @@ static const char *datadir(void)
  * parameters drain and snoop, the data's way via (c2c_via_agent) and one
  * simple instruction a cycle (so the loop's mov, dec and jnz take a cycle
  * each). */
-static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
+static struct outcome run_cpus(const int *cpus, int n, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
 {
 	char path[1024], msg[2048];
 	struct err e;
@@ -49,7 +49,7 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_
 	snprintf(path, sizeof path, "%s/cpus/xeon-8176-8s.json", datadir());
 	ck_assert_msg(cpu_json_load(path, &m, &e) == 0, "%s", path);
 	/* every socket simulated, so that the counter's home is socket 0 */
-	m.cores = 225;
+	m.cores = 226;
 	m.issue_width = 1;
 	m.lat_lock_drain = drain;
 	m.lat_lock_snoop = snoop;
@@ -64,9 +64,11 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_
 	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
 	const struct symbol *ent = program_symbol(&p, "main");
 	ck_assert_ptr_nonnull(ent);
-	struct sim_thread th[2] = { { .cpu = 0, .entry = (uint32_t)ent->value },
-				    { .cpu = peer, .entry = (uint32_t)ent->value } };
-	struct sim_config cfg = { .cpu = m, .prog = &p, .threads = th, .n_threads = 2,
+	struct sim_thread th[4];
+	ck_assert_int_le(n, 4);
+	for (int k = 0; k < n; k++)
+		th[k] = (struct sim_thread){ .cpu = cpus[k], .entry = (uint32_t)ent->value };
+	struct sim_config cfg = { .cpu = m, .prog = &p, .threads = th, .n_threads = n,
 				  .stop_cycles = 100000000ull, .seed = 1, .check = 1 };
 	struct sim *s = sim_create(&cfg, &e);
 	err_format(&e, msg, sizeof msg);
@@ -75,7 +77,7 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_
 	err_format(&e, msg, sizeof msg);
 	ck_assert_msg(st == SIM_HALTED, "status %s: %s", sim_status_name(st), msg);
 	ck_assert_uint_eq(sim_peek(s, (uint64_t)program_symbol(&p, "counter")->value, 8),
-			  2 * (uint64_t)ops);
+			  (uint64_t)n * (uint64_t)ops);
 	struct ms_stats ms;
 	ms_total_stats(sim_memsys(s), &ms);
 	struct core_stats cs;
@@ -84,6 +86,12 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_
 	sim_destroy(s);
 	program_free(&p);
 	return o;
+}
+
+static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
+{
+	const int cpus[2] = { 0, peer };
+	return run_cpus(cpus, 2, drain, snoop, via, ops);
 }
 
 /* The hand-offs, derived. Legs on this model: 43 cycles inside a socket
@@ -204,6 +212,31 @@ START_TEST(test_slow_snoop_starves)
 }
 END_TEST
 
+/* Queued requesters on two cores of socket 0, two SMT threads each (CPUs
+ * 0 and 224, 1 and 225). A core's two threads share its L1: when the line
+ * comes to thread X, its sibling X' has missed meanwhile and joins that
+ * fill, so it goes next, ahead of the other core's requests forwarded to X.
+ * A visit of the line to a core: X fills at F and locks (15 cycles); the
+ * snoop of X', waiting, takes the line as the lock ends; its data takes
+ * T_smt; X' locks; the other core's snoop, waiting for X', takes the line
+ * then and its data takes T_socket. Two operations a visit, in 2 x 15 +
+ * T_smt + T_socket cycles: through the agent 2 + 86, straight 1 + 43.
+ * Every operation moves the line (to the sibling or to the other core). */
+START_TEST(test_siblings_share_a_visit)
+{
+	static const int cpus[4] = { 0, 224, 1, 225 };
+	static const uint32_t smt[2] = { 1, 2 }, socket[2] = { 43, 86 };
+	uint32_t via = (uint32_t)_i;
+	struct outcome a = run_cpus(cpus, 4, 0, 0, via, 300);
+	struct outcome b = run_cpus(cpus, 4, 0, 0, via, 900);
+	ck_assert_uint_eq(b.locked_ops - a.locked_ops, 2400);
+	ck_assert_uint_eq(b.bounces - a.bounces, 2400);
+	ck_assert_msg(b.cycles - a.cycles == 1200 * (2 * OP + smt[via] + socket[via]),
+		      "via %u: %llu more cycles, expected %u", via, (unsigned long long)(b.cycles - a.cycles),
+		      1200 * (2 * OP + smt[via] + socket[via]));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ownership");
@@ -212,6 +245,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_ops_per_ownership_by_distance, 0,
 			    (int)(sizeof distances / sizeof distances[0] * (sizeof params / sizeof params[0])));
 	tcase_add_test(tc, test_slow_snoop_starves);
+	tcase_add_loop_test(tc, test_siblings_share_a_visit, 0, 2);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
