@@ -122,8 +122,10 @@ host_desc() {
 	echo "thread (two legs) make one transfer. The simulated figure also holds the"
 	echo "loop's own instructions and half the compare-and-swap, so a model whose"
 	echo "figure already includes the CAS (the Ryzen and EPYC charts) comes out a few"
-	echo "cycles above it, and one built with the CAS subtracted (perfbook's table)"
-	echo "close to it."
+	echo "cycles above it. Where the data goes back through the agent"
+	echo "(\`c2c_via_agent\`: xeon-8176-8s, built with the CAS subtracted from"
+	echo "perfbook's table), the data's two legs make the transfer and the whole CAS"
+	echo "adds to them, so the simulated figure is the table's blind CAS itself."
 	echo
 	echo "## xeon-8176-8s: perfbook's CAS table"
 	echo
