@@ -1,8 +1,9 @@
 /* How many locked RMWs an owner completes before a waiting snoop takes the
  * line, and how long each hand-off takes, on cpus/xeon-8176-8s.json at each
  * distance its topology has: derived below from the lock's timing
- * parameters (lat_lock_drain, lat_lock_snoop) and the legs, and checked
- * exactly against the engine. */
+ * parameters (lat_lock_drain, lat_lock_snoop), the way a holder's data
+ * takes (c2c_via_agent) and the legs, and checked exactly against the
+ * engine. */
 #include "config.h"
 
 #include <check.h>
@@ -36,9 +37,10 @@ static const char *datadir(void)
 }
 
 /* Threads on CPU 0 and CPU peer of the xeon model, with the lock's
- * parameters drain and snoop and one simple instruction a cycle (so the
- * loop's mov, dec and jnz take a cycle each). */
-static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops)
+ * parameters drain and snoop, the data's way via (c2c_via_agent) and one
+ * simple instruction a cycle (so the loop's mov, dec and jnz take a cycle
+ * each). */
+static struct outcome run_cpus(const int *cpus, int n, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
 {
 	char path[1024], msg[2048];
 	struct err e;
@@ -47,10 +49,11 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops
 	snprintf(path, sizeof path, "%s/cpus/xeon-8176-8s.json", datadir());
 	ck_assert_msg(cpu_json_load(path, &m, &e) == 0, "%s", path);
 	/* every socket simulated, so that the counter's home is socket 0 */
-	m.cores = 225;
+	m.cores = 226;
 	m.issue_width = 1;
 	m.lat_lock_drain = drain;
 	m.lat_lock_snoop = snoop;
+	m.c2c_via_agent = via;
 	ck_assert_int_eq(cpu_model_validate(&m, &e), 0);
 
 	struct asm_define d = { .name = "NR_OPS", .value = ops };
@@ -61,9 +64,11 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops
 	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
 	const struct symbol *ent = program_symbol(&p, "main");
 	ck_assert_ptr_nonnull(ent);
-	struct sim_thread th[2] = { { .cpu = 0, .entry = (uint32_t)ent->value },
-				    { .cpu = peer, .entry = (uint32_t)ent->value } };
-	struct sim_config cfg = { .cpu = m, .prog = &p, .threads = th, .n_threads = 2,
+	struct sim_thread th[4];
+	ck_assert_int_le(n, 4);
+	for (int k = 0; k < n; k++)
+		th[k] = (struct sim_thread){ .cpu = cpus[k], .entry = (uint32_t)ent->value };
+	struct sim_config cfg = { .cpu = m, .prog = &p, .threads = th, .n_threads = n,
 				  .stop_cycles = 100000000ull, .seed = 1, .check = 1 };
 	struct sim *s = sim_create(&cfg, &e);
 	err_format(&e, msg, sizeof msg);
@@ -72,7 +77,7 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops
 	err_format(&e, msg, sizeof msg);
 	ck_assert_msg(st == SIM_HALTED, "status %s: %s", sim_status_name(st), msg);
 	ck_assert_uint_eq(sim_peek(s, (uint64_t)program_symbol(&p, "counter")->value, 8),
-			  2 * (uint64_t)ops);
+			  (uint64_t)n * (uint64_t)ops);
 	struct ms_stats ms;
 	ms_total_stats(sim_memsys(s), &ms);
 	struct core_stats cs;
@@ -83,6 +88,12 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops
 	return o;
 }
 
+static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
+{
+	const int cpus[2] = { 0, peer };
+	return run_cpus(cpus, 2, drain, snoop, via, ops);
+}
+
 /* The hand-offs, derived. Legs on this model: 43 cycles inside a socket
  * (c2c 85 / 2, rounded up), 43 + (298 - 85) = 256 to a socket one hop
  * away, 43 + (692 - 85) = 650 two hops away, 1 between SMT siblings
@@ -91,44 +102,54 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, int ops
  * loop's dec, jnz and mov add 3, so an owner starts a lock every P = 18
  * cycles from its fill F: at F, F + P, ...
  *
+ * The line's agent is the socket (same socket), home socket 0 (A's, across
+ * sockets) or the core (SMT). A request from B to A's line goes B to the
+ * agent and is forwarded to A: V = leg(B, agent) + leg(agent, A), 86, 299,
+ * 693 and 2 cycles. The data goes the same way (c2c_via_agent 1, as
+ * shipped: T = V) or straight from B to A (0: T = leg(B, A), 43, 256, 650
+ * and 1).
+ *
  * An owner whose fill came at F starts k locks before the line leaves at
- * X = F + R; its next lock, at Q = F + kP, misses, and its request travels
- * to the line's agent and is forwarded to the next owner, whose snoop
- * arrives at Q + leg(B, agent) + leg(agent, A), while the data reaches it
- * at X + leg(B, A). The agent is the socket (same socket), home socket 0
- * (A's, across sockets) or the core (SMT), so leg(B, agent) +
- * leg(agent, A) - leg(B, A) = E is one socket leg, 43, at every distance
- * but SMT (1). The next owner's window from its fill to the snoop is so
- * W' = kP + E - R (at least 1: a forwarded snoop is handled the cycle
- * after the fill at the earliest). It starts k' = ceil(W' / P) locks. If
- * the snoop comes during lock k' (before (k'-1)P + 15 - D) it waits, and
- * the line leaves S = lat_lock_snoop after that lock ends: R' =
- * (k'-1)P + 15 - D + S, which is before the next lock as long as S <=
- * D + 3; else it leaves on arrival, R' = W'. A hand-off takes
- * R + leg(B, A) from one fill to the next. */
+ * X = F + R; its next lock, at Q = F + kP, misses, and its request's snoop
+ * reaches the next owner at Q + V, while the data reaches it at X + T.
+ * The next owner's window from its fill to the snoop is so W' = kP + V -
+ * T - R (at least 1: a forwarded snoop is handled the cycle after the fill
+ * at the earliest). It starts k' = ceil(W' / P) locks. If the snoop comes
+ * during lock k' (before (k'-1)P + 15 - D) it waits, and the line leaves
+ * S = lat_lock_snoop after that lock ends: R' = (k'-1)P + 15 - D + S,
+ * which is before the next lock as long as S <= D + 3; else it leaves on
+ * arrival, R' = W'. A hand-off takes R + T from one fill to the next.
+ * With the data through the agent V - T is 0, so W' = kP - R is at most
+ * the loop's 3 cycles plus the drain: one operation per ownership at every
+ * distance unless D + 3 - S reaches a whole lock period. */
 struct expect {
 	int peer;
-	uint32_t leg;          /* leg(B, A) */
-	uint32_t agent_extra;  /* leg(B, agent) + leg(agent, A) - leg(B, A) */
+	uint32_t direct;  /* leg(B, A) */
+	uint32_t via;     /* leg(B, agent) + leg(agent, A) */
 };
 
 static const struct expect distances[] = {
-	{ 1, 43, 43 },     /* another core of socket 0 */
-	{ 28, 256, 43 },   /* socket 1, one UPI hop */
-	{ 56, 650, 43 },   /* socket 2, two hops */
-	{ 224, 1, 1 },     /* CPU 0's SMT sibling */
+	{ 1, 43, 86 },      /* another core of socket 0 */
+	{ 28, 256, 299 },   /* socket 1, one UPI hop */
+	{ 56, 650, 693 },   /* socket 2, two hops */
+	{ 224, 1, 2 },      /* CPU 0's SMT sibling */
 };
 
 struct lock_params {
-	uint32_t drain, snoop;
+	uint32_t drain, snoop, via_agent;
 };
 
 static const struct lock_params params[] = {
-	{ 0, 0 },   /* the shipped model: the snoop is handled as the lock ends */
-	{ 4, 0 },   /* a 4-cycle drain in which the line is free */
-	{ 8, 0 },
-	{ 4, 2 },
-	{ 0, 1 },
+	{ 0, 0, 1 },   /* the shipped model: the snoop is handled as the lock ends */
+	{ 4, 0, 1 },   /* a 4-cycle drain in which the line is free */
+	{ 8, 0, 1 },
+	{ 4, 2, 1 },
+	{ 0, 1, 1 },
+	{ 0, 0, 0 },   /* the data straight to the requester */
+	{ 4, 0, 0 },
+	{ 8, 0, 0 },
+	{ 4, 2, 0 },
+	{ 0, 1, 0 },
 };
 
 #define P 18
@@ -140,15 +161,16 @@ static const struct lock_params params[] = {
 static void derive(const struct expect *x, const struct lock_params *lp, uint32_t *k, uint64_t *two)
 {
 	uint32_t kk = 1, r = OP - lp->drain + lp->snoop;
+	uint32_t t = lp->via_agent ? x->via : x->direct;
 	for (int settle = 0; settle < 64; settle++) {
-		int64_t w = (int64_t)kk * P + x->agent_extra - r;
+		int64_t w = (int64_t)kk * P + x->via - t - r;
 		if (w < 1)
 			w = 1;
 		kk = (uint32_t)((w + P - 1) / P);
 		uint32_t lock_end = (kk - 1) * P + OP - lp->drain;
 		r = w < lock_end ? lock_end + lp->snoop : (uint32_t)w;
 		if (settle >= 62) /* the last two steps: one whole cycle of the steady state */
-			*two += r + x->leg;
+			*two += r + t;
 	}
 	*k = kk;
 }
@@ -163,17 +185,17 @@ START_TEST(test_ops_per_ownership_by_distance)
 	uint32_t k;
 	uint64_t two = 0;
 	derive(x, lp, &k, &two);
-	struct outcome a = run_pair(x->peer, lp->drain, lp->snoop, 300);
-	struct outcome b = run_pair(x->peer, lp->drain, lp->snoop, 900);
+	struct outcome a = run_pair(x->peer, lp->drain, lp->snoop, lp->via_agent, 300);
+	struct outcome b = run_pair(x->peer, lp->drain, lp->snoop, lp->via_agent, 900);
 	ck_assert_uint_eq(b.locked_ops - a.locked_ops, 1200);
 	ck_assert_uint_eq(1200 % k, 0);
 	ck_assert_msg(b.bounces - a.bounces == 1200 / k,
-		      "CPUs 0 and %d, drain %u snoop %u: %llu more bounces, expected %u (%u ops per ownership)",
-		      x->peer, lp->drain, lp->snoop, (unsigned long long)(b.bounces - a.bounces), 1200 / k, k);
+		      "CPUs 0 and %d, drain %u snoop %u via %u: %llu more bounces, expected %u (%u ops per ownership)",
+		      x->peer, lp->drain, lp->snoop, lp->via_agent, (unsigned long long)(b.bounces - a.bounces), 1200 / k, k);
 	ck_assert_uint_eq(1200 / k % 2, 0);
 	ck_assert_msg(b.cycles - a.cycles == 1200 / k / 2 * two,
-		      "CPUs 0 and %d, drain %u snoop %u: %llu more cycles, expected %llu",
-		      x->peer, lp->drain, lp->snoop, (unsigned long long)(b.cycles - a.cycles),
+		      "CPUs 0 and %d, drain %u snoop %u via %u: %llu more cycles, expected %llu",
+		      x->peer, lp->drain, lp->snoop, lp->via_agent, (unsigned long long)(b.cycles - a.cycles),
 		      (unsigned long long)(1200 / k / 2 * two));
 }
 END_TEST
@@ -183,8 +205,35 @@ END_TEST
  * its operations before the other thread gets one. */
 START_TEST(test_slow_snoop_starves)
 {
-	struct outcome o = run_pair(1, 0, 4, 300);
-	ck_assert_uint_eq(o.bounces, 1);
+	for (uint32_t via = 0; via <= 1; via++) {
+		struct outcome o = run_pair(1, 0, 4, via, 300);
+		ck_assert_uint_eq(o.bounces, 1);
+	}
+}
+END_TEST
+
+/* Queued requesters on two cores of socket 0, two SMT threads each (CPUs
+ * 0 and 224, 1 and 225). A core's two threads share its L1: when the line
+ * comes to thread X, its sibling X' has missed meanwhile and joins that
+ * fill, so it goes next, ahead of the other core's requests forwarded to X.
+ * A visit of the line to a core: X fills at F and locks (15 cycles); the
+ * snoop of X', waiting, takes the line as the lock ends; its data takes
+ * T_smt; X' locks; the other core's snoop, waiting for X', takes the line
+ * then and its data takes T_socket. Two operations a visit, in 2 x 15 +
+ * T_smt + T_socket cycles: through the agent 2 + 86, straight 1 + 43.
+ * Every operation moves the line (to the sibling or to the other core). */
+START_TEST(test_siblings_share_a_visit)
+{
+	static const int cpus[4] = { 0, 224, 1, 225 };
+	static const uint32_t smt[2] = { 1, 2 }, socket[2] = { 43, 86 };
+	uint32_t via = (uint32_t)_i;
+	struct outcome a = run_cpus(cpus, 4, 0, 0, via, 300);
+	struct outcome b = run_cpus(cpus, 4, 0, 0, via, 900);
+	ck_assert_uint_eq(b.locked_ops - a.locked_ops, 2400);
+	ck_assert_uint_eq(b.bounces - a.bounces, 2400);
+	ck_assert_msg(b.cycles - a.cycles == 1200 * (2 * OP + smt[via] + socket[via]),
+		      "via %u: %llu more cycles, expected %u", via, (unsigned long long)(b.cycles - a.cycles),
+		      1200 * (2 * OP + smt[via] + socket[via]));
 }
 END_TEST
 
@@ -196,6 +245,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_ops_per_ownership_by_distance, 0,
 			    (int)(sizeof distances / sizeof distances[0] * (sizeof params / sizeof params[0])));
 	tcase_add_test(tc, test_slow_snoop_starves);
+	tcase_add_loop_test(tc, test_siblings_share_a_visit, 0, 2);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -62,7 +62,7 @@ run_bad "the scenario's cores past --cpu's CPUs: the scenario" \
 # An unknown key lists every key the object takes, to the last: the
 # pattern ends with the last three, so a list cut short fails.
 printf '{"name": "x", "bogus_key": 1}\n' >"$T/badkey.json"
-run_bad "unknown key in a CPU model" 'badkey.json:1:15: \$.bogus_key: unknown key "bogus_key" (expected one of name, .*, c2c_clean, sb_entries, fabric, protocol)$' \
+run_bad "unknown key in a CPU model" 'badkey.json:1:15: \$.bogus_key: unknown key "bogus_key" (expected one of name, .*, c2c_clean, c2c_via_agent, sb_entries, fabric, protocol)$' \
 	run "$T/ok.json" --cpu "$T/badkey.json"
 
 scen "$T/missing_prog.json" 8 missing.s

@@ -110,6 +110,13 @@ struct cpu_model {
 	uint32_t lat_writeback;     /* a dirty line written back delays its writer this much */
 	uint32_t lat_store_shared;  /* an UPGRADE (store to a Shared line) costs this from issue */
 	uint32_t c2c_clean;         /* 1: clean lines are supplied cache to cache (Illinois MESI) */
+	/* 1: a snooped holder answers the agent that serves the request (the
+	 * LLC slice or caching agent of a ring or mesh with an inclusive LLC
+	 * or snoop filter), which sends the data or ack on to the requester;
+	 * 0: straight to the requester. It decides the window between an
+	 * owner's fill and the next request's snoop (docs/architecture.md,
+	 * "Ownership under a waiting snoop"). */
+	uint32_t c2c_via_agent;
 
 	uint32_t sb_entries;        /* x86-TSO store buffer depth */
 
@@ -164,6 +171,7 @@ struct cpu_model {
 	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000)        \
 	X(lat_store_shared, LAT,      OPTIONAL, 0, 100000)        \
 	X(c2c_clean,        U32,      OPTIONAL, 0, 1)             \
+	X(c2c_via_agent,    U32,      OPTIONAL, 0, 1)             \
 	X(sb_entries,       U32,      ALWAYS,   1, 256)           \
 	X(fabric,           FABRIC,   ALWAYS,   0, 0)             \
 	X(protocol,         PROTOCOL, ALWAYS,   0, 0)

@@ -18,10 +18,14 @@
  * from socket x to socket y costs the on-socket leg plus link(x, y) =
  * c2c_hop[hops[x][y]] - c2c[TOPO_SOCKET], because a cross-socket ping-pong
  * transfer crosses the link once (agent on one side, owner on the other)
- * and the sum again equals the measured figure. A cold transfer (request,
+ * and the sum again equals the measured figure. A model whose data goes
+ * back through the agent (c2c_via_agent) has the data take those two legs
+ * instead, so its ping-pong adds the CAS that takes the line: the figure
+ * such a model gives is the transfer without it. A cold transfer (request,
  * forward, data, nothing overlapped) costs three legs, one and a half
- * times the ping-pong figure; three sockets in one transfer (requester,
- * home and owner all apart) cost more, as they do on real machines.
+ * times the ping-pong figure (four through the agent); three sockets in
+ * one transfer (requester, home and owner all apart) cost more, as they
+ * do on real machines.
  *
  * Numbering. Logical CPU ids follow what Linux shows: TOPO_NUM_SMT_LAST (the
  * x86 server default: CPUs 0..P-1 are thread 0 of each physical core, in

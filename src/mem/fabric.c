@@ -144,6 +144,13 @@ int ms_fabric_init(struct memsys *ms, struct err *e)
 	int clusters = t->cores_per_cluster < t->cores_per_socket;
 	ms->dom_level = clusters ? TOPO_CLUSTER : TOPO_SOCKET;
 	ms->n_dom = clusters ? t->sockets * (t->cores_per_socket / t->cores_per_cluster) : t->sockets;
+	ms->n_phys = t->sockets * t->cores_per_socket;
+	uint8_t *seen = calloc((size_t)ms->n_phys, 1);
+	if (!seen)
+		return err_internal(e, "memsys: out of memory");
+	for (int c = 0; c < ms->ncores && !ms->core_merge; c++)
+		ms->core_merge = seen[ms->place[c].core]++ != 0;
+	free(seen);
 	return 0;
 }
 
@@ -153,6 +160,7 @@ void ms_fabric_free(struct memsys *ms)
 		free(ms->recs[i].data);
 	free(ms->recs);
 	sp_map_free(&ms->dom_out);
+	sp_map_free(&ms->core_out);
 	evq_free(&ms->q);
 }
 
@@ -198,9 +206,11 @@ static enum topo_level level_to(const struct memsys *ms, const struct topo_place
 }
 
 /* *beyond: whether that agent lies outside the requester's shared-cache
- * domain (and there is more than one domain): see ms_fabric_issue. */
+ * domain (and there is more than one domain), *beyond_core whether it lies
+ * outside the requester's core (and siblings share one): see
+ * ms_fabric_issue. */
 static struct topo_place choose_agent(const struct memsys *ms, const struct ms_line *le, int core,
-				      int *beyond)
+				      int *beyond, int *beyond_core)
 {
 	const struct topo_place *r = &ms->place[core];
 	enum topo_level far = TOPO_SELF;
@@ -233,6 +243,7 @@ static struct topo_place choose_agent(const struct memsys *ms, const struct ms_l
 	}
 	struct topo_place a = {r->socket, -1, -1, -1};
 	*beyond = ms->n_dom > 1 && (!any || far > ms->dom_level);
+	*beyond_core = ms->core_merge && (!any || far > TOPO_SMT);
 	if (!any || far == TOPO_REMOTE)
 		a.socket = le ? ms_home_of(ms, le->line) : r->socket;
 	else if (far <= TOPO_SMT)
@@ -248,6 +259,86 @@ MS_INLINE uint32_t leg(const struct memsys *ms, const struct topo_place *a, int 
 }
 
 /* ---- issue and arrival ---- */
+
+/* Merging at one cache (the core's L1 when by_core, else the domain's):
+ * if the last request sent beyond it for this line (key in map) is still
+ * unserved, request i waits behind it at `at` (1); else it is the one out
+ * now (0); -1 on error. */
+static int merge_at(struct memsys *ms, struct ms_rec *r, uint32_t i, struct sp_map *map, uint64_t key,
+		    struct topo_place at, int by_core)
+{
+	uint64_t out = sp_map_get(map, key);
+	/* the map keeps the last one sent out: still out while it has the key */
+	if (out && (by_core ? ms->recs[out - 1].core_key : ms->recs[out - 1].dom_key) == key + 1) {
+		struct ms_rec *f = &ms->recs[out - 1];
+		r->agent = at;
+		r->to_agent = leg(ms, &r->agent, r->core);
+		if (f->wait_tail)
+			ms->recs[f->wait_tail - 1].next = i + 1;
+		else
+			f->wait_head = i + 1;
+		f->wait_tail = i + 1;
+		return 1;
+	}
+	if (sp_map_put(map, key, (uint64_t)i + 1))
+		return err_internal(&ms->check_err, "memsys: out of memory for the fabric's domain map");
+	if (by_core)
+		r->core_key = key + 1;
+	else
+		r->dom_key = key + 1;
+	return 0;
+}
+
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
+
+/* SMT siblings share one L1: a miss of a line that a sibling's exclusive
+ * request, already served, is bringing into the core joins that request's
+ * fill, as a secondary miss in the L1's fill buffer does (one that came
+ * through the agent: a request that joined brings nothing new to join). It is handled
+ * inside the core right after that fill, ahead of any request the agent
+ * forwarded to the sibling meanwhile, which now waits for this one (the
+ * core's two threads both use the line before a snoop waiting for it
+ * takes it). 1: joined. */
+static int join_sibling(struct memsys *ms, struct ms_line *le, struct ms_rec *r, uint32_t i, uint64_t now)
+{
+	const struct topo_place *pl = &ms->place[r->core];
+	uint32_t fi = le->active;
+	/* the served requests still in flight: the active one and its preds */
+	while (fi) {
+		const struct ms_rec *f = &ms->recs[fi - 1];
+		if (!f->filled && f->fwd_ok && !f->joined && f->core != r->core &&
+		    ms->place[f->core].core == pl->core)
+			break;
+		fi = f->pred;
+	}
+	if (!fi)
+		return 0;
+	struct ms_rec *f = &ms->recs[fi - 1];
+	r->agent = (struct topo_place){pl->socket, pl->cluster, pl->core, -1};
+	r->to_agent = leg(ms, &r->agent, r->core);
+	r->forwarded = 1;
+	r->joined = 1;
+	r->fwd_core = f->core;
+	r->pred = fi;
+	uint32_t x = f->succ;
+	f->succ = i + 1;
+	if (x) {
+		/* the next one, served and waiting for f's fill, now waits for
+		 * this one's, and snoops this core instead */
+		struct ms_rec *n = &ms->recs[x - 1];
+		r->succ = x;
+		n->pred = i + 1;
+		n->targets[n->fwd_core >> 6] = 0;
+		n->fwd_core = r->core;
+		n->targets[r->core >> 6] = 1ull << (r->core & 63);
+		n->tw_lo = n->tw_hi = (uint16_t)(r->core >> 6);
+		n->not_before = n->served + leg(ms, &n->agent, r->core);
+	} else if (le->active == fi) {
+		le->active = i + 1;
+	}
+	serve(ms, le, i, now);
+	return 1;
+}
 
 int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
 		    enum ms_acc kind)
@@ -281,42 +372,36 @@ int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, un
 	r->by = wake;
 	r->pc = ms->fast.pc[core].next_pc[wake - 1];
 	ms->fast.pc[core].next_pc[wake - 1] = MS_NO_PC;
-	int beyond;
-	r->agent = choose_agent(ms, le, core, &beyond);
+	int beyond, beyond_core;
+	r->agent = choose_agent(ms, le, core, &beyond, &beyond_core);
 	open[wake - 1] = (uint32_t)i + 1;
+	/* A shared cache merges misses to one line (an MSHR's secondary
+	 * misses): while a request of this core (SMT siblings' L1), or else
+	 * of this domain, is on its way to, or queued at, an agent beyond it,
+	 * this one waits there behind it, and is served right after it, from
+	 * the copy that request brings in (start_next). */
+	const struct topo_place *pl = &ms->place[core];
+	if (beyond_core && ms->m.fabric == FABRIC_DIRECTORY && join_sibling(ms, le, r, (uint32_t)i, now))
+		return i;
+	if (beyond_core) {
+		struct topo_place at = {pl->socket, pl->cluster, pl->core, -1};
+		int m = merge_at(ms, r, (uint32_t)i, &ms->core_out, line * (uint64_t)ms->n_phys + (uint64_t)pl->core, at, 1);
+		if (m)
+			return m < 0 ? -1 : i;
+	}
 	if (beyond) {
-		/* A shared cache merges misses to one line (an MSHR's secondary
-		 * misses): while a request of this domain is on its way to, or
-		 * queued at, an agent beyond the domain, this one waits at the
-		 * domain's cache behind it, and is served right after it, from
-		 * the copy that request brings in (start_next). */
-		const struct topo_place *pl = &ms->place[core];
 		int by_cluster = ms->dom_level == TOPO_CLUSTER;
+		struct topo_place at = {pl->socket, by_cluster ? pl->cluster : -1, -1, -1};
 		uint64_t key = line * (uint64_t)ms->n_dom + (uint64_t)(by_cluster ? pl->cluster : pl->socket);
-		uint64_t out = sp_map_get(&ms->dom_out, key);
-		/* the map keeps the last one sent out: still out while it has the key */
-		if (out && ms->recs[out - 1].dom_key == key + 1) {
-			struct ms_rec *f = &ms->recs[out - 1];
-			r->agent = (struct topo_place){pl->socket, by_cluster ? pl->cluster : -1, -1, -1};
-			r->to_agent = leg(ms, &r->agent, core);
-			if (f->wait_tail)
-				ms->recs[f->wait_tail - 1].next = (uint32_t)i + 1;
-			else
-				f->wait_head = (uint32_t)i + 1;
-			f->wait_tail = (uint32_t)i + 1;
-			return i;
-		}
-		if (sp_map_put(&ms->dom_out, key, (uint64_t)i + 1))
-			return err_internal(&ms->check_err, "memsys: out of memory for the fabric's domain map");
-		r->dom_key = key + 1;
+		int m = merge_at(ms, r, (uint32_t)i, &ms->dom_out, key, at, 0);
+		if (m)
+			return m < 0 ? -1 : i;
 	}
 	r->to_agent = leg(ms, &r->agent, core);
 	if (push(ms, now + r->to_agent, (uint32_t)i, EV_ARRIVE))
 		return -1;
 	return i;
 }
-
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
 
 /* Whether the agent may serve request n while the line's last served
  * request is still in flight: only behind a request whose column allows
@@ -346,7 +431,7 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 		if (!le->qhead)
 			le->qtail = 0;
 		n->next = 0;
-		n->dom_key = 0;  /* served: its domain's next miss on the line goes out again */
+		n->dom_key = n->core_key = 0;  /* served: its domain's next miss on the line goes out again */
 		if (n->wait_head) {
 			/* Those merged behind it come next, in the order they came. */
 			ms->recs[n->wait_tail - 1].next = le->qhead;
@@ -594,6 +679,16 @@ static int wait_for_lock(struct memsys *ms, const struct ms_line *le, struct ms_
 	return 0;
 }
 
+/* The way a holder's answer (data or ack) takes to the requester: back to
+ * the agent that serves the request and on from there (c2c_via_agent: an
+ * LLC slice or caching agent answers for its cores), or straight there. */
+MS_INLINE uint32_t reply_leg(const struct memsys *ms, const struct ms_rec *r, int h)
+{
+	if (ms->m.c2c_via_agent)
+		return leg(ms, &r->agent, h) + r->to_agent;
+	return topo_legs_leg(&ms->legs, &ms->topo, &ms->place[h], &ms->place[r->core]);
+}
+
 /* The snoops of request i reach their holders. */
 static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 {
@@ -636,7 +731,7 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 		/* Its reply leaves when the snoop is handled: on arrival, or when
 		 * the lock it waited for ended. */
 		uint64_t sent = r->deferred ? now : r->served + leg(ms, &r->agent, h);
-		uint64_t reply = sent + topo_legs_leg(&ms->legs, &ms->topo, &ms->place[h], &ms->place[r->core]);
+		uint64_t reply = sent + reply_leg(ms, r, h);
 		/* lat_writeback: a holder writes a dirty line back before it answers */
 		if (cell.actions & COH_WRITEBACK)
 			reply += ms->m.lat_writeback;

@@ -69,6 +69,7 @@ struct ms_rec {
 	 * and is handled there only after its fill (pred: the request it waits
 	 * for, succ: the one waiting for it, index + 1), not before not_before. */
 	uint8_t forwarded, fwd_ok, waiting, filled;
+	uint8_t joined;         /* joined an SMT sibling's fill (fabric.c, join_sibling) */
 	uint16_t updated;       /* copies that took the store (update protocols); in padding */
 	int32_t fwd_core;
 	uint32_t pred, succ;
@@ -78,6 +79,7 @@ struct ms_rec {
 	 * memsys.dom_out + 1 (0: not out for its domain, or served). */
 	uint32_t wait_head, wait_tail;
 	uint64_t dom_key;
+	uint64_t core_key;      /* the same for its physical core's L1 (memsys.core_out) */
 	uint64_t not_before;
 	uint64_t ready;         /* once filled: when the requester could use the line */
 	int32_t supplier;
@@ -145,6 +147,12 @@ struct memsys {
 	int n_dom;
 	enum topo_level dom_level;
 	struct sp_map dom_out;
+	/* SMT siblings share their core's L1, the innermost cache that merges
+	 * misses: when two simulated CPUs share a core (core_merge), a core
+	 * sends at most one request per line beyond itself, keyed line *
+	 * n_phys + physical core in core_out, as dom_out is. */
+	int core_merge, n_phys;
+	struct sp_map core_out;
 	ms_waker_fn waker;
 	void *waker_ctx;
 	struct err check_err;
