@@ -205,7 +205,7 @@ static void option_msg(const struct err *x, int topo, char *buf, size_t n)
 static char *value_json(const char *value, int as_string)
 {
 	if (!as_string) {
-		cJSON *probe = cJSON_Parse(value);
+		cJSON *probe = jpos_cjson_parse(value, strlen(value) + 1, NULL);
 		cJSON_Delete(probe);
 		if (probe)
 			return strdup(value);
@@ -224,7 +224,7 @@ static int set_topology_key(struct cpu_model *m, const char *path, const char *v
 	if (!m->topology.sockets)
 		return err_set(x, NULL, 0, 0, "this model gives the flat shorthand (cores_per_socket, lat_c2c_local, "
 			       "lat_c2c_remote), not a \"topology\" object: set those keys instead");
-	cJSON *value = cJSON_Parse(vtext);
+	cJSON *value = jpos_cjson_parse(vtext, strlen(vtext) + 1, NULL);
 	cJSON *root = topo_json_write(&m->topology);
 	cJSON *at = root;
 	char part[64];
