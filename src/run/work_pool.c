@@ -81,6 +81,8 @@ struct work_pool *work_pool_start(size_t n, int workers, size_t ahead, work_fn f
 int work_pool_wait(struct work_pool *p, size_t k, void (*tick)(void *tctx), void *tctx)
 {
 	if (p->workers <= 1) {
+		if (p->done[k])
+			return 0;
 		if (stopping(p))
 			return -1;
 		p->fn(p->ctx, k, &p->cancel);
