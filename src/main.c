@@ -89,6 +89,11 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A hangup (the terminal closed) ends a command as SIGTERM does,
+	 * unless it came in ignored: under nohup it must stay ignored. */
+	struct sigaction hup;
+	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	locate_data();
 	return cli_main(argc, argv, cli_ui_hooks());
 }

@@ -140,6 +140,26 @@ START_TEST(test_pool_lead_and_cancel)
 }
 END_TEST
 
+/* After a cancel, waiting for a job that never started returns -1 at once
+ * (it waited for ever), threaded or inline; one that ran is still done. */
+START_TEST(test_pool_wait_after_cancel)
+{
+	for (int workers = 1; workers <= 3; workers += 2) {
+		static struct jobs j;
+		memset(&j, 0, sizeof j);
+		struct err e = {0};
+		struct work_pool *p = work_pool_start(JOBS, workers, 2, square, &j, &e);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(work_pool_wait(p, 0, NULL, NULL), 0);
+		work_pool_cancel(p);
+		ck_assert_int_eq(work_pool_wait(p, 0, NULL, NULL), 0);
+		ck_assert_int_eq(work_pool_wait(p, JOBS - 1, NULL, NULL), -1);
+		ck_assert_int_eq(atomic_load(&j.started[JOBS - 1]), 0);
+		work_pool_free(p);
+	}
+}
+END_TEST
+
 /* One worker: each job runs on the caller's thread when waited for. */
 START_TEST(test_pool_inline)
 {
@@ -172,6 +192,7 @@ int main(void)
 	TCase *w = tcase_create("work_pool");
 	tcase_add_test(w, test_pool_in_order);
 	tcase_add_test(w, test_pool_lead_and_cancel);
+	tcase_add_test(w, test_pool_wait_after_cancel);
 	tcase_add_test(w, test_pool_inline);
 	suite_add_tcase(s, w);
 	SRunner *sr = srunner_create(s);

@@ -195,6 +195,112 @@ START_TEST(cpu_errors)
 }
 END_TEST
 
+/* A numeric CPU-model field as a double, and set from one, by its row's type. */
+static double field_value(const struct cpu_model *m, const struct cpu_model_field *f)
+{
+	const char *p = (const char *)m + f->off;
+	int i;
+	uint32_t u;
+	double d;
+	switch (f->type) {
+	case CPU_F_INT:
+	case CPU_F_FABRIC:
+	case CPU_F_PROTOCOL:
+		memcpy(&i, p, sizeof i);
+		return i;
+	case CPU_F_U32:
+	case CPU_F_LAT:
+		memcpy(&u, p, sizeof u);
+		return u;
+	case CPU_F_GHZ:
+		memcpy(&d, p, sizeof d);
+		return d;
+	default:
+		ck_abort_msg("%s: not a numeric field", f->key);
+	}
+	return 0;
+}
+
+static void field_put(struct cpu_model *m, const struct cpu_model_field *f, double v)
+{
+	char *p = (char *)m + f->off;
+	int i = (int)v;
+	uint32_t u = (uint32_t)v;
+	if (f->type == CPU_F_GHZ)
+		memcpy(p, &v, sizeof v);
+	else if (f->type == CPU_F_U32 || f->type == CPU_F_LAT)
+		memcpy(p, &u, sizeof u);
+	else
+		memcpy(p, &i, sizeof i);
+}
+
+/* The field table is the one statement of a field's range and default: a
+ * model built in code with a field just outside its row's range is refused
+ * by cpu_model_validate naming the field, as a file's value is by the
+ * loader, and a file that leaves a key out gets the row's default. */
+START_TEST(cpu_table_ranges_and_defaults)
+{
+	struct cpu_model m;
+	struct err e;
+	int checked = 0;
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
+		const struct cpu_model_field *f = &cpu_model_fields[i];
+		if (f->type == CPU_F_STR || f->type == CPU_F_TOPOLOGY)
+			continue;
+		double step = f->type == CPU_F_GHZ ? f->min / 2 : 1;
+		for (int above = 0; above < 2; above++) {
+			/* an unsigned field's 0 has nothing below it */
+			if (!above && f->min == 0 && (f->type == CPU_F_U32 || f->type == CPU_F_LAT))
+				continue;
+			cpu_model_default(&m);
+			m.llc_size = 1u << 20; /* so that the LLC's fields apply */
+			m.lat_llc_hit = 40;
+			ck_assert_int_eq(cpu_model_validate(&m, &e), 0);
+			field_put(&m, f, above ? f->max + step : f->min - step);
+			err_clear(&e);
+			ck_assert_msg(cpu_model_validate(&m, &e) == -1, "%s = %g accepted", f->key,
+				      above ? f->max + step : f->min - step);
+			ck_assert_msg(!strncmp(e.msg, f->key, strlen(f->key)) && e.msg[strlen(f->key)] == ':',
+				      "%s out of range: %s", f->key, e.msg);
+			checked++;
+		}
+	}
+	ck_assert_int_ge(checked, 40);
+	cpu_model_default(&m);
+	m.cores = 1025;
+	err_clear(&e);
+	ck_assert_int_eq(cpu_model_validate(&m, &e), -1);
+	ck_assert_str_eq(e.msg, "cores: 1025 is out of range (expected 1..1024)");
+	cpu_model_default(&m);
+	m.lat_l1_hit = 0;
+	err_clear(&e);
+	ck_assert_int_eq(cpu_model_validate(&m, &e), -1);
+	ck_assert_str_eq(e.msg, "lat_l1_hit: 0 cycles is out of range (expected 1..100000)");
+	cpu_model_default(&m);
+	m.ghz = 0;
+	err_clear(&e);
+	ck_assert_int_eq(cpu_model_validate(&m, &e), -1);
+	ck_assert_str_eq(e.msg, "ghz: 0 is out of range (expected 0.001..99)");
+
+	/* cpu_text gives the required keys only: every other one is the row's default */
+	err_clear(&e);
+	ck_assert_int_eq(cpu_json_load(PUT("c.json", cpu_text(NULL, NULL)), &m, &e), 0);
+	int defaults = 0;
+	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
+		const struct cpu_model_field *f = &cpu_model_fields[i];
+		if (f->need == CPU_NEED_ALWAYS || f->need == CPU_NEED_IF_FLAT || f->need == CPU_NEED_IF_BUS ||
+		    f->type == CPU_F_STR || f->type == CPU_F_TOPOLOGY)
+			continue;
+		ck_assert_msg(field_value(&m, f) == f->def, "%s: loaded %g, the table's default %g", f->key,
+			      field_value(&m, f), f->def);
+		defaults++;
+	}
+	ck_assert_int_ge(defaults, 15);
+	ck_assert_uint_eq(m.lat_irq_entry, CPU_LAT_IRQ_DEFAULT);
+	ck_assert_uint_eq(m.llc_assoc, 16);
+}
+END_TEST
+
 /* A CPU model in the topology form: `cores`, the topology object's text
  * (from line 4, column 15) and `extra` lines before the closing brace. */
 static const char *topo_text(const char *cores, const char *topo, const char *extra)
@@ -1034,6 +1140,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, cpus_all_load);
 	tcase_add_test(tc, cpu_errors);
+	tcase_add_test(tc, cpu_table_ranges_and_defaults);
 	tcase_add_test(tc, cpu_topology);
 	tcase_add_test(tc, json_syntax);
 	tcase_add_test(tc, json_limits);

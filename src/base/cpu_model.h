@@ -127,60 +127,71 @@ struct cpu_model {
 };
 
 /* Every field of struct cpu_model as a CPU-model file names it: its JSON
- * type, when it must be given, and the range a file may give (the engine's
- * own limits are cpu_model_validate's). The loader walks this table, reads
- * each key into the member of the same name, rejects any other key, and
- * tests/check_scenario.c holds scenarios/scenario.schema.json to it, so a
- * new field is a member above and one row here; a field of a new shape (a
- * topology object, say) adds a cpu_field_type and its case in
- * cpu_json.c's read_field. Row order is the order keys are read and listed
- * in messages.
- *   X(member, type, need, min, max) */
-#define CPU_MODEL_FIELDS(X)                                     \
-	X(name,             STR,      OPTIONAL, 0, 0)             \
-	X(description,      STR,      OPTIONAL, 0, 0)             \
-	X(source,           STR,      OPTIONAL, 0, 0)             \
-	X(ghz,              GHZ,      ALWAYS,   0.001, 99.0)      \
-	X(cores,            INT,      ALWAYS,   1, CPU_MAX_CORES) \
-	X(topology,         TOPOLOGY, OPTIONAL, 0, 0)             \
-	X(cores_per_socket, INT,      IF_FLAT,  1, CPU_MAX_CORES) \
-	X(threads_per_core, INT,      FLAT_ONLY, 1, 8)            \
-	X(l1_size,          U32,      ALWAYS,   1, 64 << 20)      \
-	X(l1_assoc,         U32,      ALWAYS,   1, 64)            \
-	X(line_size,        U32,      ALWAYS,   16, 256)          \
-	X(llc_size,         U32,      OPTIONAL, 0, 1 << 30)       \
-	X(llc_assoc,        U32,      IF_LLC,   1, 64)            \
-	X(lat_l1_hit,       LAT,      ALWAYS,   1, 100000)        \
-	X(lat_llc_hit,      LAT,      IF_LLC,   0, 100000)        \
-	X(lat_c2c_local,    LAT,      IF_FLAT,  1, 100000)        \
-	X(lat_c2c_remote,   LAT,      IF_FLAT,  0, 100000)        \
-	X(lat_mem_local,    LAT,      ALWAYS,   1, 100000)        \
-	X(lat_mem_remote,   LAT,      ALWAYS,   0, 100000)        \
-	X(lat_locked_op,    LAT,      ALWAYS,   0, 100000)        \
-	X(lat_lock_drain,   LAT,      OPTIONAL, 0, 100000)        \
-	X(lat_lock_snoop,   LAT,      OPTIONAL, 0, 100000)        \
-	X(lat_mfence,       LAT,      ALWAYS,   0, 100000)        \
-	X(lat_pause,        LAT,      ALWAYS,   0, 100000)        \
-	X(lat_irq_entry,    LAT,      OPTIONAL, 0, 100000)        \
-	X(lat_irq_exit,     LAT,      OPTIONAL, 0, 100000)        \
-	X(lat_bus,          LAT,      IF_BUS,   0, 100000)        \
-	X(cpi,              U32,      OPTIONAL, 1, 1000)          \
-	X(issue_width,      U32,      OPTIONAL, 1, 8)             \
-	X(lat_store_forward, LAT,     OPTIONAL, 0, 100000)        \
-	X(store_commit_width, U32,    OPTIONAL, 0, 8)             \
-	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000)        \
-	X(lat_store_shared, LAT,      OPTIONAL, 0, 100000)        \
-	X(c2c_clean,        U32,      OPTIONAL, 0, 1)             \
-	X(c2c_via_agent,    U32,      OPTIONAL, 0, 1)             \
-	X(sb_entries,       U32,      ALWAYS,   1, 256)           \
-	X(fabric,           FABRIC,   ALWAYS,   0, 0)             \
-	X(protocol,         PROTOCOL, ALWAYS,   0, 0)
+ * type, when it must be given, the range of its values and its default.
+ * The range is the only statement of a field's plain limits: the loader
+ * refuses a value outside it at the value's position, and
+ * cpu_model_validate refuses a model built in code with one; what relates
+ * several fields (a cache's geometry, one latency against another) is
+ * cpu_model_validate's. The default is the value of a key a file leaves
+ * out (cpu_model_defaults), meaningless for a required one. The loader
+ * walks this table, reads each key into the member of the same name,
+ * rejects any other key, and tests/check_scenario.c holds
+ * scenarios/scenario.schema.json to it, so a new field is a member above
+ * and one row here; a field of a new shape (a topology object, say) adds
+ * a cpu_field_type and its case in cpu_json.c's read_field and in
+ * cpu_model.c's field accessors. Row order is the order keys are read,
+ * checked and listed in messages.
+ *   X(member, type, need, min, max, default) */
+#define CPU_MODEL_FIELDS(X)                                                             \
+	X(name,             STR,      OPTIONAL, 0, 0, 0)                                \
+	X(description,      STR,      OPTIONAL, 0, 0, 0)                                \
+	X(source,           STR,      OPTIONAL, 0, 0, 0)                                \
+	X(ghz,              GHZ,      ALWAYS,   0.001, 99.0, 0)                         \
+	X(cores,            INT,      ALWAYS,   1, CPU_MAX_CORES, 0)                    \
+	X(topology,         TOPOLOGY, OPTIONAL, 0, 0, 0)                                \
+	X(cores_per_socket, INT,      IF_FLAT,  1, CPU_MAX_CORES, 0)                    \
+	X(threads_per_core, INT,      FLAT_ONLY, 1, 8, 1)                               \
+	X(l1_size,          U32,      ALWAYS,   1, 64 << 20, 0)                         \
+	X(l1_assoc,         U32,      ALWAYS,   1, 64, 0)                               \
+	X(line_size,        U32,      ALWAYS,   16, 256, 0)                             \
+	X(llc_size,         U32,      OPTIONAL, 0, 1 << 30, 0)                          \
+	X(llc_assoc,        U32,      IF_LLC,   1, 64, 16)                              \
+	X(lat_l1_hit,       LAT,      ALWAYS,   1, 100000, 0)                           \
+	X(lat_llc_hit,      LAT,      IF_LLC,   0, 100000, 0)                           \
+	X(lat_c2c_local,    LAT,      IF_FLAT,  1, 100000, 0)                           \
+	X(lat_c2c_remote,   LAT,      IF_FLAT,  0, 100000, 0)                           \
+	X(lat_mem_local,    LAT,      ALWAYS,   1, 100000, 0)                           \
+	X(lat_mem_remote,   LAT,      ALWAYS,   0, 100000, 0)                           \
+	X(lat_locked_op,    LAT,      ALWAYS,   0, 100000, 0)                           \
+	X(lat_lock_drain,   LAT,      OPTIONAL, 0, 100000, 0)                           \
+	X(lat_lock_snoop,   LAT,      OPTIONAL, 0, 100000, 0)                           \
+	X(lat_mfence,       LAT,      ALWAYS,   0, 100000, 0)                           \
+	X(lat_pause,        LAT,      ALWAYS,   0, 100000, 0)                           \
+	X(lat_irq_entry,    LAT,      OPTIONAL, 0, 100000, CPU_LAT_IRQ_DEFAULT)         \
+	X(lat_irq_exit,     LAT,      OPTIONAL, 0, 100000, CPU_LAT_IRQ_DEFAULT)         \
+	X(lat_bus,          LAT,      IF_BUS,   0, 100000, 0)                           \
+	X(cpi,              U32,      OPTIONAL, 1, 1000, 1)                             \
+	X(issue_width,      U32,      OPTIONAL, 1, 8, 1)                                \
+	X(lat_store_forward, LAT,     OPTIONAL, 0, 100000, 0)                           \
+	X(store_commit_width, U32,    OPTIONAL, 0, 8, 0)                                \
+	X(lat_writeback,    LAT,      OPTIONAL, 0, 100000, 0)                           \
+	X(lat_store_shared, LAT,      OPTIONAL, 0, 100000, 0)                           \
+	X(c2c_clean,        U32,      OPTIONAL, 0, 1, 0)                                \
+	X(c2c_via_agent,    U32,      OPTIONAL, 0, 1, 0)                                \
+	X(sb_entries,       U32,      ALWAYS,   1, 256, 0)                              \
+	X(fabric,           FABRIC,   ALWAYS,   0, CPU_NFABRICS - 1, 0)                 \
+	X(protocol,         PROTOCOL, ALWAYS,   0, CPU_NPROTOCOLS - 1, 0)
+
+/* Interrupt entry and exit when a model does not give them: an estimate,
+ * not a measurement. IDT delivery plus the kernel's register save, and
+ * IRET (serializing), each cost a few hundred cycles on recent x86 parts. */
+#define CPU_LAT_IRQ_DEFAULT 250
 
 enum cpu_field_type {
 	CPU_F_STR,        /* char array, NUL-terminated */
 	CPU_F_INT,        /* int */
 	CPU_F_U32,        /* uint32_t */
-	CPU_F_LAT,        /* uint32_t cycles; cpu_model_validate bounds every latency alike */
+	CPU_F_LAT,        /* uint32_t cycles */
 	CPU_F_GHZ,        /* double */
 	CPU_F_FABRIC,     /* enum fabric_kind, by cpu_fabric_names */
 	CPU_F_PROTOCOL,   /* enum protocol_kind, by cpu_protocol_names */
@@ -203,6 +214,7 @@ struct cpu_model_field {
 	enum cpu_field_need need;
 	size_t off, size;           /* of the member in struct cpu_model */
 	double min, max;            /* inclusive; exact for every integer bound here */
+	double def;                 /* a numeric field's default */
 };
 
 #define CPU_FIELD_ID_(member, ...) CPU_FIELD_##member,
@@ -214,16 +226,16 @@ extern const char *const cpu_model_keys[CPU_MODEL_NFIELDS + 1];
 extern const char *const cpu_fabric_names[CPU_NFABRICS + 1];
 extern const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1];
 
-/* Interrupt entry and exit when a model does not give them: an estimate,
- * not a measurement. IDT delivery plus the kernel's register save, and
- * IRET (serializing), each cost a few hundred cycles on recent x86 parts. */
-#define CPU_LAT_IRQ_DEFAULT 250
-
+/* Every field at its default: the table's, which is what a file that
+ * leaves the key out gets, and 0 (nothing, none) for the rest. */
+void cpu_model_defaults(struct cpu_model *m);
 /* A plain 8-core MESI bus machine with round numbers, for tests. */
 void cpu_model_default(struct cpu_model *m);
 
-/* Check that the model can be simulated with m->cores cores. On error,
- * names the bad field in e->msg (file/line left to the caller) and returns -1. */
+/* Check that the model can be simulated with m->cores cores: every field
+ * that applies to it in its table range, then what relates several. On
+ * error, names the bad field in e->msg ("field: ...", file/line left to
+ * the caller) and returns -1. */
 int cpu_model_validate(const struct cpu_model *m, struct err *e);
 
 /* The topology the engine simulates: the model's own, or the one the flat

@@ -123,6 +123,10 @@ struct cli_meter {
 	atomic_uint_least64_t instructions, ops;
 	const atomic_int *stop;
 	double deadline;        /* --max-seconds: wall-clock end (runner_clock), 0 none */
+	/* Called after every slice on the thread that runs the variant: a
+	 * front end running it on its own thread shows its progress here. */
+	void (*tick)(void *ctx);
+	void *tick_ctx;
 };
 
 /* Simulate r to its end (runner_run), stopping at m's deadline or stop
@@ -131,10 +135,11 @@ struct cli_meter {
 enum run_stop cli_simulate(struct runner *r, int progress, struct cli_meter *m, struct err *e);
 
 /* --repeat: run variant v again at the seeds after seed0 (o->repeat - 1
- * more runs, overrides ov) and add "replicates" to vobj, the variant's
- * report from the run at seed0 (report_compare.c). */
+ * more runs, overrides ov, each simulated under m as cli_simulate does; m
+ * may be NULL) and add "replicates" to vobj, the variant's report from the
+ * run at seed0 (report_compare.c). */
 int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, const struct scen_overrides *ov,
-		  uint64_t seed0, cJSON *vobj, struct err *e);
+		  uint64_t seed0, struct cli_meter *m, cJSON *vobj, struct err *e);
 /* --baseline: add the ratios to the baseline variant to a finished report. */
 int cli_add_baseline(const struct cli_opts *o, cJSON *rep, struct err *e);
 /* The CSV columns beyond the plain ones that o asks for. */

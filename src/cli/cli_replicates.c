@@ -8,7 +8,7 @@
 #include <string.h>
 
 int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, const struct scen_overrides *ov,
-		  uint64_t seed0, cJSON *vobj, struct err *e)
+		  uint64_t seed0, struct cli_meter *m, cJSON *vobj, struct err *e)
 {
 	size_t n = o->repeat > 1 ? (size_t)o->repeat : 1;
 	if (n == 1)
@@ -32,7 +32,7 @@ int cli_replicate(const struct cli_opts *o, const struct scenario *s, size_t v, 
 			break;
 		}
 		reps[k] = rep_new(s, &r);
-		enum run_stop st = cli_simulate(&r, 0, NULL, e);
+		enum run_stop st = cli_simulate(&r, 0, m, e);
 		if (st == RUN_FAULT || st == RUN_INTERRUPTED) {
 			if (st == RUN_INTERRUPTED)
 				err_set(e, NULL, 0, 0, "interrupted in variant '%s' at seed %llu", r.run.variant,

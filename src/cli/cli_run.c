@@ -66,6 +66,8 @@ static void on_slice(void *ctx, const struct runner *r, double elapsed)
 		sim_total_core_stats(r->sim, &cs);
 		atomic_store(&m->instructions, cs.instructions);
 		atomic_store(&m->ops, runner_ops(r));
+		if (m->tick)
+			m->tick(m->tick_ctx);
 	}
 }
 
@@ -83,7 +85,10 @@ enum run_stop cli_simulate(struct runner *r, int progress, struct cli_meter *m, 
 	 * so that asking for progress always gets some. */
 	if (progress && !w.printed)
 		show_progress(r, runner_clock() - t0, INFINITY, 1);
-	progress_erase();
+	/* Only the thread that drew the line erases it: a variant on a
+	 * worker must not erase the line the caller's thread keeps. */
+	if (progress)
+		progress_erase();
 	return st;
 }
 
@@ -437,7 +442,7 @@ int cli_run(const struct cli_opts *o)
 			  (sl->trace && trace_file_add(trace, sl->trace, r->run.variant, (int)p.reported, &sl->ts, &e));
 		/* --repeat: the other seeds here, in order, whatever --jobs */
 		if (!bad)
-			bad = cli_replicate(o, &s, sl->v, &ov.ov, r->run.seed,
+			bad = cli_replicate(o, &s, sl->v, &ov.ov, r->run.seed, NULL,
 					    cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "variants"),
 							       cJSON_GetArraySize(cJSON_GetObjectItem(rep, "variants")) - 1),
 					    &e);

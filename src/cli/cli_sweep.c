@@ -1,23 +1,19 @@
 /* `bounce sweep` and `bounce merge`: run a scenario over the cartesian
  * product of --set lists. Points are numbered in a fixed order (the first
  * --set varies slowest) and every CSV row starts with its point number, so
- * --jobs (fork) and --shard K/N (many machines, then merge) give exactly
- * the rows of the plain sweep. Expectations are not enforced in sweeps:
- * they are written for one configuration. */
+ * --jobs (threads of the shared work pool) and --shard K/N (many machines,
+ * then merge) give exactly the rows of the plain sweep. Expectations are
+ * not enforced in sweeps: they are written for one configuration. */
 #include "config.h"
 #include "cli/cli.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli/cli_inputs.h"
 #include "cli/outfile.h"
@@ -28,6 +24,7 @@
 #include "base/name_map.h"
 #include "report/report.h"
 #include "run/runner.h"
+#include "run/work_pool.h"
 
 /* The product of the --set lists' lengths; SIZE_MAX when it does not fit
  * (a product that wrapped would pass the limit's test as a small sweep). */
@@ -48,10 +45,41 @@ static void point_pick(const struct cli_opts *o, size_t p, size_t *pick)
 	}
 }
 
-/* Run one point and append its CSV rows to f. */
-static int run_point(const struct cli_opts *o, const struct scenario *s, size_t p, FILE *f, int done,
-		     struct err *e)
+/* A point's result on its way from a worker to the caller's thread, which
+ * takes the points in order: job k uses slot k % the ring's size, free
+ * again once the caller has taken job k - size (the pool starts no job
+ * further ahead than that). */
+enum point_state { POINT_OK, POINT_FAILED, POINT_STOPPED };
+
+struct point_slot {
+	size_t job;             /* the job that last filled this slot */
+	enum point_state state; /* STOPPED: a signal or the pool's cancel, not its own failure */
+	char *rows;             /* its CSV rows (POINT_OK) */
+	struct err e;           /* why it failed (POINT_FAILED) */
+};
+
+struct sweep_run {
+	const struct cli_opts *o;
+	const struct scenario *s;
+	struct sweep_journal *journal; /* NULL: none (no --csv file) */
+	const size_t *todo;            /* job k runs point todo[k] */
+	size_t n_todo, per_point;      /* per_point: the variants a point runs */
+	struct point_slot *ring;
+	size_t ring_n;
+	int jobs;
+	struct work_pool *pool;
+	atomic_size_t points_done, variants_done;
+	atomic_int failed;             /* a point failed: stop the others */
+	int progress;
+	double t0, shown;
+};
+
+/* Run one point and append its CSV rows to f; m stops it early (the pool's
+ * cancel) and ticks the caller's progress. */
+static int run_point(struct sweep_run *sw, size_t p, FILE *f, struct cli_meter *m, struct err *e)
 {
+	const struct cli_opts *o = sw->o;
+	const struct scenario *s = sw->s;
 	size_t pick[CLI_MAX_SETS];
 	struct cli_ov ov;
 	point_pick(o, p, pick);
@@ -64,9 +92,12 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 		struct runner r;
 		if (runner_prepare(&r, s, v, &ov.ov, o->check, e))
 			goto fail;
-		if (!rep)
-			rep = rep_new(s, &r);
-		enum run_stop st = cli_simulate(&r, 0, NULL, e);
+		if (!rep && !(rep = rep_new(s, &r))) {
+			runner_free(&r);
+			err_internal(e, "out of memory");
+			goto fail;
+		}
+		enum run_stop st = cli_simulate(&r, 0, m, e);
 		if (st == RUN_FAULT || st == RUN_INTERRUPTED) {
 			runner_free(&r);
 			if (st == RUN_INTERRUPTED)
@@ -75,13 +106,12 @@ static int run_point(const struct cli_opts *o, const struct scenario *s, size_t 
 		}
 		int bad = rep_add_variant(rep, &r, e);
 		cJSON *vs = cJSON_GetObjectItem(rep, "variants");
-		bad = bad || cli_replicate(o, s, v, &ov.ov, r.run.seed, cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), e);
+		bad = bad || cli_replicate(o, s, v, &ov.ov, r.run.seed, m, cJSON_GetArrayItem(vs, cJSON_GetArraySize(vs) - 1), e);
 		runner_free(&r);
 		if (bad)
 			goto fail;
-		/* a variant done: the parent's progress counts it ('v') */
-		if (done >= 0 && write(done, "v", 1) < 0)
-			done = -1;
+		/* the progress line counts variants: a point of seven is seven runs */
+		atomic_fetch_add(&sw->variants_done, 1);
 	}
 	if (cli_add_baseline(o, rep, e))
 		goto fail;
@@ -105,15 +135,6 @@ static int in_shard(const struct cli_opts *o, size_t p)
 	return !o->shard_n || p % (size_t)o->shard_n == (size_t)(o->shard_k - 1);
 }
 
-/* Child j of a --jobs sweep: its share of the points into its own file,
- * a byte on `done` after each point (the parent's progress). It dies with
- * the parent; interrupted, it removes its file. */
-/* Where a worker leaves its failure: beside its part. */
-static void failure_path(char out[300], const char *part)
-{
-	snprintf(out, 300, "%.287s.err", part);
-}
-
 /* Whether point p is this run's to make: in the shard, and not kept in
  * the journal of the sweep this one continues. */
 static int to_run(const struct cli_opts *o, const struct sweep_journal *jn, size_t p)
@@ -121,217 +142,78 @@ static int to_run(const struct cli_opts *o, const struct sweep_journal *jn, size
 	return in_shard(o, p) && !(jn && jn->done[p]);
 }
 
-static int sweep_child(const struct cli_opts *o, const struct scenario *s, size_t np, int jobs, int j,
-		       const char *path, int done, pid_t parent, struct sweep_journal *jn)
+/* "points done/total, rate, ETA" on the caller's thread: from the pool's
+ * wait, or, with one job run on the caller's thread, after each slice of
+ * it. A point that failed stops the others from here. */
+static void sweep_tick(void *ctx)
 {
-	struct err e = {0};
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		return EXIT_INTERRUPTED;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return EXIT_INTERNAL;
-	size_t mine = 0;
-	char *rows = NULL;
-	size_t len = 0;
-	for (size_t p = 0; p < np && !cli_interrupted; p++) {
-		if (!to_run(o, jn, p))
-			continue;
-		if (mine++ % (size_t)jobs != (size_t)j)
-			continue;
-		/* A point's rows are made whole before they go anywhere: into
-		 * this worker's part, preceded by the point's number so the
-		 * parent can put the points back in order, and into the
-		 * journal, which keeps only whole points. */
-		FILE *m = open_memstream(&rows, &len);
-		if (!m) {
-			fclose(f);
-			return EXIT_INTERNAL;
-		}
-		int failed = run_point(o, s, p, m, done, &e);
-		if (fclose(m))
-			failed = failed ? failed : err_internal(&e, "out of memory");
-		if (!failed) {
-			fprintf(f, "#%zu\n", p);
-			fwrite(rows, 1, len, f);
-			if (fflush(f) || (jn && sweep_journal_add(jn, p, rows, len)))
-				failed = err_internal(&e, "cannot write point %zu's rows: %s", p, strerror(errno));
-		}
-		free(rows);
-		rows = NULL;
-		if (failed) {
-			fclose(f);
-			if (cli_interrupted) {
-				unlink(path);
-				return EXIT_INTERRUPTED;
-			}
-			/* Not printed here: two workers failing at once would
-			 * print twice. The parent prints the failure of the
-			 * lowest point (sweep_failure), whatever --jobs. */
-			char ep[300];
-			failure_path(ep, path);
-			FILE *ef = fopen(ep, "w");
-			if (ef) {
-				fprintf(ef, "%zu\n", p);
-				err_print(&e, ef);
-				fclose(ef);
-			} else {
-				err_print(&e, stderr);
-			}
-			return cli_exit_status(&e);
-		}
-		if (write(done, "p", 1) < 0)
-			break;
+	struct sweep_run *sw = ctx;
+	if (atomic_load(&sw->failed) && sw->pool)
+		work_pool_cancel(sw->pool);
+	double t = progress_now();
+	if (!sw->progress || t - sw->shown < 0.25)
+		return;
+	/* variants, not points, measure the work done: a point of seven
+	 * variants is seven runs (the count only grows) */
+	size_t vdone = atomic_load(&sw->variants_done), vtotal = sw->n_todo * sw->per_point;
+	char eta[64] = "", left[24];
+	double l;
+	if (vtotal && vdone < vtotal && progress_eta(t - sw->t0, (double)vdone / (double)vtotal, INFINITY, &l)) {
+		progress_seconds(l, left, sizeof left);
+		snprintf(eta, sizeof eta, ", ETA %s", left);
 	}
-	if (cli_interrupted) {
-		fclose(f);
-		unlink(path);
-		return EXIT_INTERRUPTED;
-	}
-	return fclose(f) ? EXIT_INTERNAL : EXIT_OK;
+	progress_emit(0, "  sweep: %zu/%zu points (%zu/%zu variant runs), %.0f s%s", atomic_load(&sw->points_done),
+		      sw->n_todo, vdone, vtotal, t - sw->t0, eta);
+	sw->shown = t;
 }
 
-/* Signals while the workers run: counted, never fatal to the parent, which
- * passes them on and cleans up (main's handler leaves at the second). */
-static volatile sig_atomic_t sweep_signals;
-
-static void on_sweep_signal(int sig)
+/* Job k of the pool: point todo[k], its rows made whole in memory before
+ * they go anywhere: into the journal (which keeps only whole points) as
+ * soon as the point is done, whatever the order, and to the caller, which
+ * puts them in point order. */
+static void run_job(void *ctx, size_t k, const atomic_int *cancelled)
 {
-	cli_interrupted = sig;
-	sweep_signals++;
+	struct sweep_run *sw = ctx;
+	struct point_slot *sl = &sw->ring[k % sw->ring_n];
+	size_t p = sw->todo[k], len = 0;
+	sl->job = k;
+	sl->rows = NULL;
+	err_clear(&sl->e);
+	struct cli_meter m = {.stop = cancelled};
+	if (sw->jobs <= 1) {
+		m.tick = sweep_tick;
+		m.tick_ctx = sw;
+	}
+	FILE *f = open_memstream(&sl->rows, &len);
+	int bad = f ? run_point(sw, p, f, &m, &sl->e) : err_internal(&sl->e, "out of memory");
+	if (f && fclose(f) && !bad)
+		bad = err_internal(&sl->e, "out of memory");
+	if (!bad && sw->journal && sweep_journal_add(sw->journal, p, sl->rows, len))
+		bad = err_internal(&sl->e, "cannot write point %zu's rows: %s", p, strerror(errno));
+	if (!bad) {
+		sl->state = POINT_OK;
+		atomic_fetch_add(&sw->points_done, 1);
+		return;
+	}
+	free(sl->rows);
+	sl->rows = NULL;
+	/* Stopped from outside, a point fails as it stops: not its own failure. */
+	sl->state = atomic_load(cancelled) || err_poll(NULL) ? POINT_STOPPED : POINT_FAILED;
+	if (sl->state == POINT_FAILED)
+		atomic_store(&sw->failed, 1);
 }
 
-static double mono_s(void)
+/* After the pool stopped at job `from`: the failure of the lowest point,
+ * whatever --jobs (jobs after `from` that ran are still in the ring);
+ * NULL when none failed on its own. */
+static const struct point_slot *first_failure(const struct sweep_run *sw, size_t from)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Wait for the workers, showing "points done/total, rate, ETA" when
- * progress; the first signal is passed on to them (they stop within a
- * slice), a second kills them. Returns the worst exit status. */
-/* Count what the workers report on `done`: 'p' a point, 'v' a variant. */
-static void count_done(const char *buf, ssize_t n, size_t *points, size_t *variants)
-{
-	for (ssize_t i = 0; i < n; i++) {
-		*points += buf[i] == 'p';
-		*variants += buf[i] == 'v';
+	for (size_t k = from; k < sw->n_todo && k < from + sw->ring_n; k++) {
+		const struct point_slot *sl = &sw->ring[k % sw->ring_n];
+		if (sl->job == k && sl->state == POINT_FAILED)
+			return sl;
 	}
-}
-
-static int sweep_wait(pid_t *kids, int jobs, int done, size_t total, size_t per_point, int progress)
-{
-	struct sigaction sa = {.sa_handler = on_sweep_signal}, old[3];
-	static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	if (cli_interrupted)
-		sweep_signals = 1; /* a signal came before the handler was ours */
-	int running = jobs, worst = EXIT_OK, forwarded = 0, stopping = 0;
-	size_t finished = 0, vdone = 0, vtotal = total * per_point;
-	double t0 = mono_s(), shown = 0;
-	while (running) {
-		if (sweep_signals > forwarded) {
-			forwarded = sweep_signals;
-			for (int j = 0; j < jobs; j++)
-				if (kids[j] > 0)
-					kill(kids[j], forwarded > 1 ? SIGKILL : SIGINT);
-		}
-		struct pollfd pf = {.fd = done, .events = POLLIN};
-		if (poll(&pf, 1, 100) > 0) {
-			char buf[256];
-			ssize_t n = read(done, buf, sizeof buf);
-			if (n > 0)
-				count_done(buf, n, &finished, &vdone);
-		}
-		for (int j = 0; j < jobs; j++) {
-			int st;
-			if (kids[j] <= 0 || waitpid(kids[j], &st, WNOHANG) != kids[j])
-				continue;
-			kids[j] = 0;
-			running--;
-			int code = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERRUPTED;
-			if (!WIFEXITED(st) && !cli_interrupted && !stopping) {
-				fprintf(stderr, "bounce: sweep worker killed by signal %d\n", WTERMSIG(st));
-				code = EXIT_INTERNAL;
-			}
-			/* Workers we stopped exit 130: not their own failure. */
-			if (stopping && !cli_interrupted && code == EXIT_INTERRUPTED)
-				continue;
-			if (code > worst)
-				worst = code;
-			if (code != EXIT_OK && !stopping) {
-				/* One failed: the sweep has failed, stop the others. */
-				stopping = 1;
-				for (int k = 0; k < jobs; k++)
-					if (kids[k] > 0)
-						kill(kids[k], SIGINT);
-			}
-		}
-		double t = mono_s();
-		if (progress && t - shown >= 0.25) {
-			/* variants, not points, measure the work done: a point of
-			 * seven variants is seven runs (the count only grows) */
-			char eta[64] = "", left[24];
-			double l;
-			if (vtotal && vdone < vtotal && progress_eta(t - t0, (double)vdone / (double)vtotal, INFINITY, &l)) {
-				progress_seconds(l, left, sizeof left);
-				snprintf(eta, sizeof eta, ", ETA %s", left);
-			}
-			progress_emit(0, "  sweep: %zu/%zu points (%zu/%zu variant runs), %.0f s%s", finished, total, vdone,
-				      vtotal, t - t0, eta);
-			shown = t;
-		}
-	}
-	/* the last line stays: what the sweep did, and how long it took (the
-	 * workers have exited: what they wrote to `done` is all there) */
-	if (progress && !worst && !cli_interrupted) {
-		char buf[256];
-		ssize_t n;
-		while ((n = read(done, buf, sizeof buf)) > 0)
-			count_done(buf, n, &finished, &vdone);
-		progress_emit(1, "  sweep: %zu/%zu points (%zu variant runs) in %.1f s", finished, total, vdone,
-			      mono_s() - t0);
-		progress_keep();
-	}
-	progress_erase();
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	return worst;
-}
-
-/* The message of the workers' failure at the lowest point, printed once:
- * each failed worker left "POINT\nMESSAGE\n" in its failure_path (removed
- * with the parts). */
-static void sweep_failure(char (*paths)[288], int jobs)
-{
-	size_t best = SIZE_MAX;
-	char *msg = NULL;
-	for (int j = 0; j < jobs; j++) {
-		char ep[300];
-		failure_path(ep, paths[j]);
-		FILE *f = fopen(ep, "r");
-		if (!f)
-			continue;
-		char *line = NULL;
-		size_t cap = 0;
-		if (getline(&line, &cap, f) > 0) {
-			size_t p = strtoull(line, NULL, 10);
-			if (p < best && getline(&line, &cap, f) > 0) {
-				best = p;
-				free(msg);
-				msg = line;
-				line = NULL;
-			}
-		}
-		free(line);
-		fclose(f);
-	}
-	if (msg)
-		fputs(msg, stderr);
-	free(msg);
+	return NULL;
 }
 
 struct chunk {
@@ -348,45 +230,23 @@ static int cmp_chunk(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Read "#P\nrows..." blocks from a child's file. */
-static int read_chunks(const char *path, struct chunk **cs, size_t *n)
+/* Add a chunk of rows, taking text (freed here when it cannot be kept). */
+static int add_chunk(struct chunk **cs, size_t *n, size_t point, char *text, struct err *e)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	struct chunk *cur = NULL;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		if (line[0] == '#') {
-			struct chunk *nc = realloc(*cs, (*n + 1) * sizeof *nc);
-			if (!nc)
-				break;
-			*cs = nc;
-			cur = &(*cs)[(*n)++];
-			cur->point = strtoull(line + 1, NULL, 10);
-			cur->seq = *n;
-			cur->text = strdup("");
-			continue;
-		}
-		if (!cur)
-			continue;
-		size_t old = strlen(cur->text);
-		char *t = realloc(cur->text, old + (size_t)len + 1);
-		if (!t)
-			break;
-		memcpy(t + old, line, (size_t)len + 1);
-		cur->text = t;
+	struct chunk *nc = text ? realloc(*cs, (*n + 1) * sizeof *nc) : NULL;
+	if (!nc) {
+		free(text);
+		return err_internal(e, "out of memory");
 	}
-	free(line);
-	fclose(f);
+	*cs = nc;
+	nc[*n] = (struct chunk){point, *n, text};
+	(*n)++;
 	return 0;
 }
 
 /* A --csv that cannot be written is refused before the first point runs
  * (or the first part is read): opened and dropped here, written at the
- * end. Not kept open: the workers forked meanwhile would inherit it. */
+ * end, once every point is in. */
 static int probe_output(const char *path, struct err *e)
 {
 	if (!path)
@@ -455,14 +315,69 @@ static void print_found(const struct sweep_find *find, const char *header, struc
 	free(rows);
 }
 
+/* Run this sweep's points on the work pool and add their rows to cs.
+ * 0 when every point is in; -1 with e set; else the exit status, with a
+ * point's failure printed (once: the lowest point's, whatever --jobs) or,
+ * for EXIT_INTERRUPTED, nothing printed yet. */
+static int run_points(struct sweep_run *sw, struct chunk **cs, size_t *ncs, struct err *e)
+{
+	/* Finished points wait for the earliest running one to be taken in
+	 * order; their rows are small, so many may wait, and a long point
+	 * holds the others back only this far. */
+	size_t ahead = 64 * (size_t)(sw->jobs > 1 ? sw->jobs : 1);
+	sw->ring_n = sw->n_todo < ahead ? sw->n_todo : ahead;
+	if (!sw->ring_n)
+		sw->ring_n = 1;
+	if (!(sw->ring = calloc(sw->ring_n, sizeof *sw->ring)))
+		return err_internal(e, "out of memory");
+	for (size_t i = 0; i < sw->ring_n; i++)
+		sw->ring[i].job = SIZE_MAX;
+	sw->t0 = sw->shown = progress_now();
+	if (!(sw->pool = work_pool_start(sw->n_todo, sw->jobs, sw->ring_n, run_job, sw, e))) {
+		free(sw->ring);
+		sw->ring = NULL;
+		return -1;
+	}
+	size_t k = 0;
+	int bad = 0;
+	while (k < sw->n_todo && !bad) {
+		if (work_pool_wait(sw->pool, k, sw->jobs > 1 ? sweep_tick : NULL, sw))
+			break; /* a signal, or a failed point stopped the pool */
+		struct point_slot *sl = &sw->ring[k % sw->ring_n];
+		if (sl->state != POINT_OK)
+			break;
+		bad = add_chunk(cs, ncs, sw->todo[k], sl->rows, e);
+		sl->rows = NULL;
+		work_pool_release(sw->pool, k++);
+	}
+	work_pool_free(sw->pool);
+	sw->pool = NULL;
+	progress_erase();
+	const struct point_slot *failed = k < sw->n_todo ? first_failure(sw, k) : NULL;
+	int rc = 0;
+	if (cli_interrupted)
+		rc = EXIT_INTERRUPTED;
+	else if (bad)
+		rc = -1;
+	else if (failed) {
+		err_print(&failed->e, stderr);
+		rc = cli_exit_status(&failed->e);
+	} else if (k < sw->n_todo) {
+		/* the pool stops at a signal or a failure, and neither came */
+		rc = err_internal(e, "sweep: stopped at point %zu without a reason", sw->todo[k]);
+	}
+	for (size_t i = 0; i < sw->ring_n; i++)
+		free(sw->ring[i].rows);
+	free(sw->ring);
+	sw->ring = NULL;
+	return rc;
+}
+
 int cli_sweep(const struct cli_opts *o)
 {
 	struct scenario s = {0};
 	struct err e = {0};
 	int rc = EXIT_OK;
-	char dir[256] = "";
-	char paths[256][288];
-	int have_dir = 0, jobs = 0;
 	struct chunk *cs = NULL;
 	size_t ncs = 0;
 	struct cli_inputs inputs = {0};
@@ -471,6 +386,7 @@ int cli_sweep(const struct cli_opts *o)
 	struct sweep_journal journal;
 	int have_journal = 0;
 	char *jpath = NULL;
+	size_t *todo = NULL;
 
 	struct cli_ov ov0;
 	const char *csv_opt = "--csv";
@@ -547,83 +463,45 @@ int cli_sweep(const struct cli_opts *o)
 		if (bad)
 			goto fail;
 		have_journal = 1;
-		for (size_t k = 0; k < journal.n_kept; k++) {
-			struct chunk *nc = realloc(cs, (ncs + 1) * sizeof *nc);
-			char *t = nc ? strdup(journal.kept[k].rows) : NULL;
-			if (nc)
-				cs = nc;
-			if (!t) {
-				err_internal(&e, "out of memory");
+		for (size_t k = 0; k < journal.n_kept; k++)
+			if (add_chunk(&cs, &ncs, journal.kept[k].point, strdup(journal.kept[k].rows), &e))
 				goto fail;
-			}
-			cs[ncs++] = (struct chunk){journal.kept[k].point, 0, t};
-		}
 	}
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 32) /* too long: /tmp */
-		tmp = "/tmp";
-	snprintf(dir, sizeof dir, "%s/bounce-sweep-XXXXXX", tmp);
-	if (!mkdtemp(dir)) {
-		err_internal(&e, "cannot create a temporary directory: %s", strerror(errno));
+	/* The points left to run, in order; no more workers than points. */
+	if (!(todo = malloc((np ? np : 1) * sizeof *todo))) {
+		err_internal(&e, "out of memory");
 		goto fail;
 	}
-	have_dir = 1;
-	/* No more workers than points: each gets at least one. */
-	size_t mine = 0;
+	struct sweep_run sw = {.o = o, .s = &s, .journal = have_journal ? &journal : NULL, .todo = todo,
+			       .progress = progress_wanted(o->progress, o->quiet)};
 	for (size_t p = 0; p < np; p++)
-		mine += to_run(o, have_journal ? &journal : NULL, p);
-	jobs = o->jobs < (int)mine ? o->jobs : (int)(mine ? mine : 1);
-	int progress = progress_wanted(o->progress, o->quiet);
-	int pipefd[2];
-	if (pipe(pipefd)) {
-		err_internal(&e, "pipe: %s", strerror(errno));
-		goto fail;
-	}
-	fflush(NULL);
-	pid_t kids[256] = {0};
-	pid_t parent = getpid();
-	for (int j = 0; j < jobs; j++) {
-		snprintf(paths[j], sizeof paths[j], "%s/part%d", dir, j);
-		kids[j] = fork();
-		if (kids[j] < 0) {
-			err_internal(&e, "fork: %s", strerror(errno));
-			for (int k = 0; k < j; k++)
-				kill(kids[k], SIGKILL);
-			for (int k = 0; k < j; k++)
-				waitpid(kids[k], NULL, 0);
-			close(pipefd[0]);
-			close(pipefd[1]);
-			goto fail;
-		}
-		if (kids[j] == 0) {
-			close(pipefd[0]);
-			free(header); /* the parent's to write */
-			_exit(sweep_child(o, &s, np, jobs, j, paths[j], pipefd[1], parent,
-					  have_journal ? &journal : NULL));
-		}
-	}
-	close(pipefd[1]);
-	size_t per_point = 0;
+		if (to_run(o, sw.journal, p))
+			todo[sw.n_todo++] = p;
 	for (size_t v = 0; v < s.n_variants; v++)
-		per_point += cli_selected(o, &s, v);
-	int worst = sweep_wait(kids, jobs, pipefd[0], mine, per_point, progress);
-	close(pipefd[0]);
-	if (worst != EXIT_OK || cli_interrupted) {
-		rc = cli_interrupted ? EXIT_INTERRUPTED : worst;
-		if (cli_interrupted && have_journal)
+		sw.per_point += cli_selected(o, &s, v);
+	sw.jobs = o->jobs < (int)sw.n_todo ? o->jobs : (int)(sw.n_todo ? sw.n_todo : 1);
+	int ran = run_points(&sw, &cs, &ncs, &e);
+	if (ran < 0)
+		goto fail;
+	if (ran == EXIT_INTERRUPTED) {
+		rc = EXIT_INTERRUPTED;
+		if (have_journal)
 			fprintf(stderr, "bounce: sweep interrupted; no CSV written; the points it finished are kept in %s "
 				"(the same sweep with --resume continues it)\n", journal.path);
-		else if (cli_interrupted)
-			fprintf(stderr, "bounce: sweep interrupted; no CSV written\n");
 		else
-			sweep_failure(paths, jobs);
+			fprintf(stderr, "bounce: sweep interrupted; no CSV written\n");
 		goto out;
 	}
-	for (int j = 0; j < jobs; j++)
-		if (read_chunks(paths[j], &cs, &ncs)) {
-			err_internal(&e, "cannot read sweep part %s", paths[j]);
-			goto fail;
-		}
+	if (ran) {
+		rc = ran;
+		goto out;
+	}
+	/* the last line stays: what the sweep did, and how long it took */
+	if (sw.progress) {
+		progress_emit(1, "  sweep: %zu/%zu points (%zu variant runs) in %.1f s", atomic_load(&sw.points_done),
+			      sw.n_todo, atomic_load(&sw.variants_done), progress_now() - sw.t0);
+		progress_keep();
+	}
 	/* With --find and no --csv the answer is the output, not the CSV. */
 	if ((o->csv || !o->find) && write_chunks(o->csv, header, cs, ncs, &e))
 		goto fail;
@@ -642,16 +520,7 @@ out:
 	for (size_t i = 0; i < ncs; i++)
 		free(cs[i].text);
 	free(cs);
-	if (have_dir) {
-		for (int j = 0; j < jobs; j++) {
-			char p[288], ep[300];
-			snprintf(p, sizeof p, "%s/part%d", dir, j);
-			unlink(p);
-			failure_path(ep, p);
-			unlink(ep);
-		}
-		rmdir(dir);
-	}
+	free(todo);
 	cli_inputs_free(&inputs);
 	if (have_journal)
 		sweep_journal_close(&journal);

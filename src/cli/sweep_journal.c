@@ -192,7 +192,7 @@ int sweep_journal_open(struct sweep_journal *j, const char *csv, const struct sw
 				sweep_journal_close(j);
 				return -1;
 			}
-	/* Workers append from other processes: from here on only O_APPEND. */
+	/* Workers append at once, each point in one write: from here on only O_APPEND. */
 	int fd = open(j->path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	close(j->fd);
 	j->fd = fd;

@@ -1,7 +1,7 @@
 /* CPU models from JSON, read by walking the field table of
- * base/cpu_model.h (key, type, load-time range); what the engine can
- * simulate is still decided by cpu_model_validate and the memory system's
- * host budget (ms_model_check), whose message we point at the field. */
+ * base/cpu_model.h (key, type, range, default); what relates several
+ * fields is decided by cpu_model_validate and the memory system's host
+ * budget (ms_model_check), whose message we point at the field. */
 #include "config.h"
 #include "load/cpu_json.h"
 
@@ -115,13 +115,8 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 			return jpos_key_error(d, n, e, "\"topology\" replaces the flat shorthand key \"%s\": "
 					      "drop the key, or drop \"topology\"", f->key);
 	}
-	memset(m, 0, sizeof *m);
+	cpu_model_defaults(m);
 	snprintf(m->name, sizeof m->name, "%s", default_name ? default_name : "inline");
-	m->threads_per_core = 1;
-	m->cpi = 1;
-	m->issue_width = 1;
-	m->lat_irq_entry = CPU_LAT_IRQ_DEFAULT;
-	m->lat_irq_exit = CPU_LAT_IRQ_DEFAULT;
 	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, cpu_model_fields[i].key);
 		if (n && read_field(d, n, &cpu_model_fields[i], m, e))
@@ -140,8 +135,6 @@ int cpu_json_from_node(const struct jpos_doc *d, const cJSON *obj, const char *d
 		if (f->need == CPU_NEED_IF_BUS && m->fabric == FABRIC_BUS)
 			return jpos_error(d, obj, e, "missing key \"%s\" (required when fabric is \"bus\")", f->key);
 	}
-	if (m->llc_size == 0 && !cJSON_GetObjectItemCaseSensitive(obj, "llc_assoc"))
-		m->llc_assoc = 16; /* unused without an LLC, but keeps the model valid */
 	struct err verr;
 	err_clear(&verr);
 	/* the host-memory budget too: a model the engine cannot build is bad input */
@@ -205,7 +198,7 @@ static void option_msg(const struct err *x, int topo, char *buf, size_t n)
 static char *value_json(const char *value, int as_string)
 {
 	if (!as_string) {
-		cJSON *probe = cJSON_Parse(value);
+		cJSON *probe = jpos_cjson_parse(value, strlen(value) + 1, NULL);
 		cJSON_Delete(probe);
 		if (probe)
 			return strdup(value);
@@ -224,7 +217,7 @@ static int set_topology_key(struct cpu_model *m, const char *path, const char *v
 	if (!m->topology.sockets)
 		return err_set(x, NULL, 0, 0, "this model gives the flat shorthand (cores_per_socket, lat_c2c_local, "
 			       "lat_c2c_remote), not a \"topology\" object: set those keys instead");
-	cJSON *value = cJSON_Parse(vtext);
+	cJSON *value = jpos_cjson_parse(vtext, strlen(vtext) + 1, NULL);
 	cJSON *root = topo_json_write(&m->topology);
 	cJSON *at = root;
 	char part[64];

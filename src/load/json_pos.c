@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,7 +644,7 @@ struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, stru
 	}
 
 	const char *end = NULL;
-	d->root = cJSON_ParseWithLengthOpts(d->text + start, len - start, &end, 0);
+	d->root = jpos_cjson_parse(d->text + start, len - start, &end);
 	if (!d->root) {
 		/* The strict scan passed, so this is cJSON's own limit or memory. */
 		size_t off = end ? (size_t)(end - d->text) : start;
@@ -661,6 +662,16 @@ struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, stru
 fail:
 	jpos_free(d);
 	return NULL;
+}
+
+static pthread_mutex_t cjson_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cJSON *jpos_cjson_parse(const char *text, size_t len, const char **end)
+{
+	pthread_mutex_lock(&cjson_lock);
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, end, 0);
+	pthread_mutex_unlock(&cjson_lock);
+	return root;
 }
 
 struct jpos_doc *jpos_load(const char *path, struct err *e)

@@ -23,6 +23,11 @@ struct jpos_doc *jpos_load(const char *path, struct err *e);
 /* The same from memory; `name` is the file name used in messages. */
 struct jpos_doc *jpos_parse(const char *name, const char *text, size_t len, struct err *e);
 void jpos_free(struct jpos_doc *d);
+/* cJSON_ParseWithLengthOpts (not null-terminated) under one lock: cJSON
+ * keeps its last error in a variable of the process, which threads
+ * loading at once (a sweep's points, run's variants) would race on. Every
+ * parse of bounce's inputs goes through here. */
+cJSON *jpos_cjson_parse(const char *text, size_t len, const char **end);
 
 cJSON *jpos_root(const struct jpos_doc *d);
 const char *jpos_name(const struct jpos_doc *d);

@@ -83,3 +83,35 @@ const struct symbol *rep_symbol_at(const struct rep_symbols *o, int section, uin
 		*off = v - (uint64_t)best->value;
 	return best;
 }
+
+const struct symbol *rep_symbol_in(const struct rep_symbols *o, int section, uint64_t lo, uint64_t hi)
+{
+	uint64_t off;
+	const struct symbol *best = rep_symbol_at(o, section, lo, &off);
+	if (best)
+		return best;
+	const struct program *p = o->p;
+	if (!o->keys) {
+		for (uint32_t i = 0; i < p->n_syms; i++) {
+			const struct symbol *y = &p->syms[i];
+			if (y->section == section && (uint64_t)y->value >= lo && (uint64_t)y->value < hi &&
+			    (!best || y->value < best->value))
+				best = y;
+		}
+		return best;
+	}
+	/* the first key at or past (section, lo): the lowest start, and of
+	 * its aliases the first in name order (the keys' order) */
+	uint32_t a = 0, b = o->n;
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		const struct rep_symbol_key *k = &o->keys[mid];
+		if (k->section < section || (k->section == section && k->value < lo))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a < o->n && o->keys[a].section == section && o->keys[a].value < hi)
+		return &p->syms[o->keys[a].idx];
+	return NULL;
+}

@@ -27,5 +27,9 @@ void rep_symbols_free(struct rep_symbols *o);
 /* The symbol of `section` holding v (by the rule above), *off the offset
  * of v within it; NULL when none does. */
 const struct symbol *rep_symbol_at(const struct rep_symbols *o, int section, uint64_t v, uint64_t *off);
+/* The symbol to name the bytes [lo, hi) by (a cache line): the one holding
+ * lo, by the rule above; else the one that starts lowest inside them
+ * (aliases: the first in name order); NULL when none. */
+const struct symbol *rep_symbol_in(const struct rep_symbols *o, int section, uint64_t lo, uint64_t hi);
 
 #endif

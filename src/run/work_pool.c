@@ -81,14 +81,17 @@ struct work_pool *work_pool_start(size_t n, int workers, size_t ahead, work_fn f
 int work_pool_wait(struct work_pool *p, size_t k, void (*tick)(void *tctx), void *tctx)
 {
 	if (p->workers <= 1) {
-		if (err_poll(NULL))
+		if (p->done[k])
+			return 0;
+		if (stopping(p))
 			return -1;
 		p->fn(p->ctx, k, &p->cancel);
 		p->done[k] = 1;
 		return 0;
 	}
 	pthread_mutex_lock(&p->mu);
-	while (!p->done[k] && !err_poll(NULL)) {
+	/* A job not started when the pool stopped never will be. */
+	while (!p->done[k] && !err_poll(NULL) && !(atomic_load(&p->cancel) && k >= p->next)) {
 		struct timespec until;
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 100000000;

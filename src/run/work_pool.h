@@ -23,7 +23,8 @@ typedef void (*work_fn)(void *ctx, size_t k, const atomic_int *cancelled);
 struct work_pool *work_pool_start(size_t n, int workers, size_t ahead, work_fn fn, void *ctx, struct err *e);
 /* Wait until job k is done, calling tick(tctx) about every 100 ms
  * meanwhile (NULL: none). 0 when it is done; -1 when a signal came first
- * (the workers start no more jobs; those running stop as their jobs poll). */
+ * (the workers start no more jobs; those running stop as their jobs poll)
+ * or the pool was cancelled before job k started. */
 int work_pool_wait(struct work_pool *p, size_t k, void (*tick)(void *tctx), void *tctx);
 /* The caller is done with job k's result: its room is free for another. */
 void work_pool_release(struct work_pool *p, size_t k);

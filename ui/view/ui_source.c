@@ -264,14 +264,7 @@ static void line_name(const struct ui_machine *m, uint64_t line, char *buf, size
 		snprintf(buf, n, "stack cpu%d", (int)((line - p->stack_base) / PROG_STACK_SIZE));
 		return;
 	}
-	const struct symbol *s = rep_symbol_at(&m->syms, SEC_DATA, line, &off);
-	if (!s) /* a symbol may start inside the line */
-		for (uint32_t i = 0; i < p->n_syms; i++)
-			if (p->syms[i].section == SEC_DATA && (uint64_t)p->syms[i].value >= line &&
-			    (uint64_t)p->syms[i].value < line + p->line_size) {
-				s = &p->syms[i];
-				break;
-			}
+	const struct symbol *s = rep_symbol_in(&m->syms, SEC_DATA, line, line + p->line_size);
 	if (s && (uint64_t)s->value < line)
 		snprintf(buf, n, "%s+%#" PRIx64, s->name, line - (uint64_t)s->value);
 	else if (s)
