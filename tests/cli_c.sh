@@ -168,4 +168,9 @@ if command -v clang >/dev/null 2>&1; then
 else
 	echo "skip Clang: not installed"
 fi
+# A sweep keys its journal by every file the program was read from,
+# headers included; GCC's working-directory line marker (with -g) names no
+# file and must not be taken for one.
+expect_status "a C scenario swept to a CSV" 0 "$BOUNCE" sweep "$T/count.json" --set cores=1,2 --csv "$T/sw.csv" -q
+expect_eq "its points" 3 "$(wc -l <"$T/sw.csv")"
 finish

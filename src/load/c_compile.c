@@ -311,6 +311,10 @@ static int mark_used(const struct cc_input *in, const char *pp, size_t pp_len, s
 		if (q > p && q < eol && *q == '"' && q[1] != '<') {
 			const char *end = memchr(q + 1, '"', (size_t)(eol - q - 1));
 			size_t n = end ? (size_t)(end - q - 1) : 0;
+			/* With -g, GCC's second marker names the working directory
+			 * followed by two slashes (-fworking-directory): no file. */
+			if (n >= 2 && q[n] == '/' && q[n - 1] == '/')
+				n = 0;
 			if (n && n < sizeof last && (strncmp(last, q + 1, n) || last[n])) {
 				memcpy(last, q + 1, n);
 				last[n] = 0;
