@@ -195,45 +195,6 @@ START_TEST(cpu_errors)
 }
 END_TEST
 
-/* A numeric CPU-model field as a double, and set from one, by its row's type. */
-static double field_value(const struct cpu_model *m, const struct cpu_model_field *f)
-{
-	const char *p = (const char *)m + f->off;
-	int i;
-	uint32_t u;
-	double d;
-	switch (f->type) {
-	case CPU_F_INT:
-	case CPU_F_FABRIC:
-	case CPU_F_PROTOCOL:
-		memcpy(&i, p, sizeof i);
-		return i;
-	case CPU_F_U32:
-	case CPU_F_LAT:
-		memcpy(&u, p, sizeof u);
-		return u;
-	case CPU_F_GHZ:
-		memcpy(&d, p, sizeof d);
-		return d;
-	default:
-		ck_abort_msg("%s: not a numeric field", f->key);
-	}
-	return 0;
-}
-
-static void field_put(struct cpu_model *m, const struct cpu_model_field *f, double v)
-{
-	char *p = (char *)m + f->off;
-	int i = (int)v;
-	uint32_t u = (uint32_t)v;
-	if (f->type == CPU_F_GHZ)
-		memcpy(p, &v, sizeof v);
-	else if (f->type == CPU_F_U32 || f->type == CPU_F_LAT)
-		memcpy(p, &u, sizeof u);
-	else
-		memcpy(p, &i, sizeof i);
-}
-
 /* The field table is the one statement of a field's range and default: a
  * model built in code with a field just outside its row's range is refused
  * by cpu_model_validate naming the field, as a file's value is by the
@@ -256,7 +217,7 @@ START_TEST(cpu_table_ranges_and_defaults)
 			m.llc_size = 1u << 20; /* so that the LLC's fields apply */
 			m.lat_llc_hit = 40;
 			ck_assert_int_eq(cpu_model_validate(&m, &e), 0);
-			field_put(&m, f, above ? f->max + step : f->min - step);
+			cpu_model_field_set(&m, f, above ? f->max + step : f->min - step);
 			err_clear(&e);
 			ck_assert_msg(cpu_model_validate(&m, &e) == -1, "%s = %g accepted", f->key,
 				      above ? f->max + step : f->min - step);
@@ -291,8 +252,8 @@ START_TEST(cpu_table_ranges_and_defaults)
 		if (f->need == CPU_NEED_ALWAYS || f->need == CPU_NEED_IF_FLAT || f->need == CPU_NEED_IF_BUS ||
 		    f->type == CPU_F_STR || f->type == CPU_F_TOPOLOGY)
 			continue;
-		ck_assert_msg(field_value(&m, f) == f->def, "%s: loaded %g, the table's default %g", f->key,
-			      field_value(&m, f), f->def);
+		ck_assert_msg(cpu_model_field_get(&m, f) == f->def, "%s: loaded %g, the table's default %g", f->key,
+			      cpu_model_field_get(&m, f), f->def);
 		defaults++;
 	}
 	ck_assert_int_ge(defaults, 15);

@@ -19,9 +19,7 @@ const char *const cpu_fabric_names[CPU_NFABRICS + 1] = { CPU_FABRICS(KIND_NAME) 
 #define PROTO_NAME(id, name, table) [id] = (name),
 const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1] = { CPU_PROTOCOLS(PROTO_NAME) NULL };
 
-/* A numeric field's value (its row's type says how it is stored); 0 for
- * the others, which have no range. */
-static double field_get(const struct cpu_model *m, const struct cpu_model_field *f)
+double cpu_model_field_get(const struct cpu_model *m, const struct cpu_model_field *f)
 {
 	const char *p = (const char *)m + f->off;
 	uint32_t u;
@@ -53,11 +51,13 @@ static double field_get(const struct cpu_model *m, const struct cpu_model_field 
 	return 0;
 }
 
-static void field_set(struct cpu_model *m, const struct cpu_model_field *f, double v)
+void cpu_model_field_set(struct cpu_model *m, const struct cpu_model_field *f, double v)
 {
 	char *p = (char *)m + f->off;
 	uint32_t u = (uint32_t)v;
 	int i = (int)v;
+	enum fabric_kind fk = (enum fabric_kind)i;
+	enum protocol_kind pk = (enum protocol_kind)i;
 	switch (f->type) {
 	case CPU_F_INT:
 		memcpy(p, &i, sizeof i);
@@ -70,10 +70,14 @@ static void field_set(struct cpu_model *m, const struct cpu_model_field *f, doub
 		memcpy(p, &v, sizeof v);
 		break;
 	case CPU_F_FABRIC:
+		memcpy(p, &fk, sizeof fk);
+		break;
 	case CPU_F_PROTOCOL:
+		memcpy(p, &pk, sizeof pk);
+		break;
 	case CPU_F_STR:
 	case CPU_F_TOPOLOGY:
-		break; /* the first kind, "", none: the zero the model starts as */
+		break; /* "", none: the zero the model starts as */
 	}
 }
 
@@ -81,7 +85,7 @@ void cpu_model_defaults(struct cpu_model *m)
 {
 	memset(m, 0, sizeof *m);
 	for (size_t i = 0; i < CPU_MODEL_NFIELDS; i++)
-		field_set(m, &cpu_model_fields[i], cpu_model_fields[i].def);
+		cpu_model_field_set(m, &cpu_model_fields[i], cpu_model_fields[i].def);
 }
 
 void cpu_model_default(struct cpu_model *m)
@@ -151,7 +155,7 @@ static int field_applies(const struct cpu_model *m, const struct cpu_model_field
 /* Field f's value against its row's range, said as the loader says it. */
 static int check_range(const struct cpu_model *m, const struct cpu_model_field *f, struct err *e)
 {
-	double v = field_get(m, f);
+	double v = cpu_model_field_get(m, f);
 	if (f->type == CPU_F_STR || f->type == CPU_F_TOPOLOGY || (v >= f->min && v <= f->max))
 		return 0;
 	long long lo = (long long)f->min, hi = (long long)f->max;

@@ -229,6 +229,10 @@ extern const char *const cpu_protocol_names[CPU_NPROTOCOLS + 1];
 /* Every field at its default: the table's, which is what a file that
  * leaves the key out gets, and 0 (nothing, none) for the rest. */
 void cpu_model_defaults(struct cpu_model *m);
+/* A numeric field's value, and set from one, by its row's type (how the
+ * member is stored); a string or topology field reads 0 and is not set. */
+double cpu_model_field_get(const struct cpu_model *m, const struct cpu_model_field *f);
+void cpu_model_field_set(struct cpu_model *m, const struct cpu_model_field *f, double v);
 /* A plain 8-core MESI bus machine with round numbers, for tests. */
 void cpu_model_default(struct cpu_model *m);
 
