@@ -1,9 +1,12 @@
 /* The run layer: runner_run's stop reasons (halted, wall clock, a cancel)
- * and their report words, and the work pool's order, lead and cancel. */
+ * and their report words, an observer's release, and the work pool's
+ * order, lead and cancel. */
 #include "config.h"
 
 #include <check.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "load/scenario.h"
@@ -83,6 +86,72 @@ START_TEST(test_cancel)
 	load(&r);
 	ck_assert_int_eq(runner_run(&r, &l, &e), RUN_INTERRUPTED);
 	ck_assert_uint_lt(sim_cycles(r.sim), 1000000);
+	unload(&r);
+}
+END_TEST
+
+/* An observer that asks to go after its first call. */
+struct leaving {
+	struct runner *r;
+	int calls;
+};
+
+static void leave_after_one(void *ctx, int core, uint64_t cycle, enum core_activity act)
+{
+	struct leaving *l = ctx;
+	(void)core;
+	(void)cycle;
+	(void)act;
+	if (l->calls++ == 0)
+		runner_release_observer(l->r);
+}
+
+/* A released observer goes when the machine's call returns, not inside
+ * it: the call that asked goes on reporting to it, later ones see nothing.
+ * While one watches, no waiting core is parked; once it is gone they are
+ * (bench/locks' test-and-set lock at 8 cores, where 7 wait at a time). */
+static int run_watched(struct runner *r, struct leaving *l, int *calls_in_first)
+{
+	struct err e = {0};
+	struct sim_observer o = {.activity = leave_after_one, .ctx = l};
+	int parked = 0;
+	runner_set_observer(r, &o);
+	for (uint64_t t = 2000; t <= 40000; t += 2000) {
+		ck_assert_int_eq(runner_run_until(r, t, &e), RUN_RUNNING);
+		if (t == 2000)
+			*calls_in_first = l->calls;
+		parked |= sim_parked_cores(r->sim) > 0;
+	}
+	return parked;
+}
+
+START_TEST(test_observer_release)
+{
+	struct runner r;
+	struct err e = {0};
+	char path[4096];
+	const char *top = getenv("top_srcdir");
+	struct scen_overrides ov = {.cores = 8, .cores_arg = "--cores 8"};
+	int first;
+	ck_assert_msg(top != NULL, "run me through make check (top_srcdir)");
+	snprintf(path, sizeof path, "%s/bench/locks/locks.json", top);
+	ck_assert_msg(scen_load(path, &scen, &e) == 0, "%s", e.msg);
+	int v = scen_find_variant(&scen, "test_and_set");
+	ck_assert_int_ge(v, 0);
+
+	ck_assert_msg(runner_prepare(&r, &scen, (size_t)v, &ov, 0, &e) == 0, "%s", e.msg);
+	struct leaving l = {.r = &r};
+	ck_assert_int_eq(run_watched(&r, &l, &first), 1);
+	ck_assert_int_gt(first, 1);
+	ck_assert_int_eq(l.calls, first);
+	ck_assert_ptr_null(r.user_obs.activity);
+	runner_free(&r);
+
+	/* Past its first call, it never asks to go: nothing is parked. */
+	ck_assert_msg(runner_prepare(&r, &scen, (size_t)v, &ov, 0, &e) == 0, "%s", e.msg);
+	struct leaving kept = {.r = &r, .calls = 1};
+	ck_assert_int_eq(run_watched(&r, &kept, &first), 0);
+	ck_assert_int_gt(kept.calls, first);
 	unload(&r);
 }
 END_TEST
@@ -188,6 +257,7 @@ int main(void)
 	tcase_add_test(t, test_halted);
 	tcase_add_test(t, test_wall_clock);
 	tcase_add_test(t, test_cancel);
+	tcase_add_test(t, test_observer_release);
 	suite_add_tcase(s, t);
 	TCase *w = tcase_create("work_pool");
 	tcase_add_test(w, test_pool_in_order);

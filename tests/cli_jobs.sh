@@ -4,19 +4,12 @@
 # --jobs 1, on every catalogue scenario; errors and interrupts are the same.
 . "$top_srcdir/tests/lib.sh"
 
-# A traced run watches every core, so none is parked while it waits: in
-# the sanitizer build percpu_accuracy's 512 cores, traced, take 400 s (20
-# untraced). There it is compared untraced; the plain build traces all.
 for f in "$top_srcdir"/scenarios/*.json; do
 	b=$(basename "$f" .json)
 	case $b in *.schema) continue ;; esac
-	traced=1
-	if [ "$b" = percpu_accuracy ] && sanitized; then traced=0; fi
 	for j in 1 3; do
-		set --
-		[ $traced = 1 ] && set -- --trace "$T/$b.$j.trace" || : >"$T/$b.$j.trace"
 		"$BOUNCE" run "$f" --jobs $j --json "$T/$b.$j.json" --csv "$T/$b.$j.csv" --junit "$T/$b.$j.xml" \
-			--markdown "$T/$b.$j.md" "$@" >"$T/$b.$j.out" 2>"$T/$b.$j.err"
+			--markdown "$T/$b.$j.md" --trace "$T/$b.$j.trace" >"$T/$b.$j.out" 2>"$T/$b.$j.err"
 		echo $? >"$T/$b.$j.rc"
 	done
 	same=1

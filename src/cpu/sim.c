@@ -410,6 +410,7 @@ uint64_t sim_events(const struct sim *s)
 	return evq_pushed(&s->q) - evq_size(&s->q) + ms_events(s->ms);
 }
 int sim_cores(const struct sim *s) { return s->m.cores; }
+int sim_parked_cores(const struct sim *s) { return s->env.parked; }
 struct memsys *sim_memsys(struct sim *s) { return s->ms; }
 const struct program *sim_program(const struct sim *s) { return s->prog; }
 const struct cpu_model *sim_cpu(const struct sim *s) { return &s->m; }

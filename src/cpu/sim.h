@@ -116,6 +116,8 @@ uint64_t sim_now(const struct sim *s);
  * last thread halted or the limit; while running, the latest core clock. */
 uint64_t sim_cycles(const struct sim *s);
 uint64_t sim_limit(const struct sim *s);
+/* Cores parked now by the fast-forward of waiting loops. */
+int sim_parked_cores(const struct sim *s);
 /* Events processed so far, the cores' and the fabric's messages: a core's
  * event may run many instructions, a miss takes several messages. What an
  * operation costs the host is about its events (bench_core prints them). */

@@ -37,6 +37,7 @@ struct trace {
 	uint64_t limit, events;
 	int truncated;
 	uint64_t truncated_at;   /* cycle of the first event left out */
+	int n_opened;            /* segments whose "E" is still to come */
 	struct segment *seg;
 };
 
@@ -67,6 +68,16 @@ static void put_ts_dur(struct trace *t, uint64_t start, uint64_t end)
 	put_us(t->f, ps_of(t, end) - a);
 }
 
+/* A full trace writes nothing more but the "E" of the slices it opened;
+ * once those are written it lets the cores go, so that waiting cores can
+ * be parked again (the rest of a traced run then costs what an untraced
+ * one does). The file is the same either way. */
+static void release_when_done(struct trace *t)
+{
+	if (t->truncated && t->n_opened == 0)
+		runner_release_observer(t->r);
+}
+
 /* May one more event be written? The first refusal is remembered. */
 static int room(struct trace *t, uint64_t cycle)
 {
@@ -75,6 +86,7 @@ static int room(struct trace *t, uint64_t cycle)
 			t->truncated = 1;
 			t->truncated_at = cycle;
 		}
+		release_when_done(t);
 		return 0;
 	}
 	t->events++;
@@ -95,6 +107,7 @@ static void close_segment(struct trace *t, int core, uint64_t end)
 		put_ts(t, end);
 		fputc('}', t->f);
 		s->opened = 0;
+		t->n_opened--;
 		return;
 	}
 	if (!is_slice(s->act) || end <= s->start || !room(t, s->start))
@@ -111,6 +124,7 @@ static void on_activity(void *ctx, int core, uint64_t cycle, enum core_activity 
 	close_segment(t, core, cycle);
 	t->seg[core].start = cycle;
 	t->seg[core].act = (uint8_t)act;
+	release_when_done(t);
 }
 
 static void on_mark(void *ctx, int core, uint64_t cycle, const char *name)
@@ -125,6 +139,7 @@ static void on_mark(void *ctx, int core, uint64_t cycle, const char *name)
 		put_ts(t, s->start);
 		fputc('}', t->f);
 		s->opened = 1;
+		t->n_opened++;
 	}
 	if (!room(t, cycle))
 		return;

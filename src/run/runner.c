@@ -169,10 +169,16 @@ static void install_observer(struct runner *r)
 void runner_set_observer(struct runner *r, const struct sim_observer *o)
 {
 	memset(&r->user_obs, 0, sizeof r->user_obs);
+	r->release_obs = 0;
 	if (o)
 		r->user_obs = *o;
 	if (r->sim)
 		install_observer(r);
+}
+
+void runner_release_observer(struct runner *r)
+{
+	r->release_obs = 1;
 }
 
 static int create_sim(struct runner *r, struct err *e)

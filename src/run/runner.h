@@ -40,6 +40,7 @@ struct runner {
 	 * counts one operation per `mark op` (docs/scenario-format.md). */
 	uint64_t *mark_counts;
 	struct sim_observer user_obs; /* forwarded to, after counting */
+	int release_obs;              /* runner_release_observer asked */
 };
 
 /* Prepare variant v of s with optional command-line overrides. check: run
@@ -77,6 +78,12 @@ const char *runner_stop_name(enum run_stop stop);
 
 /* Observe activity and marks too (the UI, the trace); NULL removes. */
 void runner_set_observer(struct runner *r, const struct sim_observer *o);
+/* Called from the observer's own callbacks when it wants nothing more (a
+ * full trace): the runner removes it when the machine's current call
+ * returns, never inside it, so no core sees its observer vanish in the
+ * middle of an event. A watched core is never parked, so an observer
+ * kept to the end would run every waiting core's loop by instruction. */
+void runner_release_observer(struct runner *r);
 
 /* Operations counted so far (`mark op` executions). */
 uint64_t runner_ops(const struct runner *r);

@@ -33,10 +33,19 @@ static enum run_stop stop_of(enum sim_status st)
 	}
 }
 
+/* Between two calls into the machine: the one place an observer that
+ * asked to go is removed. */
+static void drop_released_observer(struct runner *r)
+{
+	if (r->release_obs)
+		runner_set_observer(r, NULL);
+}
+
 enum run_stop runner_run_until(struct runner *r, uint64_t cycle, struct err *e)
 {
 	if (r->stop == RUN_RUNNING)
 		r->stop = stop_of(sim_run_until(r->sim, cycle, e));
+	drop_released_observer(r);
 	return r->stop;
 }
 
@@ -44,6 +53,7 @@ enum run_stop runner_step_event(struct runner *r, struct err *e)
 {
 	if (r->stop == RUN_RUNNING)
 		r->stop = stop_of(sim_step_event(r->sim, e));
+	drop_released_observer(r);
 	return r->stop;
 }
 
