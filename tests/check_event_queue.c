@@ -109,74 +109,6 @@ START_TEST(test_near_and_far_ties)
 }
 END_TEST
 
-/* An event taken out and its successor pushed to wait for the pass of its
- * key pops exactly where that successor would had the event been popped
- * and pushed it then: against a twin queue that does just that, with other
- * events of the successor's cycle pushed before and after the pass, in a
- * small heap and with many events near. */
-START_TEST(test_push_at_pass_as_if_popped)
-{
-	for (int many = 0; many < 2; many++) {
-		struct evq a, b;
-		struct err e = {0};
-		ck_assert_int_eq(evq_init(&a, 4, &e), 0);
-		ck_assert_int_eq(evq_init(&b, 4, &e), 0);
-		uint64_t seed = 0x9e3779b97f4a7c15ull;
-		for (int round = 0; round < 2000; round++) {
-			uint64_t now = a.base, seq;
-			uint32_t x = 1000000 + (uint32_t)round;
-			/* the event to skip, a filler, and in `many` a crowd */
-			for (int k = 0; k < (many ? 40 : 1); k++) {
-				seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
-				uint64_t t = now + 1 + seed % 30;
-				ck_assert_int_eq(evq_push(&a, t, (uint32_t)k), 0);
-				ck_assert_int_eq(evq_push(&b, t, (uint32_t)k), 0);
-			}
-			uint64_t tx = now + 3, at = tx + 5 + round % 7;
-			ck_assert_int_eq(evq_push(&a, tx, x), 0);
-			ck_assert_int_eq(evq_push(&b, tx, x), 0);
-			ck_assert(evq_can_wait(&b));
-			ck_assert_int_eq(evq_remove(&b, tx, x, &seq), 1);
-			evq_push_at_pass(&b, tx, seq, at, x + 1);
-			ck_assert_uint_ge(evq_peek_time(&b), evq_peek_time(&a));
-			ck_assert_uint_le(evq_peek_time(&b), at);
-			/* pop both until past the successor; every pop pushes one at
-			 * `at` (before the pass, then after it) */
-			int seen = 0;
-			while (!seen) {
-				uint64_t ta, tb;
-				uint32_t ia, ib;
-				ck_assert_int_eq(evq_pop(&a, &ta, &ia), 1);
-				if (ia == x) {
-					ck_assert_int_eq(evq_push(&a, at, x + 1), 0);
-					continue;
-				}
-				ck_assert_int_eq(evq_pop(&b, &tb, &ib), 1);
-				ck_assert_uint_eq(ta, tb);
-				ck_assert_uint_eq(ia, ib);
-				seen = ia == x + 1;
-				if (!seen && ia < 1000) {
-					ck_assert_int_eq(evq_push(&a, at, 500 + ia), 0);
-					ck_assert_int_eq(evq_push(&b, at, 500 + ia), 0);
-				}
-			}
-			ck_assert_uint_eq(evq_size(&a), evq_size(&b));
-		}
-		uint64_t ta, tb;
-		uint32_t ia, ib;
-		while (evq_pop(&a, &ta, &ia)) {
-			ck_assert_int_eq(evq_pop(&b, &tb, &ib), 1);
-			ck_assert_uint_eq(ta, tb);
-			ck_assert_uint_eq(ia, ib);
-		}
-		ck_assert_int_eq(evq_pop(&b, &tb, &ib), 0);
-		ck_assert_uint_eq(evq_popped(&a), evq_popped(&b) + 2000);
-		evq_free(&a);
-		evq_free(&b);
-	}
-}
-END_TEST
-
 /* Interleaved pushes and pops around ~1000 pending events (one per core at
  * 1024 cores), against a sorted array with the same (time, seq) keys. */
 START_TEST(test_random_against_reference)
@@ -279,7 +211,6 @@ int main(void)
 	tcase_add_test(tc, test_ties_in_push_order);
 	tcase_add_test(tc, test_ties_by_id);
 	tcase_add_test(tc, test_near_and_far_ties);
-	tcase_add_test(tc, test_push_at_pass_as_if_popped);
 	tcase_add_test(tc, test_random_against_reference);
 	tcase_add_test(tc, test_small_queues_against_reference);
 	tcase_set_timeout(tc, 60);

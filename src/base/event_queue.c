@@ -8,8 +8,7 @@
  * whose buckets would need sorting) go to a 4-ary min-heap: O(log4 n)
  * compares, a node's children sharing one or two host cache lines. A pop
  * takes the smaller (time, seq) of the two fronts, so the order is exactly
- * one heap's. The event waiting for its number (evq_push_at_pass) is in
- * neither until it has it. */
+ * one heap's. */
 #include "config.h"
 #include "base/event_queue.h"
 
@@ -43,7 +42,7 @@ static void free_nodes(struct evq *q, uint32_t from, uint32_t to)
 int evq_init(struct evq *q, size_t capacity, struct err *e)
 {
 	memset(q, 0, sizeof *q);
-	q->min_time = q->pass_at = UINT64_MAX;
+	q->min_time = UINT64_MAX;
 	q->free_node = NIL;
 	q->node_cap = capacity && capacity < (1u << 30) ? (uint32_t)capacity : 16;
 	q->cap = 16;
@@ -67,7 +66,7 @@ void evq_free(struct evq *q)
 	q->node_cap = q->n_near = 0;
 	q->free_node = NIL;
 	memset(q->busy, 0, sizeof q->busy);
-	q->min_time = q->pass_at = UINT64_MAX;
+	q->min_time = UINT64_MAX;
 }
 
 /* The first non-empty bucket at or after bucket s, circularly. From the
@@ -93,20 +92,7 @@ static void set_min_time(struct evq *q)
 		uint64_t u = q->node[q->head[q->first]].time;
 		t = u < t ? u : t;
 	}
-	q->min_time = t < q->pass_at ? t : q->pass_at;
-}
-
-/* x into the hole at i, moving it up past the parents it precedes */
-static void sift_up(struct evq *q, size_t i, struct evq_entry x)
-{
-	while (i > 0) {
-		size_t p = (i - 1) / 4;
-		if (!before(&x, &q->heap[p]))
-			break;
-		q->heap[i] = q->heap[p];
-		i = p;
-	}
-	q->heap[i] = x;
+	q->min_time = t;
 }
 
 static int heap_push(struct evq *q, uint64_t time, uint64_t seq, uint32_t id)
@@ -120,7 +106,15 @@ static int heap_push(struct evq *q, uint64_t time, uint64_t seq, uint32_t id)
 		q->cap = cap;
 	}
 	struct evq_entry x = { time, seq, id };
-	sift_up(q, q->n++, x);
+	size_t i = q->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 4;
+		if (!before(&x, &q->heap[p]))
+			break;
+		q->heap[i] = q->heap[p];
+		i = p;
+	}
+	q->heap[i] = x;
 	return 0;
 }
 
@@ -131,69 +125,6 @@ void evq_order_by_id(struct evq *q)
 	 * heap the rest, cost the same as the heap alone at 8 and 64 cores and
 	 * 3% more at 1024; sorted insertion into the buckets 2.5x at 1024. */
 	q->by_id = 1;
-}
-
-int evq_remove_any(struct evq *q, uint64_t time, uint32_t id, uint64_t *seq)
-{
-	/* Which of the two holds it depends on the queue's state when it was
-	 * pushed: the bucket first, then the heap. */
-	unsigned b = (unsigned)(time & (EVQ_WINDOW - 1));
-	if (q->n_near && (q->busy[b / 64] >> (b % 64)) & 1 && q->node[q->head[b]].time == time) {
-		uint32_t prev = NIL;
-		for (uint32_t k = q->head[b]; k != NIL; prev = k, k = q->node[k].next) {
-			struct evq_node *nd = &q->node[k];
-			if (nd->id != id)
-				continue;
-			*seq = nd->seq;
-			if (prev == NIL)
-				q->head[b] = nd->next;
-			else
-				q->node[prev].next = nd->next;
-			if (q->tail[b] == k)
-				q->tail[b] = prev;
-			nd->next = q->free_node;
-			q->free_node = k;
-			q->n_near--;
-			if (q->head[b] == NIL) {
-				q->busy[b / 64] &= ~(1ull << (b % 64));
-				if (q->n_near && q->first == b)
-					q->first = next_bucket(q, b);
-			}
-			goto removed;
-		}
-	}
-	for (size_t i = 0; i < q->n; i++) {
-		if (q->heap[i].time != time || q->heap[i].id != id)
-			continue;
-		*seq = q->heap[i].seq;
-		struct evq_entry x = q->heap[--q->n];
-		if (i == q->n)
-			goto removed;
-		/* the last entry into the hole: up if it precedes the hole's
-		 * parent, else down along the smaller children */
-		if (i > 0 && before(&x, &q->heap[(i - 1) / 4])) {
-			sift_up(q, i, x);
-			goto removed;
-		}
-		for (;;) {
-			size_t c = 4 * i + 1, best = c;
-			if (c >= q->n)
-				break;
-			for (size_t k = c + 1; k < c + 4 && k < q->n; k++)
-				best = before(&q->heap[k], &q->heap[best]) ? k : best;
-			if (!before(&q->heap[best], &x))
-				break;
-			q->heap[i] = q->heap[best];
-			i = best;
-		}
-		q->heap[i] = x;
-		goto removed;
-	}
-	return 0;
-removed:
-	q->removed++;
-	set_min_time(q);
-	return 1;
 }
 
 int evq_push_any(struct evq *q, uint64_t time, uint32_t id)

@@ -407,7 +407,7 @@ uint64_t sim_now(const struct sim *s) { return s->env.now; }
 uint64_t sim_limit(const struct sim *s) { return s->limit; }
 uint64_t sim_events(const struct sim *s)
 {
-	return evq_popped(&s->q) + ms_events(s->ms);
+	return evq_pushed(&s->q) - evq_size(&s->q) + ms_events(s->ms);
 }
 int sim_cores(const struct sim *s) { return s->m.cores; }
 struct memsys *sim_memsys(struct sim *s) { return s->ms; }

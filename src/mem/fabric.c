@@ -40,15 +40,6 @@ MS_INLINE int push(struct memsys *ms, uint64_t t, uint32_t rec, int kind)
 	return 0;
 }
 
-/* A snoop of request `rec` at t: the one its line has on the way. */
-MS_INLINE int push_snoop(struct memsys *ms, uint64_t t, uint32_t rec)
-{
-	struct ms_rec *r = &ms->recs[rec];
-	r->le->snoop_rec = rec + 1;
-	r->snoop_at = t;
-	return push(ms, t, rec, EV_SNOOP);
-}
-
 /* ---- per-core arrival times (ms_core_next_msg) ---- */
 
 /* A snoop to core will arrive at t. Inline, as msg_done: a contended
@@ -192,7 +183,7 @@ uint64_t ms_next_event(const struct memsys *ms)
 
 uint64_t ms_events(const struct memsys *ms)
 {
-	return evq_popped(&ms->q);
+	return evq_pushed(&ms->q) - evq_size(&ms->q);
 }
 
 void ms_set_waker(struct memsys *ms, ms_waker_fn fn, void *ctx)
@@ -352,9 +343,6 @@ static int join_sibling(struct memsys *ms, struct ms_line *le, struct ms_rec *r,
 int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
 		    enum ms_acc kind)
 {
-	/* what this pushes comes after every message of cycle now */
-	if (__builtin_expect(evq_pass(&ms->q, now), 0))
-		return push_failed(ms);
 	uint64_t line = addr >> ms->shift;
 	struct ms_line *le = ms_line_get(ms, line);
 	if (!le)
@@ -631,7 +619,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 			return;
 		}
 		msg_add(ms, r->fwd_core, t);
-		push_snoop(ms, t, i);
+		push(ms, t, i, EV_SNOOP);
 		return;
 	}
 	struct cache *c = l1_of(ms, r->core);
@@ -664,7 +652,7 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		 * arrives; the requester still waits for each one's reply. */
 		FOR_EACH_TARGET(ms, r, h)
 			msg_add(ms, h, latest);
-		push_snoop(ms, latest, i);
+		push(ms, latest, i, EV_SNOOP);
 		return;
 	}
 	r->data_at = upgrade_at(ms, r, own_data_at(ms, r, ms->p->req[r->req].fetch));
@@ -685,60 +673,10 @@ static int wait_for_lock(struct memsys *ms, const struct ms_line *le, struct ms_
 			msg_done(ms, h, now);
 			msg_add(ms, h, at);
 			r->deferred = 1;
-			push_snoop(ms, at, i);
+			push(ms, at, i, EV_SNOOP);
 			return 1;
 		}
 	return 0;
-}
-
-/* Core has just locked le's line until le->pin_until. If the line's snoop
- * on its way is for core and would arrive before then, its arrival would
- * only find the lock and come again at its end (wait_for_lock): that is
- * decided here, and the queue gives the second arrival the place the first
- * arrival's push would have given it (evq_push_at_pass). Until the first
- * arrival's cycle has passed, nothing can change what it would find: core's
- * clock lies past it (the lock ends after it), the line leaves core's L1
- * only by a snoop (the line has no other on its way) or a fill of core's
- * own (it has none open), and the message times moved here are read only
- * by core itself, whose next event lies past the first arrival. The one
- * fabric event a contended locked RMW's hand-off saves is 3 to 4% of its
- * host instructions (docs/architecture.md, Engine speed). */
-void ms_fabric_locked(struct memsys *ms, struct ms_line *le, int core)
-{
-	uint32_t ri = le->snoop_rec;
-	if (!ri || !evq_can_wait(&ms->q))
-		return;
-	struct ms_rec *r = &ms->recs[ri - 1];
-	uint64_t first = r->snoop_at;
-	struct ms_core *pc = &ms->fast.pc[core];
-	uint32_t w = (uint32_t)core >> 6;
-	uint64_t bit = 1ull << (core & 63);
-	if (le->pin_until <= first || first < r->not_before || (pc->open_rec[0] | pc->open_rec[1]) ||
-	    w < r->tw_lo || w > r->tw_hi || !(r->targets[w] & bit) || !(le->sharers[w] & bit))
-		return;
-	uint64_t seq;
-	uint32_t id = (ri - 1) << EV_SHIFT | EV_SNOOP;
-	if (!evq_remove(&ms->q, first, id, &seq))
-		return;
-	uint64_t at = le->pin_until + ms->m.lat_lock_snoop;
-	/* The first arrival's msg_done and msg_add: every other time of core's
-	 * up to `first` is a snoop still to come, which clears its own. */
-	uint32_t k = 0;
-	while (k < pc->n_msg && pc->msg_at[k] != first)
-		k++;
-	if (k < pc->n_msg && !pc->msg_watch) {
-		pc->msg_at[k] = at;
-		uint64_t next = pc->msg_floor;
-		for (uint32_t j = 0; j < pc->n_msg; j++)
-			next = pc->msg_at[j] < next ? pc->msg_at[j] : next;
-		pc->msg_next = next;
-	} else {
-		msg_done(ms, core, first);
-		msg_add(ms, core, at);
-	}
-	r->deferred = 1;
-	r->snoop_at = at;
-	evq_push_at_pass(&ms->q, first, seq, at, id);
 }
 
 /* The way a holder's answer (data or ack) takes to the requester: back to
@@ -758,14 +696,12 @@ static void snoop(struct memsys *ms, uint32_t i, uint64_t now)
 	struct ms_line *le = r->le;
 	const struct coh_protocol *p = ms->p;
 	int h;
-	if (le->snoop_rec == i + 1)
-		le->snoop_rec = 0;
 	if (now < r->not_before) {
 		/* The owner's fill came, its access is still to be made. */
 		msg_done(ms, r->fwd_core, now);
 		msg_add(ms, r->fwd_core, r->not_before);
 		r->deferred = 1;
-		push_snoop(ms, r->not_before, i);
+		push(ms, r->not_before, i, EV_SNOOP);
 		return;
 	}
 	if (le->pin_until > now && wait_for_lock(ms, le, r, i, now))
@@ -982,7 +918,7 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 			s->waiting = 0;
 			s->deferred = 1;
 			msg_add(ms, core, at);
-			push_snoop(ms, at, r->succ - 1);
+			push(ms, at, r->succ - 1, EV_SNOOP);
 		} else {
 			s->not_before = ready + 1;  /* not served yet (the bus) */
 		}
@@ -1033,11 +969,8 @@ int ms_step(struct memsys *ms)
 {
 	uint64_t t;
 	uint32_t id;
-	if (!evq_pop(&ms->q, &t, &id)) {
-		if (evq_failed(&ms->q))
-			push_failed(ms);
+	if (!evq_pop(&ms->q, &t, &id))
 		return 0;
-	}
 	handle(ms, t, id);
 	return 1;
 }
@@ -1056,8 +989,6 @@ uint64_t ms_run(struct memsys *ms, uint64_t until, uint64_t bound)
 		if (__builtin_expect(err_is_set(&ms->check_err), 0))
 			break;
 	}
-	if (__builtin_expect(evq_failed(&ms->q), 0))
-		push_failed(ms);
 	return last;
 }
 

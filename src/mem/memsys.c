@@ -645,10 +645,8 @@ void ms_rmw_end(struct memsys *ms, int core, uint64_t addr, uint64_t until)
 	if (addr >= ms->mem_size)
 		return;
 	struct ms_line *le = line_find(ms, addr >> ms->shift);
-	if (le && le->pin_core == core) {
+	if (le && le->pin_core == core)
 		le->pin_until = until;
-		ms_fabric_locked(ms, le, core);
-	}
 }
 
 /* The way the last locked RMW took, when it is this core's and still
@@ -707,10 +705,8 @@ int ms_rmw_finish(struct memsys *ms, int core, uint64_t addr, unsigned size, uin
 	struct ms_line *le = ms->rmw_le;
 	int ok = hit_way(ms, core, l1_of(ms, core), w, le, addr >> ms->shift, addr, size,
 			 MS_ACC_STORE, &val);
-	if (le->pin_core == core) {
+	if (le->pin_core == core)
 		le->pin_until = until;
-		ms_fabric_locked(ms, le, core);
-	}
 	return ok;
 }
 

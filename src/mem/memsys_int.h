@@ -33,12 +33,6 @@ struct ms_line {
 	uint32_t dirty_in_flight;
 	uint8_t first_hitm, first_hitm_remote;
 	uint8_t contended;    /* bounced, invalidated or HITM: keep per-offset detail */
-	/* The request whose snoop is on its way (an EV_SNOOP in the fabric's
-	 * queue, at that request's snoop_at), index + 1; 0: none. A line has
-	 * at most one: its agent serves a request while another's snoop is
-	 * out only by forwarding it, and a forwarded snoop leaves once the
-	 * request before it has its fill. */
-	uint32_t snoop_rec;
 	struct ms_stats stats;
 	uint64_t line;        /* line number */
 	/* The line's requests at its agent (fabric.c): the one it served last
@@ -87,7 +81,6 @@ struct ms_rec {
 	uint64_t dom_key;
 	uint64_t core_key;      /* the same for its physical core's L1 (memsys.core_out) */
 	uint64_t not_before;
-	uint64_t snoop_at;      /* while the line's snoop_rec names it: its snoop's cycle */
 	uint64_t ready;         /* once filled: when the requester could use the line */
 	int32_t supplier;
 	uint8_t supplier_state, from;
@@ -285,8 +278,5 @@ void ms_fabric_free(struct memsys *ms);
  * missed); returns the record index, or -1 (out of memory, recorded). */
 int ms_fabric_issue(struct memsys *ms, int core, uint64_t now, uint64_t addr, unsigned size,
 		    enum ms_acc kind);
-
-/* A locked RMW of core has just set le->pin_until (fabric.c). */
-void ms_fabric_locked(struct memsys *ms, struct ms_line *le, int core);
 
 #endif
