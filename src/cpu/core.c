@@ -83,6 +83,10 @@ static inline uint64_t later(uint64_t t, uint64_t d) { return t > NONE - d ? NON
  * instruction bumps (the first 32 bytes of st) on line 1. */
 _Static_assert(offsetof(struct core, drain_at) < 64 && offsetof(struct core, sb) >= 64 &&
 	       offsetof(struct core, st) + 32 <= 128, "struct core's hot lines");
+/* and what a wake reads beyond lines 0 and 1, and its charge, on one more */
+_Static_assert(offsetof(struct core, wait_from) / 64 == offsetof(struct core, irq_hold) / 64 &&
+	       offsetof(struct core, in_handler) / 64 == offsetof(struct core, irq_hold) / 64,
+	       "struct core's wake line");
 
 static inline void note_act(struct core_env *env, struct core *c, unsigned act)
 {

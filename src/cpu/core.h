@@ -50,8 +50,6 @@ struct core_env;
  * snapshot, or the parked core's last iteration start. */
 #define FF_MAX_LOADS MS_REPEAT_MAX
 struct core_ff {
-	uint8_t probing;         /* a probe is under way */
-	uint8_t backoff, skip;   /* events to let pass before the next probe */
 	uint8_t nloads;
 	uint8_t zf, sf, cf, of, pf_byte, act; /* the snapshot at the head */
 	uint32_t head;           /* the loop's head (FF_NO_HEAD: not found yet) */
@@ -98,6 +96,11 @@ struct core {
 	uint8_t act;             /* enum core_activity, as last reported */
 	int id;
 	struct core_stats st;    /* its first 32 bytes end line 1 */
+	/* CORE_WAIT_SB, CORE_WAIT_MEM: when the wait began. On the line of
+	 * irq_hold and in_handler, which a fill's wake of the core reads too
+	 * (core_mem_wake): at 1024 cores the woken core's state is cold, and
+	 * a fourth host line was a fourth miss. */
+	uint64_t wait_from;
 	/* irq.next_min, copied whenever it may change (core_start, irq_poll) */
 	uint64_t irq_next;
 	/* An interrupt is taken only between instructions: while
@@ -107,11 +110,15 @@ struct core {
 	uint64_t irq_hold;
 	int in_handler;          /* running an interrupt handler (context in `saved`) */
 	uint8_t intr;            /* IF: hard interrupts enabled */
+	/* Fast-forward's gate (struct core_ff), which every event of a quiet
+	 * core reads (core_ff_wanted): here, in the padding of a line a wake
+	 * reads anyway, rather than on a line of its own: a probe is under
+	 * way; events to let pass before the next probe */
+	uint8_t ff_probing, ff_backoff, ff_skip;
 	uint32_t call_depth;     /* calls without their ret, in the current context */
 	int bh_count, preempt_count;
 	uint32_t issued;         /* instructions since the last cpi charge (issue_width > 1) */
 	unsigned sb_wait_max;    /* CORE_WAIT_SB: resume when sb use <= this */
-	uint64_t wait_from;      /* CORE_WAIT_SB, CORE_WAIT_MEM: when the wait began */
 
 	_Alignas(64) uint64_t r[R_NREGS];
 	uint64_t stack_lo, stack_hi;

@@ -90,11 +90,10 @@ static int same(const struct core *c)
 
 static int give_up(struct core *c)
 {
-	struct core_ff *f = &c->ff;
-	f->probing = 0;
-	f->backoff = f->backoff ? (uint8_t)(f->backoff >= FF_BACKOFF_MAX / 2 ? FF_BACKOFF_MAX : 2 * f->backoff)
-				: 1;
-	f->skip = f->backoff;
+	c->ff_probing = 0;
+	c->ff_backoff = c->ff_backoff ? (uint8_t)(c->ff_backoff >= FF_BACKOFF_MAX / 2 ? FF_BACKOFF_MAX : 2 * c->ff_backoff)
+				      : 1;
+	c->ff_skip = c->ff_backoff;
 	return CORE_STEP_NEXT;
 }
 
@@ -108,8 +107,8 @@ static int park(struct core_env *env, struct core *c)
 	if (!period || c->sb.n || ms_core_next_msg(env->ms, c->id) != NONE ||
 	    ms_repeat_load_hits(env->ms, c->id, f->load_addr, f->load_size, f->nloads, 0))
 		return give_up(c);
-	f->probing = 0;
-	f->backoff = 0;
+	c->ff_probing = 0;
+	c->ff_backoff = 0;
 	f->period = period;
 	f->instructions = c->st.instructions - f->instructions;
 	for (int i = 0; i < CORE_NCYCLES; i++)
@@ -124,10 +123,10 @@ static int park(struct core_env *env, struct core *c)
 int core_ff_probe(struct core_env *env, struct core *c)
 {
 	struct core_ff *f = &c->ff;
-	if (!f->probing) {
+	if (!c->ff_probing) {
 		if (c->sb.n || c->drain_at != NONE || c->in_handler)
 			return give_up(c);
-		f->probing = 1;
+		c->ff_probing = 1;
 		f->head = FF_NO_HEAD;
 		f->steps = f->iters = 0;
 	}
@@ -146,7 +145,7 @@ int core_ff_probe(struct core_env *env, struct core *c)
 		if (r != CORE_STEP_NEXT) {
 			/* the event ends at its stop: the probe goes on in the next */
 			if (r != CORE_STEP_YIELD)
-				f->probing = 0;
+				c->ff_probing = 0;
 			return r;
 		}
 		if (c->st.instructions == before)
@@ -200,7 +199,7 @@ static void leave(struct core_env *env, struct core *c, uint64_t t)
 	c->ev_at = c->clock;
 	env->parked--;
 	ms_watch_msgs(env->ms, c->id, 0);
-	c->ff.skip = 0;
+	c->ff_skip = 0;
 }
 
 uint64_t core_ff_unpark(struct core_env *env, struct core *c, uint64_t t)

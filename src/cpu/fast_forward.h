@@ -16,10 +16,10 @@
  * rules one out. Inline: it is asked at every such event. */
 static inline int core_ff_wanted(struct core *c)
 {
-	if (c->ff.probing)
+	if (c->ff_probing)
 		return 1;
-	if (c->ff.skip) {
-		c->ff.skip--;
+	if (c->ff_skip) {
+		c->ff_skip--;
 		return 0;
 	}
 	return c->sb.n == 0;

@@ -591,10 +591,13 @@ MS_INLINE uint64_t access_in_range(struct memsys *ms, int core, uint64_t now, ui
 	/* When the entry ms_line_get gave last is this line's and does not
 	 * list core, core's L1 has no copy (the directory's invariant,
 	 * memsys_int.h), so neither the lookaside nor the set can hit: a
-	 * contended line's misses skip both. */
+	 * contended line's misses skip both. A contended line has no
+	 * lookaside entry (la_fill), so its hits skip the lookaside probe,
+	 * whose entry a 1024-core run finds cold: a host miss an operation. */
 	const struct ms_line *memo = ms->last_le;
-	int absent = memo && memo->line == addr >> ms->shift && !((memo->sharers[core >> 6] >> (core & 63)) & 1);
-	if (!absent && (ms_la_hit(ms, core, addr, size, kind, val) ||
+	int known = memo && memo->line == addr >> ms->shift;
+	int absent = known && !((memo->sharers[core >> 6] >> (core & 63)) & 1);
+	if (!absent && ((!(known && memo->contended) && ms_la_hit(ms, core, addr, size, kind, val)) ||
 			walk_hit(ms, core, addr, size, kind, val, way, lep)))
 		return now + ms->m.lat_l1_hit;
 	*way = -1;
