@@ -289,7 +289,7 @@ static int merge_at(struct memsys *ms, struct ms_rec *r, uint32_t i, struct sp_m
 	return 0;
 }
 
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor);
 
 /* SMT siblings share one L1: a miss of a line that a sibling's exclusive
  * request, already served, is bringing into the core joins that request's
@@ -336,7 +336,7 @@ static int join_sibling(struct memsys *ms, struct ms_line *le, struct ms_rec *r,
 	} else if (le->active == fi) {
 		le->active = i + 1;
 	}
-	serve(ms, le, i, now);
+	serve(ms, le, i, now, now);
 	return 1;
 }
 
@@ -419,8 +419,11 @@ static int forwardable(const struct memsys *ms, const struct ms_line *le, const 
 /* Serve the line's queued requests in order of arrival, as far as the
  * agent can: one at a time when idle, and further ones forwarded to the
  * requester of the exclusive request before them (the owner to be), as a
- * directory that records the new owner when it forwards does. */
-static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
+ * directory that records the new owner when it forwards does. The agent
+ * has been free since `from` (at most now: see fill), so each is served
+ * from then or from its arrival, whichever is later, and its messages
+ * take effect no sooner than `floor` (at least now). */
+static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now, uint64_t from, uint64_t floor)
 {
 	while (le->qhead) {
 		uint32_t h = le->qhead;
@@ -452,7 +455,10 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 			}
 		}
 		le->active = h;
-		serve(ms, le, h - 1, now);
+		uint64_t at = n->issued + n->to_agent;
+		if (at < from)
+			at = from;
+		serve(ms, le, h - 1, at < now ? at : now, floor);
 	}
 }
 
@@ -466,7 +472,7 @@ static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 	else
 		le->qhead = i + 1;
 	le->qtail = i + 1;
-	start_next(ms, le, now);
+	start_next(ms, le, now, now, now);
 }
 
 /* ---- serving a request ---- */
@@ -584,7 +590,12 @@ static uint64_t upgrade_at(const struct memsys *ms, const struct ms_rec *r, uint
 	return at > r->served ? at : r->served;
 }
 
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now)
+/* Serve request i at `now`, which may lie before the current cycle when
+ * the agent was free earlier than the event that found it so (fill): its
+ * snoops, or its data, then take effect no sooner than `floor`, the
+ * current cycle or later, and a snoop held back so counts its holder's
+ * answer from when it took effect (deferred). */
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor)
 {
 	struct ms_rec *r = &ms->recs[i];
 	if (ms->m.fabric == FABRIC_BUS) {
@@ -618,6 +629,10 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 			r->waiting = 1;
 			return;
 		}
+		if (t < floor) {
+			t = floor;
+			r->deferred = 1;
+		}
 		msg_add(ms, r->fwd_core, t);
 		push(ms, t, i, EV_SNOOP);
 		return;
@@ -634,20 +649,23 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 				     (unsigned long long)(r->line << ms->shift), r->core,
 				     r->kind == MS_ACC_LOAD ? "load" : "store", ms_state_label(ms, st), ms->p->name);
 		r->req = MS_NREQS;
-		push(ms, now, i, EV_FILL);
+		push(ms, now > floor ? now : floor, i, EV_FILL);
 		return;
 	}
 	r->req = a->req;
 	r->fwd_ok = ms->p->req[r->req].forward;
 	uint64_t latest = 0;
 	int h;
-	choose_targets(ms, le, r);
-	FOR_EACH_TARGET(ms, r, h) {
-		uint64_t t = now + leg(ms, &r->agent, h);
-		if (t > latest)
-			latest = t;
-	}
-	if (latest) {
+	if (choose_targets(ms, le, r)) {
+		FOR_EACH_TARGET(ms, r, h) {
+			uint64_t t = now + leg(ms, &r->agent, h);
+			if (t > latest)
+				latest = t;
+		}
+		if (latest < floor) {
+			latest = floor;
+			r->deferred = 1;
+		}
 		/* All snoops of a request take effect together, when the farthest
 		 * arrives; the requester still waits for each one's reply. */
 		FOR_EACH_TARGET(ms, r, h)
@@ -656,6 +674,8 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		return;
 	}
 	r->data_at = upgrade_at(ms, r, own_data_at(ms, r, ms->p->req[r->req].fetch));
+	if (r->data_at < floor)
+		r->data_at = floor;
 	push(ms, r->data_at, i, EV_FILL);
 }
 
@@ -925,11 +945,23 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	}
 	/* The requester's unblock reaches its agent; the agent serves the
 	 * next request then, unless it forwarded it already: then the unblock
-	 * changes nothing there and the record can go now. */
-	if (le->active != i + 1)
+	 * changes nothing there and the record can go now. Where every answer
+	 * comes back through the agent (c2c_via_agent), there is no unblock:
+	 * the agent learnt the outcome when the last answer passed it on, a
+	 * leg before this fill (a read's too: it saw which copies remain), and
+	 * was free from then. What it served since takes effect from now on,
+	 * and here from the cycle after the requester's access, as a
+	 * forwarded request's does, since its snoop may be for this copy. */
+	if (le->active != i + 1) {
 		rec_free(ms, i);
-	else
+	} else if (ms->m.c2c_via_agent && ms->m.fabric == FABRIC_DIRECTORY) {
+		uint64_t passed = r->data_at > r->served + r->to_agent ? r->data_at - r->to_agent : r->served;
+		rec_free(ms, i);
+		le->active = 0;
+		start_next(ms, le, now, passed, ready + 1);
+	} else {
 		push(ms, now + r->to_agent, i, EV_FREE);
+	}
 }
 
 /* One event, popped: what it is and to whom. Inline in both drivers below,
@@ -943,8 +975,8 @@ MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 		break;
 	case EV_SERVE: {
 		struct ms_line *le = ms->recs[i].le;
-		serve(ms, le, i, t);
-		start_next(ms, le, t);
+		serve(ms, le, i, t, t);
+		start_next(ms, le, t, t, t);
 		break;
 	}
 	case EV_SNOOP:
@@ -958,7 +990,7 @@ MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 		rec_free(ms, i);
 		if (le->active == i + 1) {
 			le->active = 0;
-			start_next(ms, le, t);
+			start_next(ms, le, t, t, t);
 		}
 		break;
 	}
