@@ -4,8 +4,9 @@
  * served (snoops go out to the holders the protocol table names), the
  * holders' copies change when their snoop arrives, the data or acks travel
  * to the requester, and the requester's unblock frees the line at its
- * agent. docs/architecture.md states the model; topology.h the latency of
- * a leg.
+ * agent (where the answers come back through the agent, the last one
+ * passing it does). docs/architecture.md states the model; topology.h the
+ * latency of a leg.
  *
  * Invariants: the copies of a line change in the order the agent served
  * its requests: a forwarded request's snoop is handled only after the fill
