@@ -406,7 +406,12 @@ EOF
 	echo "186 of the 223 cycles, so the transfer's conversion, which lifts the"
 	echo "atomic add above its published level, weighs nearly three times as much"
 	echo "here. Each thread more adds a failed CAS per increment (N threads make N"
-	echo "locked RMWs an increment) and 80 cycles; the published curve rises too."
+	echo "locked RMWs an increment) and 80 to 110 cycles; the published curve rises"
+	echo "too. From three threads on these rows are somewhat high for a reason of"
+	echo "the engine's, not of the hardware: an invalidation that the agent sends,"
+	echo "behind a read, to a core other than that read's requester takes effect"
+	echo "no sooner than a shortest leg after the read's fill, the bound the"
+	echo "cores' run-ahead sets (docs/architecture.md, step 5)."
 	echo
 	echo "## Simulated contended throughput, for reference"
 	echo

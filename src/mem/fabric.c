@@ -290,7 +290,7 @@ static int merge_at(struct memsys *ms, struct ms_rec *r, uint32_t i, struct sp_m
 	return 0;
 }
 
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor);
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor, int reader);
 
 /* SMT siblings share one L1: a miss of a line that a sibling's exclusive
  * request, already served, is bringing into the core joins that request's
@@ -337,7 +337,7 @@ static int join_sibling(struct memsys *ms, struct ms_line *le, struct ms_rec *r,
 	} else if (le->active == fi) {
 		le->active = i + 1;
 	}
-	serve(ms, le, i, now, now);
+	serve(ms, le, i, now, now, -1);
 	return 1;
 }
 
@@ -423,8 +423,9 @@ static int forwardable(const struct memsys *ms, const struct ms_line *le, const 
  * directory that records the new owner when it forwards does. The agent
  * has been free since `from` (at most now: see fill), so each is served
  * from then or from its arrival, whichever is later, and its messages
- * take effect no sooner than `floor` (at least now). */
-static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now, uint64_t from, uint64_t floor)
+ * take effect no sooner than `floor` (at least now; see serve for reader). */
+static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now, uint64_t from, uint64_t floor,
+		       int reader)
 {
 	while (le->qhead) {
 		uint32_t h = le->qhead;
@@ -459,7 +460,7 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now, uint
 		uint64_t at = n->issued + n->to_agent;
 		if (at < from)
 			at = from;
-		serve(ms, le, h - 1, at < now ? at : now, floor);
+		serve(ms, le, h - 1, at < now ? at : now, floor, reader);
 	}
 }
 
@@ -473,7 +474,7 @@ static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 	else
 		le->qhead = i + 1;
 	le->qtail = i + 1;
-	start_next(ms, le, now, now, now);
+	start_next(ms, le, now, now, now, -1);
 }
 
 /* ---- serving a request ---- */
@@ -591,12 +592,23 @@ static uint64_t upgrade_at(const struct memsys *ms, const struct ms_rec *r, uint
 	return at > r->served ? at : r->served;
 }
 
+/* When a message of a request served late (below) may take effect at h:
+ * at the reader (the core whose fill found the agent free: it waited for
+ * that fill, so it has not run ahead) from floor, at any other core only
+ * where the run-ahead bound lets a message from the fabric's current
+ * event land: a shortest leg on (floor is at least the next cycle). */
+MS_INLINE uint64_t floor_at(const struct memsys *ms, uint64_t floor, int reader, int h)
+{
+	return reader < 0 || h == reader ? floor : floor - 1 + ms->min_leg;
+}
+
 /* Serve request i at `now`, which may lie before the current cycle when
- * the agent was free earlier than the event that found it so (fill): its
- * snoops, or its data, then take effect no sooner than `floor`, the
- * current cycle or later, and a snoop held back so counts its holder's
- * answer from when it took effect (deferred). */
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor)
+ * the agent was free earlier than the event that found it so (fill, with
+ * the reader named; else reader is -1 and floor the current cycle): its
+ * snoops, or its data, then take effect no sooner than floor_at says, and
+ * a snoop held back so counts its holders' answers from when it took
+ * effect (deferred). */
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor, int reader)
 {
 	struct ms_rec *r = &ms->recs[i];
 	if (ms->m.fabric == FABRIC_BUS) {
@@ -630,8 +642,9 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 			r->waiting = 1;
 			return;
 		}
-		if (t < floor) {
-			t = floor;
+		uint64_t lo = floor_at(ms, floor, reader, r->fwd_core);
+		if (t < lo) {
+			t = lo;
 			r->deferred = 1;
 		}
 		msg_add(ms, r->fwd_core, t);
@@ -659,13 +672,13 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 	int h;
 	if (choose_targets(ms, le, r)) {
 		FOR_EACH_TARGET(ms, r, h) {
-			uint64_t t = now + leg(ms, &r->agent, h);
+			uint64_t t = now + leg(ms, &r->agent, h), lo = floor_at(ms, floor, reader, h);
+			if (t < lo) {
+				t = lo;
+				r->deferred = 1;
+			}
 			if (t > latest)
 				latest = t;
-		}
-		if (latest < floor) {
-			latest = floor;
-			r->deferred = 1;
 		}
 		/* All snoops of a request take effect together, when the farthest
 		 * arrives; the requester still waits for each one's reply. */
@@ -950,16 +963,17 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	 * comes back through the agent (c2c_via_agent), there is no unblock:
 	 * the agent learnt the outcome when the last answer passed it on, a
 	 * leg before this fill (a read's too: it saw which copies remain), and
-	 * was free from then. What it served since takes effect from now on,
-	 * and here from the cycle after the requester's access, as a
-	 * forwarded request's does, since its snoop may be for this copy. */
+	 * was free from then. What it served since takes effect from now on:
+	 * here from the cycle after the requester's access, as a forwarded
+	 * request's does (its snoop may be for this copy), elsewhere no sooner
+	 * than a message sent now could land (floor_at). */
 	if (le->active != i + 1) {
 		rec_free(ms, i);
 	} else if (ms->m.c2c_via_agent && ms->m.fabric == FABRIC_DIRECTORY) {
 		uint64_t passed = r->data_at > r->served + r->to_agent ? r->data_at - r->to_agent : r->served;
 		rec_free(ms, i);
 		le->active = 0;
-		start_next(ms, le, now, passed, ready + 1);
+		start_next(ms, le, now, passed, ready + 1, core);
 	} else {
 		push(ms, now + r->to_agent, i, EV_FREE);
 	}
@@ -976,8 +990,8 @@ MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 		break;
 	case EV_SERVE: {
 		struct ms_line *le = ms->recs[i].le;
-		serve(ms, le, i, t, t);
-		start_next(ms, le, t, t, t);
+		serve(ms, le, i, t, t, -1);
+		start_next(ms, le, t, t, t, -1);
 		break;
 	}
 	case EV_SNOOP:
@@ -991,7 +1005,7 @@ MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 		rec_free(ms, i);
 		if (le->active == i + 1) {
 			le->active = 0;
-			start_next(ms, le, t, t, t);
+			start_next(ms, le, t, t, t, -1);
 		}
 		break;
 	}
