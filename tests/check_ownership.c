@@ -24,8 +24,18 @@ static const char src[] =
 	"main:\nmov rcx, NR_OPS\n"
 	"l: mov rax, 1\nlock xadd qword ptr [counter], rax\ndec rcx\njnz l\nhlt\n";
 
+/* The same with a load and a lock cmpxchg retried with the value it
+ * returns (travisdowns/concurrency-hierarchy-bench's `cas add`, as
+ * docs/validation/client-atomic.s has it). */
+static const char src_cas[] =
+	".equ NR_OPS, 1\n.data\n.align 4096\ncounter: .quad 0\n.text\n"
+	"main:\nmov rcx, NR_OPS\n"
+	"l: mov rax, qword ptr [counter]\n"
+	"r: lea rdx, [rax + 1]\nlock cmpxchg qword ptr [counter], rdx\njnz r\n"
+	"dec rcx\njnz l\nhlt\n";
+
 struct outcome {
-	uint64_t cycles, bounces, locked_ops;
+	uint64_t cycles, bounces, locked_ops, c2c_transfers;
 };
 
 static const char *datadir(void)
@@ -40,7 +50,8 @@ static const char *datadir(void)
  * parameters drain and snoop, the data's way via (c2c_via_agent) and one
  * simple instruction a cycle (so the loop's mov, dec and jnz take a cycle
  * each). */
-static struct outcome run_cpus(const int *cpus, int n, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
+static struct outcome run_text(const char *text, const int *cpus, int n, uint32_t drain, uint32_t snoop,
+			       uint32_t via, int ops)
 {
 	char path[1024], msg[2048];
 	struct err e;
@@ -59,7 +70,7 @@ static struct outcome run_cpus(const int *cpus, int n, uint32_t drain, uint32_t 
 	struct asm_define d = { .name = "NR_OPS", .value = ops };
 	struct asm_input in = { .nr_cpus = m.cores, .line_size = 64, .defines = &d, .n_defines = 1 };
 	struct program p;
-	int rc = asm_assemble_string("t.s", src, &in, &p, &e);
+	int rc = asm_assemble_string("t.s", text, &in, &p, &e);
 	err_format(&e, msg, sizeof msg);
 	ck_assert_msg(rc == 0, "assembly failed: %s", msg);
 	const struct symbol *ent = program_symbol(&p, "main");
@@ -82,10 +93,15 @@ static struct outcome run_cpus(const int *cpus, int n, uint32_t drain, uint32_t 
 	ms_total_stats(sim_memsys(s), &ms);
 	struct core_stats cs;
 	sim_total_core_stats(s, &cs);
-	struct outcome o = { sim_cycles(s), ms.bounces, cs.locked_ops };
+	struct outcome o = { sim_cycles(s), ms.bounces, cs.locked_ops, ms.c2c_transfers };
 	sim_destroy(s);
 	program_free(&p);
 	return o;
+}
+
+static struct outcome run_cpus(const int *cpus, int n, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
+{
+	return run_text(src, cpus, n, drain, snoop, via, ops);
 }
 
 static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_t via, int ops)
@@ -237,6 +253,41 @@ START_TEST(test_siblings_share_a_visit)
 }
 END_TEST
 
+/* The CAS loop on CPUs 0 and 1 (one socket: the agent is its LLC, every
+ * leg L = 43). Each thread reads the line (a GETS: the owner's M becomes
+ * S) and its lock cmpxchg then needs it exclusive. In the steady state
+ * the two take turns so: A's successful lock ends at E, and B's request,
+ * waiting at A, takes the line (data back through the agent, 2L). B's
+ * lock cmpxchg fails (15 cycles: A changed the value since B's load) and
+ * still holds the line exclusive, as a failed lock cmpxchg writes its
+ * destination back (Intel SDM, CMPXCHG). A's read, waiting at B, takes
+ * it as B's lock ends; the data reaches the agent a leg later, at
+ * E + 3L + 15. B's retry (jnz, lea: 2 cycles) finds its copy S and sends
+ * an UPGRADE, at the agent at E + 3L + 17. The agent learnt the read's
+ * outcome when B's data passed it (c2c_via_agent: no unblock to wait
+ * for), so it serves the UPGRADE on arrival: its invalidation reaches A
+ * a leg later, just after A's fill (E + 4L + 15) and load, A's ack and
+ * the grant take 2L, and B's successful lock ends at E + 6L + 32: the
+ * next E, the roles swapped. A's own lock cmpxchg, sent after its load,
+ * is forwarded to B and waits there for that lock: it is the next
+ * turn's failure. So each increment costs 6L + 32 cycles, two locked
+ * RMWs (one fails) and two transfers (the failed RMW's and the read's).
+ * Waiting for the read's unblock instead, the agent would serve the
+ * UPGRADE at A's fill plus a leg, E + 5L + 15: 8L + 30 an increment. */
+START_TEST(test_cas_loop_read_then_upgrade)
+{
+	static const int cpus[2] = { 0, 1 };
+	const uint32_t l = 43;
+	struct outcome a = run_text(src_cas, cpus, 2, 0, 0, 1, 300);
+	struct outcome b = run_text(src_cas, cpus, 2, 0, 0, 1, 900);
+	ck_assert_uint_eq(b.locked_ops - a.locked_ops, 2 * 1200);
+	ck_assert_uint_eq(b.c2c_transfers - a.c2c_transfers, 2 * 1200);
+	ck_assert_msg(b.cycles - a.cycles == 1200 * (6 * l + 2 * OP + 2),
+		      "%llu more cycles, expected %u", (unsigned long long)(b.cycles - a.cycles),
+		      1200 * (6 * l + 2 * OP + 2));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ownership");
@@ -246,6 +297,7 @@ int main(void)
 			    (int)(sizeof distances / sizeof distances[0] * (sizeof params / sizeof params[0])));
 	tcase_add_test(tc, test_slow_snoop_starves);
 	tcase_add_loop_test(tc, test_siblings_share_a_visit, 0, 2);
+	tcase_add_test(tc, test_cas_loop_read_then_upgrade);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -111,7 +111,8 @@ struct coh_req_col {
 	/* Its requester will hold the only copy, so the agent may forward the
 	 * line's next request to it before its unblock (fabric.c, start_next);
 	 * behind any other request the agent waits for the unblock, since only
-	 * then does it know which copies remain. */
+	 * then does it know which copies remain (through the agent, only until
+	 * the request's last answer has passed it: fabric.c, fill). */
 	uint8_t forward;
 	/* The other holders keep their copies and take the store it is for
 	 * (an update protocol); else the store invalidates them. */

@@ -4,8 +4,9 @@
  * served (snoops go out to the holders the protocol table names), the
  * holders' copies change when their snoop arrives, the data or acks travel
  * to the requester, and the requester's unblock frees the line at its
- * agent. docs/architecture.md states the model; topology.h the latency of
- * a leg.
+ * agent (where the answers come back through the agent, the last one
+ * passing it does). docs/architecture.md states the model; topology.h the
+ * latency of a leg.
  *
  * Invariants: the copies of a line change in the order the agent served
  * its requests: a forwarded request's snoop is handled only after the fill
@@ -289,7 +290,7 @@ static int merge_at(struct memsys *ms, struct ms_rec *r, uint32_t i, struct sp_m
 	return 0;
 }
 
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now);
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor, int reader);
 
 /* SMT siblings share one L1: a miss of a line that a sibling's exclusive
  * request, already served, is bringing into the core joins that request's
@@ -336,7 +337,7 @@ static int join_sibling(struct memsys *ms, struct ms_line *le, struct ms_rec *r,
 	} else if (le->active == fi) {
 		le->active = i + 1;
 	}
-	serve(ms, le, i, now);
+	serve(ms, le, i, now, now, -1);
 	return 1;
 }
 
@@ -419,8 +420,12 @@ static int forwardable(const struct memsys *ms, const struct ms_line *le, const 
 /* Serve the line's queued requests in order of arrival, as far as the
  * agent can: one at a time when idle, and further ones forwarded to the
  * requester of the exclusive request before them (the owner to be), as a
- * directory that records the new owner when it forwards does. */
-static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
+ * directory that records the new owner when it forwards does. The agent
+ * has been free since `from` (at most now: see fill), so each is served
+ * from then or from its arrival, whichever is later, and its messages
+ * take effect no sooner than `floor` (at least now; see serve for reader). */
+static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now, uint64_t from, uint64_t floor,
+		       int reader)
 {
 	while (le->qhead) {
 		uint32_t h = le->qhead;
@@ -452,7 +457,10 @@ static void start_next(struct memsys *ms, struct ms_line *le, uint64_t now)
 			}
 		}
 		le->active = h;
-		serve(ms, le, h - 1, now);
+		uint64_t at = n->issued + n->to_agent;
+		if (at < from)
+			at = from;
+		serve(ms, le, h - 1, at < now ? at : now, floor, reader);
 	}
 }
 
@@ -466,7 +474,7 @@ static void arrive(struct memsys *ms, uint32_t i, uint64_t now)
 	else
 		le->qhead = i + 1;
 	le->qtail = i + 1;
-	start_next(ms, le, now);
+	start_next(ms, le, now, now, now, -1);
 }
 
 /* ---- serving a request ---- */
@@ -584,7 +592,23 @@ static uint64_t upgrade_at(const struct memsys *ms, const struct ms_rec *r, uint
 	return at > r->served ? at : r->served;
 }
 
-static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now)
+/* When a message of a request served late (below) may take effect at h:
+ * at the reader (the core whose fill found the agent free: it waited for
+ * that fill, so it has not run ahead) from floor, at any other core only
+ * where the run-ahead bound lets a message from the fabric's current
+ * event land: a shortest leg on (floor is at least the next cycle). */
+MS_INLINE uint64_t floor_at(const struct memsys *ms, uint64_t floor, int reader, int h)
+{
+	return reader < 0 || h == reader ? floor : floor - 1 + ms->min_leg;
+}
+
+/* Serve request i at `now`, which may lie before the current cycle when
+ * the agent was free earlier than the event that found it so (fill, with
+ * the reader named; else reader is -1 and floor the current cycle): its
+ * snoops, or its data, then take effect no sooner than floor_at says, and
+ * a snoop held back so counts its holders' answers from when it took
+ * effect (deferred). */
+static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t now, uint64_t floor, int reader)
 {
 	struct ms_rec *r = &ms->recs[i];
 	if (ms->m.fabric == FABRIC_BUS) {
@@ -618,6 +642,11 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 			r->waiting = 1;
 			return;
 		}
+		uint64_t lo = floor_at(ms, floor, reader, r->fwd_core);
+		if (t < lo) {
+			t = lo;
+			r->deferred = 1;
+		}
 		msg_add(ms, r->fwd_core, t);
 		push(ms, t, i, EV_SNOOP);
 		return;
@@ -634,20 +663,23 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 				     (unsigned long long)(r->line << ms->shift), r->core,
 				     r->kind == MS_ACC_LOAD ? "load" : "store", ms_state_label(ms, st), ms->p->name);
 		r->req = MS_NREQS;
-		push(ms, now, i, EV_FILL);
+		push(ms, now > floor ? now : floor, i, EV_FILL);
 		return;
 	}
 	r->req = a->req;
 	r->fwd_ok = ms->p->req[r->req].forward;
 	uint64_t latest = 0;
 	int h;
-	choose_targets(ms, le, r);
-	FOR_EACH_TARGET(ms, r, h) {
-		uint64_t t = now + leg(ms, &r->agent, h);
-		if (t > latest)
-			latest = t;
-	}
-	if (latest) {
+	if (choose_targets(ms, le, r)) {
+		FOR_EACH_TARGET(ms, r, h) {
+			uint64_t t = now + leg(ms, &r->agent, h), lo = floor_at(ms, floor, reader, h);
+			if (t < lo) {
+				t = lo;
+				r->deferred = 1;
+			}
+			if (t > latest)
+				latest = t;
+		}
 		/* All snoops of a request take effect together, when the farthest
 		 * arrives; the requester still waits for each one's reply. */
 		FOR_EACH_TARGET(ms, r, h)
@@ -656,6 +688,8 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 		return;
 	}
 	r->data_at = upgrade_at(ms, r, own_data_at(ms, r, ms->p->req[r->req].fetch));
+	if (r->data_at < floor)
+		r->data_at = floor;
 	push(ms, r->data_at, i, EV_FILL);
 }
 
@@ -925,11 +959,24 @@ static void fill(struct memsys *ms, uint32_t i, uint64_t now)
 	}
 	/* The requester's unblock reaches its agent; the agent serves the
 	 * next request then, unless it forwarded it already: then the unblock
-	 * changes nothing there and the record can go now. */
-	if (le->active != i + 1)
+	 * changes nothing there and the record can go now. Where every answer
+	 * comes back through the agent (c2c_via_agent), there is no unblock:
+	 * the agent learnt the outcome when the last answer passed it on, a
+	 * leg before this fill (a read's too: it saw which copies remain), and
+	 * was free from then. What it served since takes effect from now on:
+	 * here from the cycle after the requester's access, as a forwarded
+	 * request's does (its snoop may be for this copy), elsewhere no sooner
+	 * than a message sent now could land (floor_at). */
+	if (le->active != i + 1) {
 		rec_free(ms, i);
-	else
+	} else if (ms->m.c2c_via_agent && ms->m.fabric == FABRIC_DIRECTORY) {
+		uint64_t passed = r->data_at > r->served + r->to_agent ? r->data_at - r->to_agent : r->served;
+		rec_free(ms, i);
+		le->active = 0;
+		start_next(ms, le, now, passed, ready + 1, core);
+	} else {
 		push(ms, now + r->to_agent, i, EV_FREE);
+	}
 }
 
 /* One event, popped: what it is and to whom. Inline in both drivers below,
@@ -943,8 +990,8 @@ MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 		break;
 	case EV_SERVE: {
 		struct ms_line *le = ms->recs[i].le;
-		serve(ms, le, i, t);
-		start_next(ms, le, t);
+		serve(ms, le, i, t, t, -1);
+		start_next(ms, le, t, t, t, -1);
 		break;
 	}
 	case EV_SNOOP:
@@ -958,7 +1005,7 @@ MS_INLINE void handle(struct memsys *ms, uint64_t t, uint32_t id)
 		rec_free(ms, i);
 		if (le->active == i + 1) {
 			le->active = 0;
-			start_next(ms, le, t);
+			start_next(ms, le, t, t, t, -1);
 		}
 		break;
 	}

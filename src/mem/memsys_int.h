@@ -36,8 +36,9 @@ struct ms_line {
 	struct ms_stats stats;
 	uint64_t line;        /* line number */
 	/* The line's requests at its agent (fabric.c): the one it served last
-	 * (until its unblock arrives; with forwarding the tail of a chain of
-	 * requests in flight) and the queue behind it, record index + 1. */
+	 * (until its unblock arrives, or through the agent its fill; with
+	 * forwarding the tail of a chain of requests in flight) and the queue
+	 * behind it, record index + 1. */
 	uint32_t active, qhead, qtail;
 	/* A locked RMW holds the line in pin_core's cache until pin_until:
 	 * snoops that arrive meanwhile wait (cache locking). */
