@@ -133,6 +133,15 @@ printf '{"name": "fault", "cpu": "x460-8way", "cores": 1, "program": ["fault.s"]
 expect_status "sweep: two workers fail" 2 "$BOUNCE" sweep "$T/fault.json" --set K=0,8 --jobs 2 --csv "$T/fault.csv"
 expect_eq "sweep: two workers fail: one message" 1 "$(wc -l <"$T/err")"
 expect_grep "sweep: two workers fail: point 0's" "fault.s:4:.*0x0\b" "$T/err"
+# The lowest point's failure even when a later point fails first on the
+# clock: point 0 loops 4.5 M times before its fault, point 1 0.5 M; the
+# later failure stops only the points after it.
+printf '.equ K, 0\n.text\nworker:\n    mov rcx, (9 - K) * 500000\nl:  dec rcx\n    jnz l\n    mov rax, qword ptr [K]\n    hlt\n' >"$T/slow.s"
+sed 's/fault\.s/slow.s/' "$T/fault.json" >"$T/slow.json"
+for i in 1 2 3; do
+	expect_status "sweep: a later point fails first ($i)" 2 "$BOUNCE" sweep "$T/slow.json" --set K=0,8 --jobs 2 --csv "$T/slow.csv"
+	expect_grep "sweep: a later point fails first ($i): point 0's" "slow.s:7:.*0x0\b" "$T/err"
+done
 # Lists whose product wraps a 64-bit count (2^64 + 418 points) are too many,
 # not 418: seven defines (inc.s has none to spare, so a program of its own).
 printf '.equ B0, 0\n.equ B1, 0\n.equ B2, 0\n.equ B3, 0\n.equ B4, 0\n.equ B5, 0\n.equ B6, 0\n.text\nworker:\n    hlt\n' >"$T/b.s"

@@ -52,8 +52,9 @@ static void point_pick(const struct cli_opts *o, size_t p, size_t *pick)
 enum point_state { POINT_OK, POINT_FAILED, POINT_STOPPED };
 
 struct point_slot {
-	size_t job;             /* the job that last filled this slot */
-	enum point_state state; /* STOPPED: a signal or the pool's cancel, not its own failure */
+	atomic_size_t job;      /* the job that last filled this slot */
+	atomic_int stop;        /* its run stops early: a signal, or an earlier point failed */
+	enum point_state state; /* STOPPED: stopped so, not its own failure */
 	char *rows;             /* its CSV rows (POINT_OK) */
 	struct err e;           /* why it failed (POINT_FAILED) */
 };
@@ -69,7 +70,7 @@ struct sweep_run {
 	int jobs;
 	struct work_pool *pool;
 	atomic_size_t points_done, variants_done;
-	atomic_int failed;             /* a point failed: stop the others */
+	atomic_size_t first_failed;    /* the lowest job that failed; SIZE_MAX: none */
 	int progress;
 	double t0, shown;
 };
@@ -144,12 +145,10 @@ static int to_run(const struct cli_opts *o, const struct sweep_journal *jn, size
 
 /* "points done/total, rate, ETA" on the caller's thread: from the pool's
  * wait, or, with one job run on the caller's thread, after each slice of
- * it. A point that failed stops the others from here. */
+ * it. */
 static void sweep_tick(void *ctx)
 {
 	struct sweep_run *sw = ctx;
-	if (atomic_load(&sw->failed) && sw->pool)
-		work_pool_cancel(sw->pool);
 	double t = progress_now();
 	if (!sw->progress || t - sw->shown < 0.25)
 		return;
@@ -171,15 +170,37 @@ static void sweep_tick(void *ctx)
  * they go anywhere: into the journal (which keeps only whole points) as
  * soon as the point is done, whatever the order, and to the caller, which
  * puts them in point order. */
+/* Job k failed on its own: the jobs after it stop (those started now and
+ * those to come), the ones before it go on. So the failure reported is
+ * always the lowest point's that fails, whatever --jobs and whichever
+ * failed first on the clock. */
+static void stop_after(struct sweep_run *sw, size_t k)
+{
+	size_t f = atomic_load(&sw->first_failed);
+	while (k < f && !atomic_compare_exchange_weak(&sw->first_failed, &f, k))
+		;
+	for (size_t i = 0; i < sw->ring_n; i++) {
+		size_t j = atomic_load(&sw->ring[i].job);
+		if (j != SIZE_MAX && j > k)
+			atomic_store(&sw->ring[i].stop, 1);
+	}
+}
+
 static void run_job(void *ctx, size_t k, const atomic_int *cancelled)
 {
 	struct sweep_run *sw = ctx;
 	struct point_slot *sl = &sw->ring[k % sw->ring_n];
 	size_t p = sw->todo[k], len = 0;
-	sl->job = k;
+	atomic_store(&sl->job, k);
+	atomic_store(&sl->stop, 0);
 	sl->rows = NULL;
 	err_clear(&sl->e);
-	struct cli_meter m = {.stop = cancelled};
+	/* after the stop's reset: a failure now either is seen here or sets it */
+	if (atomic_load(&sw->first_failed) < k || atomic_load(cancelled)) {
+		sl->state = POINT_STOPPED;
+		return;
+	}
+	struct cli_meter m = {.stop = &sl->stop};
 	if (sw->jobs <= 1) {
 		m.tick = sweep_tick;
 		m.tick_ctx = sw;
@@ -198,9 +219,10 @@ static void run_job(void *ctx, size_t k, const atomic_int *cancelled)
 	free(sl->rows);
 	sl->rows = NULL;
 	/* Stopped from outside, a point fails as it stops: not its own failure. */
-	sl->state = atomic_load(cancelled) || err_poll(NULL) ? POINT_STOPPED : POINT_FAILED;
+	sl->state = atomic_load(&sl->stop) || atomic_load(cancelled) || err_poll(NULL) ? POINT_STOPPED
+										   : POINT_FAILED;
 	if (sl->state == POINT_FAILED)
-		atomic_store(&sw->failed, 1);
+		stop_after(sw, k);
 }
 
 /* After the pool stopped at job `from`: the failure of the lowest point,
@@ -210,7 +232,7 @@ static const struct point_slot *first_failure(const struct sweep_run *sw, size_t
 {
 	for (size_t k = from; k < sw->n_todo && k < from + sw->ring_n; k++) {
 		const struct point_slot *sl = &sw->ring[k % sw->ring_n];
-		if (sl->job == k && sl->state == POINT_FAILED)
+		if (atomic_load(&sl->job) == k && sl->state == POINT_FAILED)
 			return sl;
 	}
 	return NULL;
@@ -330,8 +352,11 @@ static int run_points(struct sweep_run *sw, struct chunk **cs, size_t *ncs, stru
 		sw->ring_n = 1;
 	if (!(sw->ring = calloc(sw->ring_n, sizeof *sw->ring)))
 		return err_internal(e, "out of memory");
-	for (size_t i = 0; i < sw->ring_n; i++)
-		sw->ring[i].job = SIZE_MAX;
+	for (size_t i = 0; i < sw->ring_n; i++) {
+		atomic_init(&sw->ring[i].job, SIZE_MAX);
+		atomic_init(&sw->ring[i].stop, 0);
+	}
+	atomic_init(&sw->first_failed, SIZE_MAX);
 	sw->t0 = sw->shown = progress_now();
 	if (!(sw->pool = work_pool_start(sw->n_todo, sw->jobs, sw->ring_n, run_job, sw, e))) {
 		free(sw->ring);
@@ -350,6 +375,10 @@ static int run_points(struct sweep_run *sw, struct chunk **cs, size_t *ncs, stru
 		sl->rows = NULL;
 		work_pool_release(sw->pool, k++);
 	}
+	/* What still runs lies after job k: it stops (a signal stops it too,
+	 * through the runner's own poll). */
+	if (k < sw->n_todo)
+		stop_after(sw, k);
 	work_pool_free(sw->pool);
 	sw->pool = NULL;
 	progress_erase();
