@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "load/scenario.h"
 #include "run/runner.h"
@@ -74,6 +75,36 @@ START_TEST(test_wall_clock)
 	ck_assert_int_eq(runner_run(&r, &l, &e), RUN_WALL_CLOCK);
 	ck_assert_uint_lt(sim_cycles(r.sim), 1000000);
 	unload(&r);
+}
+END_TEST
+
+/* A core with nothing else to wait for yields at each slice's end too: an
+ * endless loop on one core (no memory traffic, so no other event bounds
+ * its run-ahead) stops at a deadline after the first slice, where it had
+ * run to its cycle limit in one event. */
+START_TEST(test_lone_core_slices)
+{
+	struct runner r;
+	struct err e = {0};
+	char dir[] = "/tmp/check_run.XXXXXX", path[4096];
+	struct scen_overrides ov = {0};
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/loop.s", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(".text\nworker:\n    mov rcx, 0\nl:  dec rcx\n    jnz l\n    hlt\n", f);
+	fclose(f);
+	static const char text[] =
+		"{\"name\": \"loop\", \"cpu\": \"x460-8way\", \"cores\": 1, \"program\": [\"loop.s\"],"
+		" \"threads\": [{\"cpus\": \"all\", \"entry\": \"worker\"}], \"stop\": {\"cycles\": 200000000}}";
+	ck_assert_msg(scen_load_string("loop.json", dir, text, &scen, &e) == 0, "%s", e.msg);
+	ck_assert_msg(runner_prepare(&r, &scen, 0, &ov, 0, &e) == 0, "%s", e.msg);
+	struct runner_limits l = {.deadline = runner_clock() - 1};
+	ck_assert_int_eq(runner_run(&r, &l, &e), RUN_WALL_CLOCK);
+	ck_assert_uint_lt(sim_cycles(r.sim), 1000000);
+	unload(&r);
+	unlink(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -257,6 +288,7 @@ int main(void)
 	tcase_add_test(t, test_halted);
 	tcase_add_test(t, test_wall_clock);
 	tcase_add_test(t, test_cancel);
+	tcase_add_test(t, test_lone_core_slices);
 	tcase_add_test(t, test_observer_release);
 	suite_add_tcase(s, t);
 	TCase *w = tcase_create("work_pool");

@@ -310,10 +310,25 @@ ALWAYS_INLINE void set_stop(struct core_env *env, struct core *c, const int plai
 /* The run-ahead bound of the event being processed: no other event
  * affects this core sooner (the lookaheads, ms_lookahead and
  * ms_issue_lookahead), nor does the cycle limit let it go on. */
+/* The farthest one event runs a core: to the next multiple of
+ * RUN_AHEAD_SPAN cycles. A core with nothing else to wait for (a lone
+ * core's loop) would otherwise run to the cycle limit in one event, past
+ * every deadline, cancel and signal its runner checks between slices. A
+ * fixed grid of simulated cycles, not the slice's end (which follows the
+ * wall clock), so that where events fall, which a trace's order shows,
+ * never depends on how fast the host ran. */
+#define RUN_AHEAD_SPAN (UINT64_C(1) << 16)
+
+static inline uint64_t span_end(uint64_t now)
+{
+	return now > NONE - RUN_AHEAD_SPAN ? NONE : (now | (RUN_AHEAD_SPAN - 1)) + 1;
+}
+
 ALWAYS_INLINE void set_horizon(struct core_env *env)
 {
 	env->horizon = min64(min64(later(evq_peek_time(env->q), env->issue_lookahead),
-				   later(ms_next_event(env->ms), env->lookahead)), env->limit);
+				   later(ms_next_event(env->ms), env->lookahead)),
+			     min64(env->limit, span_end(env->now)));
 }
 
 /* The memory system recorded an error (ms_check_error): the driver stops
