@@ -54,7 +54,7 @@ enum point_state { POINT_OK, POINT_FAILED, POINT_STOPPED };
 struct point_slot {
 	atomic_size_t job;      /* the job that last filled this slot */
 	atomic_int stop;        /* its run stops early: a signal, or an earlier point failed */
-	enum point_state state; /* STOPPED: stopped so, not its own failure */
+	enum point_state state; /* STOPPED: by its stop or a signal, not its own failure */
 	char *rows;             /* its CSV rows (POINT_OK) */
 	struct err e;           /* why it failed (POINT_FAILED) */
 };
