@@ -225,6 +225,12 @@ START_TEST(validate_verdicts)
 	validate_judge(&r, r.error, 0, 0);
 	ck_assert_int_eq(r.within, 1);
 	ck_assert_ptr_null(r.cause);
+	r.error = 0.25007; /* printed +25.0%: within, as the table says */
+	validate_judge(&r, r.error, 0, 0);
+	ck_assert_int_eq(r.within, 1);
+	r.error = -0.2506; /* printed -25.1% */
+	validate_judge(&r, r.error, 0, 0);
+	ck_assert_int_eq(r.within, 0);
 	r.error = -0.26;
 	validate_judge(&r, r.error, 0, 0);
 	ck_assert_int_eq(r.within, 0);

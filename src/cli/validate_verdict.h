@@ -14,7 +14,7 @@ struct validate_row {
 	int threads;
 	double native, simulated, native_median;
 	double error;        /* (simulated - native) / native */
-	int within;          /* |error| <= VALIDATE_TOLERANCE */
+	int within;          /* |error|, to 0.1% as printed, <= VALIDATE_TOLERANCE */
 	const char *cause;   /* the likely cause of a miss, NULL when none is known */
 };
 
