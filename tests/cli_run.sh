@@ -126,7 +126,7 @@ for sig in INT TERM; do
 	pid=$!
 	sleep 1
 	kill -$sig $pid
-	wait $pid
+	reap $pid 60
 	st=$?
 	expect_eq "SIG$sig: exit status" 130 "$st"
 	expect_grep "SIG$sig: says how far it got" "interrupted .* at cycle" "$T/forever.err"

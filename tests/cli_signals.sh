@@ -40,13 +40,11 @@ start_sweep() {
 	sleep 0.5 # inside the simulation loop
 }
 # interrupted WHAT MAX_MS: process $pid ended with status 130 within MAX_MS
-# of t0 (waiting at most 10 s, then killing it, so that a signal it missed
-# fails the test instead of hanging it).
+# of t0 (watched at most 10 s, then reaped).
 interrupted() {
 	while kill -0 "$pid" 2>/dev/null && [ $(( ($(now) - t0) / 1000000 )) -lt 10000 ]; do sleep 0.01; done
 	ms=$(( ($(now) - t0) / 1000000 ))
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid"
+	reap "$pid" 0
 	expect_eq "$1: exit status" 130 "$?"
 	[ "$ms" -le "$2" ] && ok "$1: gone in $ms ms (<= $2)" || bad "$1: took $ms ms (> $2)"
 }

@@ -262,7 +262,7 @@ send_int() {
 	pid=$!
 	sleep "$after"
 	kill -INT "$pid" 2>/dev/null
-	wait "$pid"
+	reap "$pid" 60
 	expect_eq "$name: exit status" "$want" "$?"
 }
 # 300,000 variants on one line (13 MiB): loading is linear (it was

@@ -31,6 +31,18 @@ expect_status() {
 expect_grep() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1: no '$2' in:"; sed 's/^/    /' "$3" | head -5; fi
 }
+# reap PID SECONDS: wait for a background PID that was sent a signal; if it
+# still runs SECONDS later, kill it (status 137), so that a signal bounce
+# missed fails the test instead of hanging the suite.
+reap() {
+	reap_i=0
+	while kill -0 "$1" 2>/dev/null && [ "$reap_i" -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		reap_i=$((reap_i + 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+}
 # expect_interrupt WHAT AFTER LIMIT CMD...: SIGINT to CMD AFTER seconds
 # into it; it must exit 130 within LIMIT seconds of its start.
 expect_interrupt() {
@@ -41,7 +53,7 @@ expect_interrupt() {
 	pid=$!
 	sleep "$after"
 	kill -INT "$pid"
-	wait "$pid"
+	reap "$pid" $((limit + 60))
 	expect_eq "$what: exit status" 130 "$?"
 	took=$(($(date +%s) - start))
 	[ "$took" -le "$limit" ] && ok "$what: honoured in $took s" || bad "$what: took $took s"
