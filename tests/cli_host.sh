@@ -97,6 +97,22 @@ bad_verdicts=$(awk '/^(contended|padded|false_sharing) / { e = $5; sub(/%/, "", 
 	if ((e <= 25) != ($7 == "within")) print }' "$T/validate.out")
 expect_eq "verdict agrees with the error" "" "$bad_verdicts"
 [ "$n" -ge 2 ] && expect_grep "the 1 -> 2 drop" "^contended, 1 -> 2 threads" "$T/validate.out"
+if [ "$n" -ge 2 ]; then
+	expect_grep "ops per ownership, native and simulated" \
+		"^contended, 2 threads: operations per ownership of the line: native [0-9]*\.[0-9][0-9] (median of 3 runs\(, every one disturbed\)\?), simulated [0-9]*\.[0-9][0-9]\$" \
+		"$T/validate.out"
+	# every ownership holds at least one operation; the JSON says what the line said
+	own=$("$JSON_GET" "$T/v.json" native_ops_per_ownership)
+	awk -v o="$own" 'BEGIN { exit !(o >= 1) }' && ok "native ops per ownership >= 1 ($own)" ||
+		bad "native ops per ownership: $own"
+	expect_eq "--json: simulated ops per ownership as printed" \
+		"$(sed -n 's/^contended, 2 threads: .*simulated \([0-9.]*\)$/\1/p' "$T/validate.out")" \
+		"$(awk -v v="$("$JSON_GET" "$T/v.json" simulated_ops_per_ownership)" 'BEGIN { printf "%.2f", v }')"
+	# A model whose snooped data goes back through the agent completes one
+	# operation per ownership at every distance (docs/architecture.md).
+	expect_status "validate --cpu xeon-8176-8s --threads 2" 0 "$BOUNCE" validate --quick --cpu xeon-8176-8s --threads 2
+	expect_grep "xeon-8176-8s: one operation per ownership" "^contended, 2 threads: .*, simulated 1\.00\$" "$T/out"
+fi
 expect_status "validate --json parses" 0 "$JSON_GET" "$T/v.json" .
 python3 "$top_srcdir/tests/json_schema_check.py" "$top_srcdir/scenarios/validate.schema.json" "$T/v.json" &&
 	ok "validate --json matches its schema" || bad "validate --json does not match scenarios/validate.schema.json"

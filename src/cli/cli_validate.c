@@ -40,10 +40,10 @@ static int model_from_host(const struct host_model *hm, struct cpu_model *m, str
 }
 
 /* One simulation of variant v at `threads` cores, `ops` operations per
- * thread: the operations done and the cycles they took; -1 with e set on
- * error (or *interrupted). */
+ * thread: the operations done, the cycles they took and the cache-to-cache
+ * transfers made; -1 with e set on error (or *interrupted). */
 static int sim_point(const struct scenario *s, size_t v, const struct cpu_model *cpu, int threads, long ops,
-		     uint64_t *done, uint64_t *cycles, int *interrupted, struct err *e)
+		     uint64_t *done, uint64_t *cycles, uint64_t *moves, int *interrupted, struct err *e)
 {
 	struct asm_define def = {.name = "NR_OPS", .value = ops};
 	char arg[48];
@@ -62,8 +62,11 @@ static int sim_point(const struct scenario *s, size_t v, const struct cpu_model 
 		err_set(e, s->file, 0, 0, "variant '%s' at %d cores hit the cycle limit before halting",
 			r.run.variant, threads);
 	else {
+		struct ms_stats tot;
+		ms_total_stats(sim_memsys(r.sim), &tot);
 		*done = runner_ops(&r);
 		*cycles = sim_cycles(r.sim);
+		*moves = tot.c2c_transfers;
 		rc = 0;
 	}
 	runner_free(&r);
@@ -75,15 +78,17 @@ static int sim_point(const struct scenario *s, size_t v, const struct cpu_model 
  * nothing): the rate of the operations a run of 2 x ops per thread does
  * beyond a run of ops. The difference of two deterministic runs leaves out
  * what both pay once: the cold misses (a thousand cycles and more each on
- * a calibrated host), the threads' start and the harness's end. < 0 with e
- * set on error. */
+ * a calibrated host), the threads' start and the harness's end. The same
+ * difference gives *per_move, operations per cache-to-cache transfer (0:
+ * none). < 0 with e set on error. */
 static double simulate(const struct scenario *s, size_t v, const struct cpu_model *cpu, int threads,
-		       long ops, int *interrupted, struct err *e)
+		       long ops, double *per_move, int *interrupted, struct err *e)
 {
-	uint64_t ops1, cyc1, ops2, cyc2;
-	if (sim_point(s, v, cpu, threads, ops, &ops1, &cyc1, interrupted, e) ||
-	    sim_point(s, v, cpu, threads, 2 * ops, &ops2, &cyc2, interrupted, e))
+	uint64_t ops1, cyc1, mv1, ops2, cyc2, mv2;
+	if (sim_point(s, v, cpu, threads, ops, &ops1, &cyc1, &mv1, interrupted, e) ||
+	    sim_point(s, v, cpu, threads, 2 * ops, &ops2, &cyc2, &mv2, interrupted, e))
 		return -1;
+	*per_move = mv2 > mv1 ? (double)(ops2 - ops1) / (double)(mv2 - mv1) : 0;
 	if (ops2 <= ops1 || cyc2 <= cyc1) {
 		err_internal(e, "validate: %d threads: a run of %ld operations per thread took no longer than one "
 			     "of %ld", threads, 2 * ops, ops);
@@ -124,10 +129,11 @@ static int add_json_row(cJSON *rows, const struct validate_row *r, int clean)
 	return ok ? 0 : -1;
 }
 
-/* The --json document: what was compared with what, and the rows. Takes
- * rows and out, whatever happens. */
+/* The --json document: what was compared with what, and the rows; own,
+ * when measured: native and simulated operations per ownership at 2
+ * threads. Takes rows and out, whatever happens. */
 static int write_json(struct outfile *out, cJSON *rows, const struct host_topo *topo, long nthreads, int runs,
-		      const char *model_from, const struct cpu_model *m, struct err *e)
+		      const char *model_from, const struct cpu_model *m, const double *own, struct err *e)
 {
 	cJSON *doc = cJSON_CreateObject(), *model = cJSON_CreateObject();
 	/* Once added, each belongs to doc; what could not be added is freed here. */
@@ -142,7 +148,9 @@ static int write_json(struct outfile *out, cJSON *rows, const struct host_topo *
 		 cJSON_AddNumberToObject(doc, "host_cpus", topo->ncpus) &&
 		 cJSON_AddNumberToObject(doc, "threads", (double)nthreads) &&
 		 cJSON_AddNumberToObject(doc, "native_runs", runs) &&
-		 cJSON_AddNumberToObject(doc, "tolerance", VALIDATE_TOLERANCE);
+		 cJSON_AddNumberToObject(doc, "tolerance", VALIDATE_TOLERANCE) &&
+		 (!own || (cJSON_AddNumberToObject(doc, "native_ops_per_ownership", own[0]) &&
+			   cJSON_AddNumberToObject(doc, "simulated_ops_per_ownership", own[1])));
 	char *text = ok ? cJSON_Print(doc) : NULL;
 	cJSON_Delete(doc);
 	if (!text) {
@@ -223,7 +231,7 @@ int cli_validate(const struct cli_opts *o)
 	printf("%-14s  %7s  %17s  %17s  %8s  %17s  %s\n", "workload", "threads", "native", "simulated", "error",
 	       "native median", "verdict");
 	fflush(stdout);
-	double drop_native[2] = {0}, drop_sim[2] = {0};
+	double drop_native[2] = {0}, drop_sim[2] = {0}, own_sim = 0;
 	for (int w = 0; w < HOST_WL_N; w++) {
 		const char *name = host_workload_name((enum host_workload)w);
 		int v = scen_find_variant(&s, name);
@@ -246,7 +254,8 @@ int cli_validate(const struct cli_opts *o)
 					topo->id[t - 1]);
 				goto fail;
 			}
-			double sim = simulate(&s, (size_t)v, &model, t, sim_ops, &interrupted, &e);
+			double per_move;
+			double sim = simulate(&s, (size_t)v, &model, t, sim_ops, &per_move, &interrupted, &e);
 			if (interrupted)
 				goto out;
 			if (sim < 0)
@@ -263,19 +272,35 @@ int cli_validate(const struct cli_opts *o)
 			}
 			if (w == HOST_WL_CONTENDED && t <= 2)
 				drop_native[t - 1] = nat, drop_sim[t - 1] = sim;
+			if (w == HOST_WL_CONTENDED && t == 2)
+				own_sim = per_move;
 		}
 	}
+	struct host_runs own_how = {0, -1};
+	double own_native = -1;
 	if (nthreads >= 2) {
 		double dn = drop_native[0] / drop_native[1], ds = drop_sim[0] / drop_sim[1];
 		printf("contended, 1 -> 2 threads: native ops/s drop %.2fx, simulated %.2fx (simulated / native %.2f)\n",
 		       dn, ds, ds / dn);
+		/* The mechanism behind that drop: how many operations a CPU makes
+		 * while it holds the line, natively read off the counter's values,
+		 * simulated as operations per transfer. */
+		own_native = host_ownership(topo->id[0], topo->id[1], quick ? 200000 : 1000000, runs, &own_how);
+		if (own_native < 0) {
+			err_set(&e, NULL, 0, 0, "cannot run 2 threads pinned to CPUs %d and %d", topo->id[0], topo->id[1]);
+			goto fail;
+		}
+		printf("contended, 2 threads: operations per ownership of the line: native %.2f (median of %d runs%s), "
+		       "simulated %.2f\n",
+		       own_native, runs, own_how.clean ? "" : ", every one disturbed", own_sim);
 	}
 	if (jout) {
 		struct outfile *jo = jout;
 		cJSON *r = jrows;
 		jout = NULL;
 		jrows = NULL;
-		if (write_json(jo, r, topo, nthreads, runs, model_from, &model, &e))
+		double own[2] = {own_native, own_sim};
+		if (write_json(jo, r, topo, nthreads, runs, model_from, &model, own_native >= 0 ? own : NULL, &e))
 			goto fail;
 	}
 	goto out;

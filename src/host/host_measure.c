@@ -480,6 +480,85 @@ double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host
 	return best < 0 || best_clean < 0 ? best : best_clean;
 }
 
+/* ---- ops per ownership ---- */
+
+struct own_thread {
+	struct gang *g;
+	uint64_t *counter;
+	long ops, owned;
+	int cpu, ok;
+	double end, cpu_time;
+};
+
+/* A value one more than this thread's last means that nobody took the
+ * line between its two operations; any other value starts an ownership.
+ * Counted in registers, so the loop is the validate workload's own: a
+ * locked add, a compare, the count, the loop's branch. */
+static void *own_run(void *arg)
+{
+	struct own_thread *t = arg;
+	t->ok = host_pin_self(t->cpu) == 0;
+	gang_start(t->g);
+	double c0 = cpu_ns();
+	uint64_t last = UINT64_MAX - 1;
+	long owned = 0;
+	for (long i = 0; i < t->ops; i++) {
+		uint64_t v = __atomic_fetch_add(t->counter, 1, __ATOMIC_SEQ_CST);
+		owned += v != last + 1;
+		last = v;
+	}
+	t->owned = owned;
+	t->end = now_ns();
+	t->cpu_time = cpu_ns() - c0;
+	return NULL;
+}
+
+double host_ownership(int cpu_a, int cpu_b, long ops, int runs, struct host_runs *how)
+{
+	if (ops < 1)
+		return -1;
+	if (runs > HOST_MAX_RUNS)
+		runs = HOST_MAX_RUNS;
+	uint64_t *counter = aligned_alloc(SEP, SEP);
+	double all[HOST_MAX_RUNS] = {0}, result = -1;
+	int clean = 0, is_clean[HOST_MAX_RUNS] = {0}, done = 0;
+	if (!counter)
+		return -1;
+	for (int r = 0; r < runs; r++) {
+		*counter = 0;
+		struct gang g = {.n = 2};
+		struct own_thread th[2] = {{&g, counter, ops, 0, cpu_a, 0, 0, 0}, {&g, counter, ops, 0, cpu_b, 0, 0, 0}};
+		pthread_t id[2];
+		int started = 0;
+		for (; started < 2; started++)
+			if (pthread_create(&id[started], NULL, own_run, &th[started]))
+				break;
+		if (started < 2) {
+			th[0].ops = 0;
+			atomic_store(&g.go, 1);
+		}
+		for (int i = 0; i < started; i++)
+			pthread_join(id[i], NULL);
+		if (started < 2 || !th[0].ok || !th[1].ok)
+			goto out;
+		/* each maximal run of one thread's consecutive values is one
+		 * ownership of the line */
+		all[r] = 2.0 * (double)ops / (double)(th[0].owned + th[1].owned);
+		is_clean[r] = undisturbed(th[0].cpu_time, th[0].end - g.t0) &&
+			      undisturbed(th[1].cpu_time, th[1].end - g.t0);
+		clean += is_clean[r];
+		done++;
+	}
+	result = median_of(all, is_clean, done, clean);
+	if (how) {
+		how->clean = clean;
+		how->median = result;
+	}
+out:
+	free(counter);
+	return result;
+}
+
 /* ---- the validate workloads ---- */
 
 const char *host_workload_name(enum host_workload w)

@@ -84,6 +84,14 @@ struct host_runs {
  * clock: CPU time cannot see the waiting a transfer is made of. */
 double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host_runs *how);
 
+/* Ops per ownership of a contended counter on CPUs a and b: two threads
+ * `lock xadd` one counter `ops` times each; a thread whose value is not
+ * one more than its last has had the line taken in between, so the runs of
+ * consecutive values say how many operations each ownership held. The
+ * median over the undisturbed runs (of all when none was; `how` may be
+ * NULL); < 0 when the threads cannot be pinned or memory is short. */
+double host_ownership(int cpu_a, int cpu_b, long ops, int runs, struct host_runs *how);
+
 /* The workloads validate runs, written here as the same instruction loop
  * as scenarios/validate.s. */
 enum host_workload {
