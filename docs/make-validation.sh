@@ -559,8 +559,12 @@ EOF
 	echo
 	echo "Run on the machine that generated this page: $(host_desc). \`bounce validate\`"
 	echo "calibrates a model of it first, then runs each workload natively (pinned"
-	echo "threads, best of 5) and in simulation; docs/calibration.md says how. Native"
-	echo "figures on a shared virtual machine move from run to run."
+	echo "threads, best of 5) and in simulation; docs/calibration.md says how. Its"
+	echo "last two lines check the mechanism rather than a rate: the contended"
+	echo "counter's drop from one thread to two, and how many operations a CPU makes"
+	echo "per ownership of the line with two threads (natively, from the values its"
+	echo "\`lock xadd\` got). Native figures on a shared virtual machine move from"
+	echo "run to run."
 	echo
 	echo '```'
 	"$BOUNCE" validate --quiet | tee "$tmp/validate.txt"
