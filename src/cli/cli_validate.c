@@ -254,7 +254,7 @@ int cli_validate(const struct cli_opts *o)
 					topo->id[t - 1]);
 				goto fail;
 			}
-			double per_move;
+			double per_move = 0;
 			double sim = simulate(&s, (size_t)v, &model, t, sim_ops, &per_move, &interrupted, &e);
 			if (interrupted)
 				goto out;

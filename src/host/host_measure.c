@@ -480,85 +480,6 @@ double host_c2c_ns(int cpu_a, int cpu_b, long round_trips, int runs, struct host
 	return best < 0 || best_clean < 0 ? best : best_clean;
 }
 
-/* ---- ops per ownership ---- */
-
-struct own_thread {
-	struct gang *g;
-	uint64_t *counter;
-	long ops, owned;
-	int cpu, ok;
-	double end, cpu_time;
-};
-
-/* A value one more than this thread's last means that nobody took the
- * line between its two operations; any other value starts an ownership.
- * Counted in registers, so the loop is the validate workload's own: a
- * locked add, a compare, the count, the loop's branch. */
-static void *own_run(void *arg)
-{
-	struct own_thread *t = arg;
-	t->ok = host_pin_self(t->cpu) == 0;
-	gang_start(t->g);
-	double c0 = cpu_ns();
-	uint64_t last = UINT64_MAX - 1;
-	long owned = 0;
-	for (long i = 0; i < t->ops; i++) {
-		uint64_t v = __atomic_fetch_add(t->counter, 1, __ATOMIC_SEQ_CST);
-		owned += v != last + 1;
-		last = v;
-	}
-	t->owned = owned;
-	t->end = now_ns();
-	t->cpu_time = cpu_ns() - c0;
-	return NULL;
-}
-
-double host_ownership(int cpu_a, int cpu_b, long ops, int runs, struct host_runs *how)
-{
-	if (ops < 1)
-		return -1;
-	if (runs > HOST_MAX_RUNS)
-		runs = HOST_MAX_RUNS;
-	uint64_t *counter = aligned_alloc(SEP, SEP);
-	double all[HOST_MAX_RUNS] = {0}, result = -1;
-	int clean = 0, is_clean[HOST_MAX_RUNS] = {0}, done = 0;
-	if (!counter)
-		return -1;
-	for (int r = 0; r < runs; r++) {
-		*counter = 0;
-		struct gang g = {.n = 2};
-		struct own_thread th[2] = {{&g, counter, ops, 0, cpu_a, 0, 0, 0}, {&g, counter, ops, 0, cpu_b, 0, 0, 0}};
-		pthread_t id[2];
-		int started = 0;
-		for (; started < 2; started++)
-			if (pthread_create(&id[started], NULL, own_run, &th[started]))
-				break;
-		if (started < 2) {
-			th[0].ops = 0;
-			atomic_store(&g.go, 1);
-		}
-		for (int i = 0; i < started; i++)
-			pthread_join(id[i], NULL);
-		if (started < 2 || !th[0].ok || !th[1].ok)
-			goto out;
-		/* each maximal run of one thread's consecutive values is one
-		 * ownership of the line */
-		all[r] = 2.0 * (double)ops / (double)(th[0].owned + th[1].owned);
-		is_clean[r] = undisturbed(th[0].cpu_time, th[0].end - g.t0) &&
-			      undisturbed(th[1].cpu_time, th[1].end - g.t0);
-		clean += is_clean[r];
-		done++;
-	}
-	result = median_of(all, is_clean, done, clean);
-	if (how) {
-		how->clean = clean;
-		how->median = result;
-	}
-out:
-	free(counter);
-	return result;
-}
-
 /* ---- the validate workloads ---- */
 
 const char *host_workload_name(enum host_workload w)
@@ -567,11 +488,15 @@ const char *host_workload_name(enum host_workload w)
 	return (unsigned)w < HOST_WL_N ? names[w] : "?";
 }
 
+/* Not one of validate's rows: the contended loop counting ownerships
+ * (host_ownership). */
+#define WL_OWNERSHIP HOST_WL_N
+
 struct wl_thread {
 	struct gang *g;
-	enum host_workload w;
+	int w;          /* an enum host_workload, or WL_OWNERSHIP */
 	uint64_t *target;
-	long ops;
+	long ops, owned;
 	int cpu, ok;
 	double end, cpu_time;
 };
@@ -583,7 +508,20 @@ static void *wl_run(void *arg)
 	gang_start(t->g);
 	double c0 = cpu_ns();
 	long n = t->ops;
-	if (t->ok && n > 0) {
+	if (t->ok && n > 0 && t->w == WL_OWNERSHIP) {
+		/* A value one more than this thread's last means that nobody
+		 * took the line between its two operations; any other value
+		 * starts an ownership. Counted in registers, so the loop stays a
+		 * locked add, a compare, the count and the loop's branch. */
+		uint64_t last = UINT64_MAX - 1;
+		long owned = 0;
+		for (long i = 0; i < n; i++) {
+			uint64_t v = __atomic_fetch_add(t->target, 1, __ATOMIC_SEQ_CST);
+			owned += v != last + 1;
+			last = v;
+		}
+		t->owned = owned;
+	} else if (t->ok && n > 0) {
 		if (t->w == HOST_WL_CONTENDED)
 			__asm__ volatile("1:\n\tmov $1, %%eax\n\tlock xaddq %%rax, (%1)\n\tdec %0\n\tjnz 1b"
 					 : "+r"(n) : "r"(t->target) : "rax", "memory", "cc");
@@ -596,12 +534,46 @@ static void *wl_run(void *arg)
 	return NULL;
 }
 
+/* One run of workload w (or WL_OWNERSHIP) on threads pinned to cpus[0..n-1]
+ * over mem, n + 2 separated lines, zeroed here: 0 with every thread's
+ * figures in th and the start time in *t0, -1 when a thread could not be
+ * started or pinned. */
+static int gang_run(int w, const int *cpus, int n, long ops, uint64_t *mem, struct wl_thread *th,
+		    pthread_t *id, double *t0)
+{
+	memset(mem, 0, (size_t)SEP * ((size_t)n + 2));
+	struct gang g = {.n = n};
+	int started = 0;
+	for (; started < n; started++) {
+		struct wl_thread *t = &th[started];
+		*t = (struct wl_thread){.g = &g, .w = w, .ops = ops, .cpu = cpus[started]};
+		/* Padded: a line pair each; packed: 8 bytes each of one array. */
+		t->target = w == HOST_WL_PADDED ? mem + (size_t)(started + 1) * (SEP / 8)
+			  : w == HOST_WL_PACKED ? mem + started
+						: mem;
+		if (pthread_create(&id[started], NULL, wl_run, t))
+			break;
+	}
+	if (started < n) {
+		/* Those started wait for the rest: let them go with nothing to do. */
+		for (int i = 0; i < started; i++)
+			th[i].ops = 0;
+		atomic_store(&g.go, 1);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(id[i], NULL);
+	int ok = started == n;
+	for (int i = 0; i < started; i++)
+		ok &= th[i].ok;
+	*t0 = g.t0;
+	return ok ? 0 : -1;
+}
+
 double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, struct host_runs *how)
 {
 	if (n < 1 || ops < 1)
 		return -1;
-	size_t bytes = (size_t)SEP * ((size_t)n + 2);
-	uint64_t *mem = aligned_alloc(SEP, bytes);
+	uint64_t *mem = aligned_alloc(SEP, (size_t)SEP * ((size_t)n + 2));
 	struct wl_thread *th = calloc((size_t)n, sizeof *th);
 	pthread_t *id = calloc((size_t)n, sizeof *id);
 	double best = -1, best_clean = -1, all[HOST_MAX_RUNS] = {0};
@@ -611,46 +583,21 @@ double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops,
 	if (!mem || !th || !id)
 		goto out;
 	for (int r = 0; r < runs; r++) {
-		memset(mem, 0, bytes);
-		struct gang g = {.n = n};
-		int started = 0;
-		for (; started < n; started++) {
-			struct wl_thread *t = &th[started];
-			t->g = &g;
-			t->w = w;
-			t->ops = ops;
-			t->cpu = cpus[started];
-			/* Padded: a line pair each; packed: 8 bytes each of one array. */
-			t->target = w == HOST_WL_CONTENDED ? mem
-				  : w == HOST_WL_PADDED    ? mem + (size_t)(started + 1) * (SEP / 8)
-							   : mem + started;
-			if (pthread_create(&id[started], NULL, wl_run, t))
-				break;
-		}
-		if (started < n) {
-			for (int i = 0; i < started; i++)
-				th[i].ops = 0;
-			atomic_store(&g.go, 1);
-		}
-		for (int i = 0; i < started; i++)
-			pthread_join(id[i], NULL);
-		int ok = started == n;
-		double end = 0;
-		for (int i = 0; i < started; i++) {
-			ok &= th[i].ok;
-			if (th[i].end > end)
-				end = th[i].end;
-		}
-		if (!ok) {
+		double t0;
+		if (gang_run((int)w, cpus, n, ops, mem, th, id, &t0)) {
 			best = best_clean = -1;
 			break;
 		}
-		double rate = (double)ops * n / ((end - g.t0) * 1e-9);
+		double end = 0;
+		for (int i = 0; i < n; i++)
+			if (th[i].end > end)
+				end = th[i].end;
+		double rate = (double)ops * n / ((end - t0) * 1e-9);
 		if (rate > best)
 			best = rate;
 		int quiet = 1;
 		for (int i = 0; i < n; i++)
-			quiet &= undisturbed(th[i].cpu_time, th[i].end - g.t0); /* its own span: one may finish first */
+			quiet &= undisturbed(th[i].cpu_time, th[i].end - t0); /* its own span: one may finish first */
 		all[r] = rate;
 		is_clean[r] = quiet;
 		if (quiet) {
@@ -670,4 +617,38 @@ out:
 	free(th);
 	free(id);
 	return best;
+}
+
+double host_ownership(int cpu_a, int cpu_b, long ops, int runs, struct host_runs *how)
+{
+	if (ops < 1)
+		return -1;
+	if (runs > HOST_MAX_RUNS)
+		runs = HOST_MAX_RUNS;
+	const int cpus[2] = {cpu_a, cpu_b};
+	uint64_t *mem = aligned_alloc(SEP, (size_t)SEP * 4);
+	struct wl_thread th[2];
+	pthread_t id[2];
+	double all[HOST_MAX_RUNS] = {0}, result = -1;
+	int clean = 0, is_clean[HOST_MAX_RUNS] = {0};
+	if (!mem)
+		return -1;
+	for (int r = 0; r < runs; r++) {
+		double t0;
+		if (gang_run(WL_OWNERSHIP, cpus, 2, ops, mem, th, id, &t0))
+			goto out;
+		/* each maximal run of one thread's consecutive values is one
+		 * ownership of the line */
+		all[r] = 2.0 * (double)ops / (double)(th[0].owned + th[1].owned);
+		is_clean[r] = undisturbed(th[0].cpu_time, th[0].end - t0) && undisturbed(th[1].cpu_time, th[1].end - t0);
+		clean += is_clean[r];
+	}
+	result = median_of(all, is_clean, runs, clean);
+	if (how) {
+		how->clean = clean;
+		how->median = result;
+	}
+out:
+	free(mem);
+	return result;
 }
