@@ -147,17 +147,32 @@ client_ratio() { # MODEL
 		"$tmp/$1-sim.txt" "$tmp/$1-pub.txt"
 }
 
+# A key of MODEL's shipped file, by its path of names (topology c2c socket).
+model_key() { # MODEL NAME...
+	mk_file=cpus/$1.json
+	shift
+	python3 -c 'import functools, json, sys
+print(functools.reduce(lambda v, k: v[k], sys.argv[2:], json.load(open(sys.argv[1]))))' "$mk_file" "$@"
+}
+
+# A transfer of NS ns at GHZ converted to a c2c key: the cycles less the
+# CAS, at least 1 (the least the key takes).
+ns_to_c2c() { # NS GHZ CAS
+	awk -v n="$1" -v g="$2" -v c="$3" 'BEGIN { v = int(n * g + 0.5) - c; print v < 1 ? 1 : v }'
+}
+
 # MODEL's contended loops again with its transfer converted at equal ns
-# instead of equal cycles: c2c = round(NS x the model's ghz) - CAS for the
-# socket and SMT levels (at least 1, the least the key takes), NS and CAS
-# being the figures its source gives. Rows "threads atomic-ns cas-ns" of
-# the model as shipped, then as converted so, beside the published ones.
-client_conversion() { # MODEL GHZ SOCKET-NS SMT-NS CAS
-	sock=$(awk -v n="$3" -v g="$2" -v c="$5" 'BEGIN { v = int(n * g + 0.5) - c; print v < 1 ? 1 : v }')
-	smt=$(awk -v n="$4" -v g="$2" -v c="$5" 'BEGIN { v = int(n * g + 0.5) - c; print v < 1 ? 1 : v }')
+# instead of equal cycles: the socket and SMT levels' c2c from the
+# transfers in ns and the CAS in cycles its source gives, at its own ghz.
+# Rows "threads atomic-ns cas-ns" of the model as shipped, then as
+# converted so, beside the published ones.
+client_conversion() { # MODEL SOCKET-NS SMT-NS CAS
+	ghz=$(model_key "$1" ghz)
+	sock=$(ns_to_c2c "$2" "$ghz" "$4")
+	smt=$(ns_to_c2c "$3" "$ghz" "$4")
 	steady_ns docs/validation/client-atomic.json "$1" numbered 2,3,4 "$tmp/$1-ns.txt" \
 		--set cpu.topology.c2c.socket="$sock" --set cpu.topology.c2c.smt="$smt"
-	echo "| \`$1\` (c2c socket $(jq_c2c "$1" socket) -> $sock, smt $(jq_c2c "$1" smt) -> $smt) | atomic add: published | equal cycles | equal ns | cas add: published | equal cycles | equal ns |"
+	echo "| \`$1\` (c2c socket $(model_key "$1" topology c2c socket) -> $sock, smt $(model_key "$1" topology c2c smt) -> $smt) | atomic add: published | equal cycles | equal ns | cas add: published | equal cycles | equal ns |"
 	echo "|---:|---:|---:|---:|---:|---:|---:|"
 	awk 'function e(s, p) { return sprintf("%.2f (%+.0f%%)", s, (s - p) / p * 100) }
 	FILENAME == ARGV[1] { cyc[$1, $2] = $3; next }
@@ -168,10 +183,6 @@ client_conversion() { # MODEL GHZ SOCKET-NS SMT-NS CAS
 		"$tmp/$1-sim.txt" "$tmp/$1-ns.txt" "$tmp/$1-pub.txt"
 }
 
-# The c2c latency of LEVEL in MODEL's shipped file.
-jq_c2c() { # MODEL LEVEL
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["topology"]["c2c"][sys.argv[2]])' "cpus/$1.json" "$2"
-}
 
 host_desc() {
 	name=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
@@ -497,9 +508,9 @@ EOF
 	echo "its \`source\` gives (the transfer in ns times the model's clock, less the"
 	echo "CAS). Error to the published figure in brackets."
 	echo
-	client_conversion core-i7-6700hq 2.6 19.7 6.9 18
+	client_conversion core-i7-6700hq 19.7 6.9 18
 	echo
-	client_conversion core-i5-1035g4 3.7 27.7 5.9 20
+	client_conversion core-i5-1035g4 27.7 5.9 20
 	echo
 	echo "Equal ns brings the Skylake's points from two threads on within 20% and"
 	echo "takes the Ice Lake's further off: its transfer comes from a Tiger Lake part"

@@ -569,6 +569,16 @@ static int gang_run(int w, const int *cpus, int n, long ops, uint64_t *mem, stru
 	return ok ? 0 : -1;
 }
 
+/* Whether every thread of a gang run ran undisturbed, each over its own
+ * span (one may finish first). */
+static int gang_undisturbed(const struct wl_thread *th, int n, double t0)
+{
+	int quiet = 1;
+	for (int i = 0; i < n; i++)
+		quiet &= undisturbed(th[i].cpu_time, th[i].end - t0);
+	return quiet;
+}
+
 double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops, int runs, struct host_runs *how)
 {
 	if (n < 1 || ops < 1)
@@ -595,9 +605,7 @@ double host_workload_ops(enum host_workload w, const int *cpus, int n, long ops,
 		double rate = (double)ops * n / ((end - t0) * 1e-9);
 		if (rate > best)
 			best = rate;
-		int quiet = 1;
-		for (int i = 0; i < n; i++)
-			quiet &= undisturbed(th[i].cpu_time, th[i].end - t0); /* its own span: one may finish first */
+		int quiet = gang_undisturbed(th, n, t0);
 		all[r] = rate;
 		is_clean[r] = quiet;
 		if (quiet) {
@@ -640,7 +648,7 @@ double host_ownership(int cpu_a, int cpu_b, long ops, int runs, struct host_runs
 		/* each maximal run of one thread's consecutive values is one
 		 * ownership of the line */
 		all[r] = 2.0 * (double)ops / (double)(th[0].owned + th[1].owned);
-		is_clean[r] = undisturbed(th[0].cpu_time, th[0].end - t0) && undisturbed(th[1].cpu_time, th[1].end - t0);
+		is_clean[r] = gang_undisturbed(th, 2, t0);
 		clean += is_clean[r];
 	}
 	result = median_of(all, is_clean, runs, clean);
