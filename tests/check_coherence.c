@@ -10,6 +10,7 @@
 #include "mem/coherence.h"
 #include "base/event_queue.h"
 #include "mem/memsys.h"
+#include "check_loop.h"
 
 #define MEM (1u << 20)
 
@@ -17,7 +18,7 @@
 static uint8_t mem_set(struct memsys *ms, uint64_t addr, uint8_t v)
 {
 	struct err e = {0};
-	ck_assert_int_eq(ms_write_memory(ms, addr, &v, 1, &e), 0);
+	loop_assert_int_eq(ms_write_memory(ms, addr, &v, 1, &e), 0);
 	return v;
 }
 
@@ -1818,19 +1819,19 @@ static void stress(int cores, enum fabric_kind f, enum protocol_kind p, long ops
 			uint64_t v = 0, want = 0;
 			t = ms_load(ms, (int)core, now, addr, size, &v);
 			memcpy(&want, ref + addr, size);
-			ck_assert_msg(v == want, "op %ld: core %u loaded 0x%llx at 0x%llx, expected 0x%llx", i,
-				      core, (unsigned long long)v, (unsigned long long)addr,
-				      (unsigned long long)want);
+			loop_assert_msg(v == want, "op %ld: core %u loaded 0x%llx at 0x%llx, expected 0x%llx", i,
+				        core, (unsigned long long)v, (unsigned long long)addr,
+				        (unsigned long long)want);
 		}
-		ck_assert_uint_gt(t, now);
+		loop_assert_uint_gt(t, now);
 		if ((i & 4095) == 0)
-			ck_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
+			loop_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
 		evq_push(&q, t, core);
 	}
 	ck_assert_msg(ms_check_error(ms, &e) == 0, "%s", e.msg);
 	ck_assert_msg(ms_check_all(ms, &e) == 0, "%s", e.msg);
 	for (uint64_t a = 0; a < mem; a++)
-		ck_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
+		loop_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
 	struct ms_stats s = tot(ms);
 	ck_assert_uint_eq(s.stores, (uint64_t)stores);
 	ck_assert_uint_eq(s.loads + s.stores, (uint64_t)ops);
@@ -1905,9 +1906,9 @@ static void lookaside_run(enum fabric_kind f, enum protocol_kind p, int rounds, 
 				if (!la && !ms_hit_load(ms, c, addr, size, &v))
 					ms_load(ms, c, now, addr, size, &v);
 				memcpy(&want, ref + addr, size);
-				ck_assert_msg(v == want, "op %ld: core %d loaded 0x%llx at 0x%llx, expected 0x%llx",
-					      i, c, (unsigned long long)v, (unsigned long long)addr,
-					      (unsigned long long)want);
+				loop_assert_msg(v == want, "op %ld: core %d loaded 0x%llx at 0x%llx, expected 0x%llx",
+					        i, c, (unsigned long long)v, (unsigned long long)addr,
+					        (unsigned long long)want);
 				break;
 			case 4: case 5: case 6:           /* store */
 				v = rng(&seed);
@@ -1918,21 +1919,21 @@ static void lookaside_run(enum fabric_kind f, enum protocol_kind p, int rounds, 
 				break;
 			default:                          /* locked RMW: add 1 */
 				now = ms_rmw_begin(ms, c, now, addr);
-				ck_assert_int_eq(ms_try_load(ms, c, addr, size, &v), 1);
+				loop_assert_int_eq(ms_try_load(ms, c, addr, size, &v), 1);
 				memcpy(&want, ref + addr, size);
-				ck_assert_uint_eq(v, want);
+				loop_assert_uint_eq(v, want);
 				v++;
-				ck_assert_int_eq(ms_try_store(ms, c, addr, size, v), 1);
+				loop_assert_int_eq(ms_try_store(ms, c, addr, size, v), 1);
 				ms_rmw_end(ms, c, addr, now + 5);
 				memcpy(ref + addr, &v, size);
 				break;
 			}
 			la_hits += la;
-			ck_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
-			ck_assert_msg(ms_check_all(ms, &e) == 0, "op %ld: %s", i, e.msg);
+			loop_assert_msg(ms_check_error(ms, &e) == 0, "op %ld: %s", i, e.msg);
+			loop_assert_msg(ms_check_all(ms, &e) == 0, "op %ld: %s", i, e.msg);
 		}
 		for (uint64_t a = 0; a < mem; a++)
-			ck_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
+			loop_assert_msg(ms_peek(ms, a, 1) == ref[a], "byte 0x%llx", (unsigned long long)a);
 		struct ms_stats t = tot(ms);
 		s.evictions += t.evictions;
 		s.invalidations += t.invalidations;

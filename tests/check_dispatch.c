@@ -16,6 +16,7 @@
 #include "asm/asm.h"
 #include "cpu/core_forms.h"
 #include "cpu/sim.h"
+#include "check_loop.h"
 
 static const struct core_form_shape shapes[F_NFORMS] = { CORE_FORMS(CORE_FORM_SHAPE) };
 #define FORM_NAME(f, o, a, b, cc, l) [F_##f] = #f,
@@ -341,15 +342,15 @@ static void run_once(const struct shape_case *k, const struct program *p, int ge
 }
 
 #define SAME(what, x, y) \
-	ck_assert_msg((x) == (y), "%s, seed %d: %s: %llu by the form, %llu by execute()\n%s", names[f], seed, \
-		      what, (unsigned long long)(x), (unsigned long long)(y), k->src)
+	loop_assert_msg((x) == (y), "%s, seed %d: %s: %llu by the form, %llu by execute()\n%s", names[f], seed, \
+			what, (unsigned long long)(x), (unsigned long long)(y), k->src)
 
 static void compare(unsigned f, int seed, const struct shape_case *k, const struct outcome *a,
 		    const struct outcome *b)
 {
 	SAME("status", a->st, b->st);
-	ck_assert_msg(!strcmp(a->msg, b->msg), "%s, seed %d: fault '%s' by the form, '%s' by execute()",
-		      names[f], seed, a->msg, b->msg);
+	loop_assert_msg(!strcmp(a->msg, b->msg), "%s, seed %d: fault '%s' by the form, '%s' by execute()",
+			names[f], seed, a->msg, b->msg);
 	for (int c = 0; c < k->cores; c++) {
 		const struct sim_core_view *u = &a->view[c], *v = &b->view[c];
 		for (int r = 0; r < R_NREGS; r++)
@@ -377,8 +378,8 @@ static void compare(unsigned f, int seed, const struct shape_case *k, const stru
 		SAME("irqs_soft", x->irqs_soft, y->irqs_soft);
 		SAME("halted_at", x->halted_at, y->halted_at);
 	}
-	ck_assert_msg(!memcmp(&a->ms, &b->ms, sizeof a->ms), "%s, seed %d: memory-system counters differ",
-		      names[f], seed);
+	loop_assert_msg(!memcmp(&a->ms, &b->ms, sizeof a->ms), "%s, seed %d: memory-system counters differ",
+			names[f], seed);
 	for (int i = 0; i < WIN_QUADS; i++)
 		SAME("a quad of memory", a->mem[i], b->mem[i]);
 	SAME("cycles", a->cycles, b->cycles);

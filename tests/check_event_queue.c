@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/event_queue.h"
+#include "check_loop.h"
 
 START_TEST(test_empty)
 {
@@ -124,7 +125,7 @@ START_TEST(test_random_against_reference)
 		seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
 		if (pushed < N && (nref - head < LIVE || (seed & 1))) {
 			uint64_t t = now + (seed >> 8) % 1000;
-			ck_assert_int_eq(evq_push(&q, t, (uint32_t)seq), 0);
+			loop_assert_int_eq(evq_push(&q, t, (uint32_t)seq), 0);
 			size_t k = nref;
 			while (k > head && (ref[k - 1][0] > t))
 				k--;
@@ -136,14 +137,14 @@ START_TEST(test_random_against_reference)
 		} else {
 			uint64_t pt;
 			uint32_t id;
-			ck_assert_uint_eq(evq_peek_time(&q), ref[head][0]);
-			ck_assert_int_eq(evq_pop(&q, &pt, &id), 1);
-			ck_assert_uint_eq(pt, ref[head][0]);
-			ck_assert_uint_eq(id, ref[head][1]);
+			loop_assert_uint_eq(evq_peek_time(&q), ref[head][0]);
+			loop_assert_int_eq(evq_pop(&q, &pt, &id), 1);
+			loop_assert_uint_eq(pt, ref[head][0]);
+			loop_assert_uint_eq(id, ref[head][1]);
 			now = pt;
 			head++;
 		}
-		ck_assert_uint_eq(evq_size(&q), nref - head);
+		loop_assert_uint_eq(evq_size(&q), nref - head);
 	}
 	free(ref);
 	evq_free(&q);
@@ -172,7 +173,7 @@ START_TEST(test_small_queues_against_reference)
 				if (n < live && (n == 0 || (seed & 1))) {
 					uint64_t t = now + (seed >> 8) % 3;  /* many ties */
 					uint32_t id = by_id ? (uint32_t)((seed >> 20) % 16) : (uint32_t)seq++;
-					ck_assert_int_eq(evq_push(&q, t, id), 0);
+					loop_assert_int_eq(evq_push(&q, t, id), 0);
 					unsigned k = n;  /* after every key not above it: push order among ties */
 					while (k > 0 && (ref[k - 1][0] > t || (by_id && ref[k - 1][0] == t && ref[k - 1][1] > id)))
 						k--;
@@ -183,19 +184,19 @@ START_TEST(test_small_queues_against_reference)
 				} else {
 					uint64_t pt;
 					uint32_t id;
-					ck_assert_uint_eq(evq_peek_time(&q), ref[0][0]);
-					ck_assert_int_eq(evq_pop(&q, &pt, &id), 1);
-					ck_assert_uint_eq(pt, ref[0][0]);
-					ck_assert_uint_eq(id, ref[0][1]);
+					loop_assert_uint_eq(evq_peek_time(&q), ref[0][0]);
+					loop_assert_int_eq(evq_pop(&q, &pt, &id), 1);
+					loop_assert_uint_eq(pt, ref[0][0]);
+					loop_assert_uint_eq(id, ref[0][1]);
 					now = pt;
 					memmove(ref, ref + 1, --n * sizeof *ref);
 				}
-				ck_assert_uint_eq(evq_size(&q), n);
+				loop_assert_uint_eq(evq_size(&q), n);
 				if (!n) {
 					uint64_t pt;
 					uint32_t id;
-					ck_assert_uint_eq(evq_peek_time(&q), UINT64_MAX);
-					ck_assert_int_eq(evq_pop(&q, &pt, &id), 0);
+					loop_assert_uint_eq(evq_peek_time(&q), UINT64_MAX);
+					loop_assert_int_eq(evq_pop(&q, &pt, &id), 0);
 				}
 			}
 			evq_free(&q);
