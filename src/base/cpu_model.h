@@ -76,9 +76,11 @@ struct cpu_model {
 	 * buffer: the line is no longer locked, and the core's next locked
 	 * RMW waits for the drain before it may take the line again. A snoop
 	 * that waited takes the line lat_lock_snoop cycles after the lock
-	 * ends; a locked RMW the core begins before then keeps the line, and
-	 * the snoop waits for that one too. Both 0: the snoop is handled the
-	 * cycle the lock ends, before the core's next instruction. */
+	 * ends; if the core is then in a locked RMW it began meanwhile, the
+	 * snoop waits for that one's end and takes the line there, with no
+	 * grace again: locked RMWs begun in the grace keep the line, later
+	 * ones find it gone. Both 0: the snoop is handled the cycle the lock
+	 * ends, before the core's next instruction. */
 	uint32_t lat_lock_drain;
 	uint32_t lat_lock_snoop;
 	uint32_t lat_mfence;        /* pipeline cost of mfence beyond draining */

@@ -694,16 +694,20 @@ static void serve(struct memsys *ms, struct ms_line *le, uint32_t i, uint64_t no
 }
 
 /* A holder that has the line locked answers once its RMW's lock has
- * ended and lat_lock_snoop has passed; if that holder locks the line again
- * before then, this runs again at the new lock's end (cpu_model.h). Called
- * only while a lock lasts past now (nobody's, the common case). */
+ * ended and lat_lock_snoop has passed. If it is in another locked RMW by
+ * then (one begun in that grace), the snoop waits for that lock's end too,
+ * with no grace after it: a snoop waits for two locks at most, so a core
+ * whose loop of locked RMWs is shorter than the grace keeps the line for a
+ * bounded run of them, not for ever (cpu_model.h). Called only while a
+ * lock lasts past now (nobody's, the common case). */
 static int wait_for_lock(struct memsys *ms, const struct ms_line *le, struct ms_rec *r, uint32_t i,
 			 uint64_t now)
 {
 	int h;
 	FOR_EACH_TARGET(ms, r, h)
 		if (le->pin_core == h && (le->sharers[h >> 6] >> (h & 63)) & 1) {
-			uint64_t at = le->pin_until + ms->m.lat_lock_snoop;
+			uint64_t at = le->pin_until + (r->lock_waited ? 0 : ms->m.lat_lock_snoop);
+			r->lock_waited = 1;
 			msg_done(ms, h, now);
 			msg_add(ms, h, at);
 			r->deferred = 1;

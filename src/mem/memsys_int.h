@@ -71,6 +71,7 @@ struct ms_rec {
 	 * for, succ: the one waiting for it, index + 1), not before not_before. */
 	uint8_t forwarded, fwd_ok, waiting, filled;
 	uint8_t joined;         /* joined an SMT sibling's fill (fabric.c, join_sibling) */
+	uint8_t lock_waited;    /* its snoop has waited for a holder's lock (fabric.c, wait_for_lock) */
 	uint16_t updated;       /* copies that took the store (update protocols); in padding */
 	int32_t fwd_core;
 	uint32_t pred, succ;
