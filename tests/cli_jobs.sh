@@ -4,16 +4,25 @@
 # --jobs 1, on every catalogue scenario; errors and interrupts are the same.
 . "$top_srcdir/tests/lib.sh"
 
+# The sanitizer build runs bounce about six times slower; there each
+# scenario runs at 4 cores (the same variants on the same threads, a
+# refusal refused both ways), which still takes every path of --jobs
+# through ASan and UBSan; the plain build compares them at their own sizes.
+size=
+if sanitized; then size="--cores 4"; fi
 for f in "$top_srcdir"/scenarios/*.json; do
 	b=$(basename "$f" .json)
 	case $b in *.schema) continue ;; esac
 	for j in 1 3; do
-		"$BOUNCE" run "$f" --jobs $j --json "$T/$b.$j.json" --csv "$T/$b.$j.csv" --junit "$T/$b.$j.xml" \
+		# shellcheck disable=SC2086
+		"$BOUNCE" run "$f" $size --jobs $j --json "$T/$b.$j.json" --csv "$T/$b.$j.csv" --junit "$T/$b.$j.xml" \
 			--markdown "$T/$b.$j.md" --trace "$T/$b.$j.trace" >"$T/$b.$j.out" 2>"$T/$b.$j.err"
 		echo $? >"$T/$b.$j.rc"
 	done
 	same=1
 	for x in rc json csv xml md trace out err; do
+		# a run refused writes no report either way
+		[ ! -e "$T/$b.1.$x" ] && [ ! -e "$T/$b.3.$x" ] && continue
 		cmp -s "$T/$b.1.$x" "$T/$b.3.$x" || { same=0; echo "    $b: $x differs"; }
 	done
 	[ $same = 1 ] && ok "$b: --jobs 3 = --jobs 1 (every output)" || bad "$b: --jobs 3 differs from --jobs 1"
