@@ -139,7 +139,9 @@ static struct outcome run_pair(int peer, uint32_t drain, uint32_t snoop, uint32_
  * hand-off takes R + T from one fill to the next.
  * With the data through the agent V - T is 0, so W' = kP - R is at most
  * the loop's 3 cycles plus the drain: one operation per ownership at every
- * distance unless D + 3 - S reaches a whole lock period. */
+ * distance unless D + 3 - S reaches a whole lock period, or the grace S
+ * outlasts the loop's gap and the owner adds the locks begun in it (2 at
+ * S = 4, 4 at S = 40, at every distance). */
 struct expect {
 	int peer;
 	uint32_t direct;  /* leg(B, A) */
@@ -237,7 +239,6 @@ START_TEST(test_ops_per_ownership_by_distance)
 		      (unsigned long long)(1200 / k / 2 * two));
 }
 END_TEST
-
 
 /* Queued requesters on two cores of socket 0, two SMT threads each (CPUs
  * 0 and 224, 1 and 225). A core's two threads share its L1: when the line
