@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "base/asan.h"
 #include "cpu/core_forms.h"
 #include "cpu/sim.h"
 #include "check_loop.h"
@@ -27,14 +28,9 @@ static const char *const names[F_NFORMS] = { CORE_FORMS(FORM_NAME) };
  * simulations about eight times slower, and there a third of them still
  * takes every form through ASan and UBSan (its fault paths among them: a
  * fixed subset, since a form's seeds are); the plain build runs them all. */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef BOUNCE_ASAN
 #define SEEDS 50
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SEEDS 50
-#endif
-#endif
-#ifndef SEEDS
+#else
 #define SEEDS 150
 #endif
 #define WIN_QUADS 32          /* the window: 4 lines of 64 bytes at `win` */

@@ -10,13 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define BIG_PLAIN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BIG_PLAIN 1
-#endif
-#endif
+#include "base/asan.h"
 
 #define BIG_PAGE ((size_t)2 << 20)
 /* From here on an array is worth its own huge pages: at 1024 cores the
@@ -34,7 +28,7 @@ static size_t big_total(size_t n, size_t size)
 	return n && size && n <= BIG_MAX / size ? n * size : 0;
 }
 
-#ifdef BIG_PLAIN
+#ifdef BOUNCE_ASAN
 size_t big_alignment(size_t size)
 {
 	(void)size;
