@@ -303,7 +303,7 @@ START_TEST(test_errors_at_c_lines)
 	      "calls are not modelled (a switch's jump table: compile with -fno-jump-tables; a function "
 	      "pointer: call the function by name)");
 	fails("jmp 5\n", &cin, "t.s:1:5: 'jmp' needs a label but found number");
-	fails("rep movsb\n", &cin, "t.s:1:1: 'rep' is modelled only in 'rep nop' (pause), 'rep ret' and 'rep bsf': string instructions are not (compile without -O3 vectorised or inlined memcpy/memset; see docs/c-workloads.md)");
+	fails("rep movsb\n", &cin, "t.s:1:1: 'rep' is modelled only in 'rep nop' (pause), 'rep ret' and 'rep bsf': string instructions are not (call memset or memcpy of lib/string.s instead; see docs/c-workloads.md)");
 	fails("pxor xmm0, xmm0\n", &cin, "t.s:1:1: unknown instruction 'pxor' (in compiler output: bounce runs "
 	      "integer code; see docs/c-workloads.md for the instructions it models)");
 	fails(".data\n.string 5\n", &cin, "t.s:2:9: expected a string in quotes");

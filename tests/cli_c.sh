@@ -155,6 +155,87 @@ c_bad "floating point" "bad.c:3:[0-9]*: error: " \
 double x;
 void worker(void) { x = x * 1.5; }'
 
+# Struct copies and clears, and the string functions: GCC's code for the
+# first two needs no library; a call (any compiler's, and Clang's for a
+# large struct) is to lib/string.s, and a program without it is told so.
+cat >"$T/str.c" <<'C'
+#include "bounce.h"
+/* struct copy and clear, the string functions, checked on CPU 0: ok is 1
+ * when every check passed, else minus the number of the first that failed */
+struct huge { long a[200]; };
+struct huge src_h, dst_h;
+unsigned char buf[64];
+long ok ____cacheline_aligned;
+
+#ifndef CALLS
+#define CALLS 1
+#endif
+
+static int check(void)
+{
+	for (int i = 0; i < 200; i++)
+		src_h.a[i] = i * 3 + 1;
+	dst_h = src_h;                                  /* struct copy */
+	for (int i = 0; i < 200; i++)
+		if (dst_h.a[i] != i * 3 + 1)
+			return -1;
+	struct huge z = { 0 };                          /* struct clear */
+	z.a[7] = 5;
+	dst_h = z;
+	if (dst_h.a[0] != 0 || dst_h.a[7] != 5 || dst_h.a[199] != 0)
+		return -2;
+	int n = (int)READ_ONCE(src_h.a[2]);             /* 7: a length known only at run time */
+	__builtin_memset(buf, 0xab, (size_t)n * 8);
+	if (buf[0] != 0xab || buf[55] != 0xab || buf[56] != 0)
+		return -3;
+#if CALLS
+	memset(buf, 0, sizeof buf);
+	memset(buf + 3, 0x5a, 5);                       /* unaligned: byte by byte */
+	if (buf[2] != 0 || buf[3] != 0x5a || buf[7] != 0x5a || buf[8] != 0)
+		return -4;
+	for (int i = 0; i < 16; i++)
+		buf[i] = (unsigned char)i;
+	memmove(buf + 2, buf, 10);                      /* overlapping, upwards */
+	if (buf[2] != 0 || buf[11] != 9 || buf[12] != 12)
+		return -5;
+	memmove(buf, buf + 2, 10);                      /* overlapping, downwards */
+	if (buf[0] != 0 || buf[9] != 9)
+		return -6;
+	memcpy(&dst_h, &src_h, sizeof dst_h);
+	if (memcmp(&dst_h, &src_h, sizeof dst_h) != 0 || dst_h.a[199] != 598)
+		return -7;
+	dst_h.a[100] = 0;
+	if (memcmp(&dst_h, &src_h, sizeof dst_h) >= 0)
+		return -8;
+	if (memcpy(buf, buf + 32, 0) != buf || memset(buf, 1, 0) != buf)
+		return -9;
+#endif
+	return 1;
+}
+
+void worker(void)
+{
+	if (smp_processor_id() == 0)
+		ok = check();
+}
+C
+cat >"$T/str.json" <<'J'
+{"name": "str", "cpu": "x460-8way", "cores": 2, "program": ["lib/string.s", "str.c"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["ok"],
+ "variants": [{"name": "calls", "defines": {"CALLS": 1}},
+              {"name": "no_calls", "program": ["str.c"], "defines": {"CALLS": 0}},
+              {"name": "no_library", "program": ["str.c"], "defines": {"CALLS": 1}}]}
+J
+string_checks() { # string_checks COMPILER
+	CC=$1 expect_status "$1: the string functions" 0 "$BOUNCE" run "$T/str.json" --variant calls --json "$T/str.out" -q
+	expect_eq "$1: every check of memset, memcpy, memmove, memcmp" 1 "$(jget "$T/str.out" variants.calls.symbols.ok.value)"
+	CC=$1 expect_status "$1: calls without lib/string.s" 2 "$BOUNCE" run "$T/str.json" --variant no_library -q
+	expect_grep "$1: calls without lib/string.s: the file to list" "str.c:[0-9]*:[0-9]*: undefined label 'mem[a-z]*' (the counter library's lib/string.s defines it: list \"lib/string.s\"" "$T/err"
+}
+string_checks gcc
+expect_status "gcc: struct copies and clears with no library" 0 "$BOUNCE" run "$T/str.json" --variant no_calls --json "$T/str2.out" -q
+expect_eq "gcc: struct copies and clears: every check" 1 "$(jget "$T/str2.out" variants.no_calls.symbols.ok.value)"
+
 # The other compiler gives the same counts (its code differs, its answer not).
 if command -v clang >/dev/null 2>&1; then
 	CC=clang expect_status "Clang" 0 "$BOUNCE" run "$T/count.json" --json "$T/cl.json" -q
@@ -165,6 +246,9 @@ if command -v clang >/dev/null 2>&1; then
 	printf '{"name": "fp", "cpu": "x460-8way", "cores": 2, "program": ["fp.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt"}\n' >"$T/fp.json"
 	CC=clang expect_status "Clang: floating point" 2 "$BOUNCE" run "$T/fp.json" -q
 	expect_grep "Clang: floating point, at its C line" "fp.c:3:[0-9]*: floating point (the compiler called '__muldf3'): bounce runs integer code" "$T/err"
+	string_checks clang
+	CC=clang expect_status "Clang: a large struct copy without lib/string.s" 2 "$BOUNCE" run "$T/str.json" --variant no_calls -q
+	expect_grep "Clang: a large struct copy: the file to list" "str.c:[0-9]*:[0-9]*: undefined label 'memcpy' (the counter library's lib/string.s" "$T/err"
 else
 	echo "skip Clang: not installed"
 fi

@@ -44,6 +44,14 @@ typedef uint64_t u64;
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* The string functions a program calls, and that Clang calls for a large
+ * struct copy or clear: lib/string.s defines them (list it in the
+ * scenario's "program"); there is no other C library. */
+void *memset(void *s, int c, size_t n);
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
 /* ---- compiler and CPU barriers ---- */
 
 #define barrier() __asm__ volatile("" ::: "memory")

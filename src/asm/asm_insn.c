@@ -167,8 +167,8 @@ static int rep_prefix(struct asm_state *st, uint32_t *pos, const struct mnem **m
 		return 0;
 	}
 	return asm_error(st, st->toks[*pos].col, "'rep' is modelled only in 'rep nop' (pause), 'rep ret' and "
-			 "'rep bsf': string instructions are not (compile without -O3 vectorised or inlined "
-			 "memcpy/memset; see docs/c-workloads.md)");
+			 "'rep bsf': string instructions are not (call memset or memcpy of lib/string.s "
+			 "instead; see docs/c-workloads.md)");
 }
 
 static int is_rm(const struct asm_opnd *o)

@@ -233,6 +233,12 @@ static int common_args(const struct compiler *cc, const struct cc_input *in, str
 	 * not to, and would refuse bounce's pseudo-instructions (mark op). */
 	if (cc->clang && argv_push(a, "-fno-integrated-as"))
 		return -1;
+	/* GCC copies and clears a struct, and expands __builtin_memset and
+	 * __builtin_memcpy, with `rep movs`/`rep stos` or a call to the C
+	 * library; as a loop of moves it needs neither (Clang has no such
+	 * flag: its calls find lib/string.s, docs/c-workloads.md). */
+	if (!cc->clang && argv_push(a, "-mstringop-strategy=unrolled_loop"))
+		return -1;
 	if (argv_pushf(a, "-DNR_CPUS=%d", in->nr_cpus) || argv_push(a, "-D__BOUNCE__=1") ||
 	    argv_pushf(a, "-I%s/scenarios/include", scen_datadir()))
 		return -1;
