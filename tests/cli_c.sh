@@ -209,6 +209,12 @@ static int check(void)
 		return -8;
 	if (memcpy(buf, buf + 32, 0) != buf || memset(buf, 1, 0) != buf)
 		return -9;
+	memmove(&dst_h.a[1], &dst_h.a[0], 10 * sizeof(long));  /* by words, upwards */
+	if (dst_h.a[1] != 1 || dst_h.a[10] != 28 || dst_h.a[11] != 34)
+		return -10;
+	memmove(&dst_h.a[0], &dst_h.a[2], 10 * sizeof(long));  /* downwards */
+	if (dst_h.a[0] != 4 || dst_h.a[8] != 28 || dst_h.a[9] != 34 || dst_h.a[10] != 28)
+		return -11;
 #endif
 	return 1;
 }

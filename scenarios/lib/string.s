@@ -43,46 +43,43 @@ memcpy:
 	or r8, rsi
 	or r8, rdx
 	test r8, 7
-	jnz memcpy_bytes
-memcpy_words:
+	jz copy_words_down
+copy_bytes_up:
 	test rdx, rdx
-	jz memcpy_done
-	mov rcx, qword ptr [rsi]
-	mov qword ptr [rdi], rcx
-	add rsi, 8
-	add rdi, 8
-	sub rdx, 8
-	jmp memcpy_words
-memcpy_bytes:
-	test rdx, rdx
-	jz memcpy_done
+	jz copy_done
 	movzx ecx, byte ptr [rsi]
 	mov byte ptr [rdi], cl
 	inc rsi
 	inc rdi
 	dec rdx
-	jmp memcpy_bytes
-memcpy_done:
-	ret
+	jmp copy_bytes_up
 
-; memmove(rdi = dst, rsi = src, rdx = n): returns dst. Forward unless dst
-; lies inside the source, then from the end down.
+; memmove(rdi = dst, rsi = src, rdx = n): returns dst. Upwards when dst
+; lies below the source, else from the end down, so that no byte is
+; overwritten before it is read.
 memmove:
-	cmp rdi, rsi
-	jbe memcpy
-	mov r8, rsi
-	add r8, rdx
-	cmp rdi, r8
-	jae memcpy
 	mov rax, rdi
-memmove_down:
+	cmp rdi, rsi
+	jbe copy_bytes_up
+	mov r8, rdi
+	or r8, rsi
+	or r8, rdx
+	test r8, 7
+	jnz copy_bytes_down
+copy_words_down:
+	sub rdx, 8
+	jb copy_done
+	mov rcx, qword ptr [rsi + rdx]
+	mov qword ptr [rdi + rdx], rcx
+	jmp copy_words_down
+copy_bytes_down:
 	test rdx, rdx
-	jz memmove_done
+	jz copy_done
 	dec rdx
 	movzx ecx, byte ptr [rsi + rdx]
 	mov byte ptr [rdi + rdx], cl
-	jmp memmove_down
-memmove_done:
+	jmp copy_bytes_down
+copy_done:
 	ret
 
 ; memcmp(rdi = a, rsi = b, rdx = n): the difference of the first bytes that
