@@ -154,6 +154,24 @@ c_bad "floating point" "bad.c:3:[0-9]*: error: " \
 	'#include <bounce.h>
 double x;
 void worker(void) { x = x * 1.5; }'
+# What the compiler leaves to its runtime library: named for the C that
+# needs it, not as a call the program made.
+c_bad "a 128-bit division" "bad.c:4:[0-9]*: a 128-bit division: bounce runs 64-bit integer code (the compiler called '__divti3'" \
+	'#include <bounce.h>
+__int128 w = 1000000007;
+long out;
+void worker(void) { out = (long)(w / READ_ONCE(out)); }'
+c_bad "a 16-byte atomic" "bad.c:4:[0-9]*: an atomic the compiler could not inline (16 bytes, or not naturally aligned): .*(the compiler called '__atomic_compare_exchange" \
+	'#include <bounce.h>
+__int128 w __attribute__((aligned(16)));
+long out;
+void worker(void) { __int128 o = w; out = __atomic_compare_exchange_n(&w, &o, o + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }'
+if ! { ${CC:-cc} --version 2>/dev/null | head -n 1 | grep -q clang; }; then
+	c_bad "GCC's popcount" "bad.c:3:[0-9]*: __builtin_popcount on a CPU without popcnt: .*(the compiler called '__popcountdi2'" \
+		'#include <bounce.h>
+long v = 0xf0f0, out;
+void worker(void) { out = __builtin_popcountl(READ_ONCE(v)); }'
+fi
 
 # Struct copies and clears, and the string functions: GCC's code for the
 # first two needs no library; a call (any compiler's, and Clang's for a

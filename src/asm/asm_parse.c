@@ -31,6 +31,25 @@ int asm_add_fixup(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t fl
 	return 0;
 }
 
+/* What C compiles to a call into libgcc or libatomic, by the helper's name;
+ * NULL for any other name. The call is the compiler's, not the program's,
+ * so the message names the C that needs it. */
+static const char *runtime_helper(const char *name)
+{
+	static const char *const div128[] = { "__divti3", "__udivti3", "__modti3", "__umodti3",
+					      "__divmodti4", "__udivmodti4" };
+	if (strncmp(name, "__atomic_", 9) == 0 || strncmp(name, "__sync_", 7) == 0)
+		return "an atomic the compiler could not inline (16 bytes, or not naturally aligned): "
+		       "bounce runs the x86 atomics of 1, 2, 4 and 8 bytes";
+	if (strncmp(name, "__popcount", 10) == 0)
+		return "__builtin_popcount on a CPU without popcnt: count the bits in C (x &= x - 1 in a "
+		       "loop), as the kernel's __sw_hweight64 does";
+	for (size_t i = 0; i < sizeof div128 / sizeof div128[0]; i++)
+		if (strcmp(name, div128[i]) == 0)
+			return "a 128-bit division: bounce runs 64-bit integer code";
+	return NULL;
+}
+
 int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags, uint8_t width,
 	       uint64_t at, const struct asm_xnode *n, uint32_t len, uint32_t loc, int may_defer)
 {
@@ -55,6 +74,10 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 				    (s->name[k - 1] == '2' || s->name[k - 1] == '3' || s->name[k - 1] == 'i'))
 					return asm_error(st, n[0].col, "floating point (the compiler called '%s'): "
 							 "bounce runs integer code", s->name);
+				const char *what = runtime_helper(s->name);
+				if (what)
+					return asm_error(st, n[0].col, "%s (the compiler called '%s', a helper of "
+							 "its runtime library, which does not exist here)", what, s->name);
 				return asm_error(st, n[0].col, "call to '%s', which no program defines (there is "
 						 "no C library: define it in a .c file of \"program\", or leave it out)",
 						 s->name);
