@@ -31,23 +31,37 @@ int asm_add_fixup(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t fl
 	return 0;
 }
 
-/* What C compiles to a call into libgcc or libatomic, by the helper's name;
- * NULL for any other name. The call is the compiler's, not the program's,
- * so the message names the C that needs it. */
-static const char *runtime_helper(const char *name)
+/* A call from C to a function no program defines: the C library's, which
+ * does not exist on the simulated machine, or a helper the compiler calls
+ * for C it cannot inline (libgcc, libatomic), named for the C that needs
+ * it. Returns -1 with the message. */
+static int undefined_c_call(struct asm_state *st, uint32_t col, const char *name)
 {
 	static const char *const div128[] = { "__divti3", "__udivti3", "__modti3", "__umodti3",
 					      "__divmodti4", "__udivmodti4" };
+	const char *what = NULL;
+	size_t k = strlen(name);
+	/* libgcc's soft-float helpers (__adddf3, __mulsf3, __fixdfsi...): what
+	 * floating point compiles to without the vector registers */
+	if (k > 5 && name[0] == '_' && name[1] == '_' &&
+	    (strstr(name, "df") || strstr(name, "sf") || strstr(name, "tf")) &&
+	    (name[k - 1] == '2' || name[k - 1] == '3' || name[k - 1] == 'i'))
+		return asm_error(st, col, "floating point (the compiler called '%s'): bounce runs integer code",
+				 name);
 	if (strncmp(name, "__atomic_", 9) == 0 || strncmp(name, "__sync_", 7) == 0)
-		return "an atomic the compiler could not inline (16 bytes, or not naturally aligned): "
+		what = "an atomic the compiler could not inline (16 bytes, or not naturally aligned): "
 		       "bounce runs the x86 atomics of 1, 2, 4 and 8 bytes";
-	if (strncmp(name, "__popcount", 10) == 0)
-		return "__builtin_popcount on a CPU without popcnt: count the bits in C (x &= x - 1 in a "
+	else if (strncmp(name, "__popcount", 10) == 0)
+		what = "__builtin_popcount on a CPU without popcnt: count the bits in C (x &= x - 1 in a "
 		       "loop), as the kernel's __sw_hweight64 does";
-	for (size_t i = 0; i < sizeof div128 / sizeof div128[0]; i++)
+	for (size_t i = 0; !what && i < sizeof div128 / sizeof div128[0]; i++)
 		if (strcmp(name, div128[i]) == 0)
-			return "a 128-bit division: bounce runs 64-bit integer code";
-	return NULL;
+			what = "a 128-bit division: bounce runs 64-bit integer code";
+	if (what)
+		return asm_error(st, col, "%s (the compiler called '%s', a helper of its runtime library, "
+				 "which does not exist here)", what, name);
+	return asm_error(st, col, "call to '%s', which no program defines (there is no C library: define "
+			 "it in a .c file of \"program\", or leave it out)", name);
 }
 
 int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags, uint8_t width,
@@ -61,27 +75,8 @@ int asm_settle(struct asm_state *st, uint8_t kind, uint8_t policy, uint8_t flags
 				return asm_add_fixup(st, kind, policy, flags, width, at, n, len, loc);
 			if (!asm_library_hint(st, s->name, hint, sizeof hint)[0])
 				asm_did_you_mean(st, s->name, SEC_TEXT, hint, sizeof hint);
-			/* From C, an undefined label is a function no program
-			 * defines: most often the C library's, which does not
-			 * exist on the simulated machine. */
-			if (st->err_cloc != ASM_NO_LOC && (st->insns[at].op == OP_CALL || st->insns[at].op == OP_JMP) && !hint[0]) {
-				/* libgcc's soft-float helpers (__adddf3, __mulsf3,
-				 * __fixdfsi...): what floating point compiles to
-				 * without the vector registers */
-				size_t k = strlen(s->name);
-				if (k > 5 && s->name[0] == '_' && s->name[1] == '_' &&
-				    (strstr(s->name, "df") || strstr(s->name, "sf") || strstr(s->name, "tf")) &&
-				    (s->name[k - 1] == '2' || s->name[k - 1] == '3' || s->name[k - 1] == 'i'))
-					return asm_error(st, n[0].col, "floating point (the compiler called '%s'): "
-							 "bounce runs integer code", s->name);
-				const char *what = runtime_helper(s->name);
-				if (what)
-					return asm_error(st, n[0].col, "%s (the compiler called '%s', a helper of "
-							 "its runtime library, which does not exist here)", what, s->name);
-				return asm_error(st, n[0].col, "call to '%s', which no program defines (there is "
-						 "no C library: define it in a .c file of \"program\", or leave it out)",
-						 s->name);
-			}
+			if (st->err_cloc != ASM_NO_LOC && (st->insns[at].op == OP_CALL || st->insns[at].op == OP_JMP) && !hint[0])
+				return undefined_c_call(st, n[0].col, s->name);
 			return asm_error(st, n[0].col, "undefined label '%s'%s", s->name, hint);
 		}
 		if (s->section != SEC_TEXT)
