@@ -601,6 +601,12 @@ static const struct fault_case fault_cases[] = {
 	  "t.s:2:3: core 0: stack underflow: pop with rsp 0x13000 (stack 0x12000-0x13000)" },
 	{ "main:\n  call f\nf:\n  pop rax\n  mov rax, 99999\n  push rax\n  ret\n",
 	  "t.s:7:3: core 0: invalid jump: ret to 0x1869f popped from [0x12ff8]" },
+	{ "main:\n  xor eax, eax\n  call rax\n", "t.s:3:3: core 0: call through a null pointer" },
+	{ ".data\nfp: .quad 0x1003\n.text\nmain:\n  nop\n  jmp [QWORD PTR fp[rip]]\n",
+	  "t.s:6:3: core 0: invalid jump: 0x1003 is not a code address (a function's address, as "
+	  "'offset f' or a C function pointer holds)" },
+	{ "main:\n  mov rax, OFFSET f\n  mov rbx, [rax]\nf:\n  hlt\n",
+	  "t.s:3:3: core 0: load of 8 bytes at 0x1002: address not mapped (a code address: code is not data)" },
 	{ "main:\n  bh_enable\n", "t.s:2:3: core 0: bh_enable without bh_disable" },
 	{ "main:\n  nop\n  nop\n", "t.s:3:3: core 0: ran past the end of the program" },
 	{ "main:\n  mov rax, -1\n  work rax\n", "t.s:3:3: core 0: work -1 is negative" },

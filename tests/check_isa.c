@@ -523,6 +523,40 @@ START_TEST(test_ret_from_entry_ends_the_thread)
 }
 END_TEST
 
+/* Code addresses: a code label taken as a value (offset, lea, .quad, also
+ * defined further down) is PROG_CODE_BASE plus its instruction's index;
+ * call and jmp through a register or memory go there. */
+START_TEST(test_indirect_jumps_and_calls)
+{
+	struct program p;
+	struct sim *s = run_src(".data\ntbl: .quad f, g\njt: .quad a0, a1\nx: .quad 0\ny: .quad 0\n"
+				"z: .quad 0\nw: .quad 0\n.text\nmain:\n"
+				"  mov eax, OFFSET f\n  call rax\n  mov [x], rax\n"          /* 0-2 */
+				"  call [QWORD PTR [tbl+8]]\n  mov [y], rax\n"               /* 3-4 */
+				"  mov ebx, 1\n  jmp [QWORD PTR jt[0+rbx*8]]\n"              /* 5-6 */
+				"a0:\n  mov qword ptr [z], 100\n  hlt\n"                   /* 7-8 */
+				"a1:\n  mov qword ptr [z], 200\n  lea rdx, f[rip]\n"        /* 9-10 */
+				"  mov [w], rdx\n  mov rcx, OFFSET h\n  jmp rcx\n"          /* 11-13 */
+				"f:\n  mov eax, 7\n  ret\n"                                  /* 14-15 */
+				"g:\n  mov eax, 9\n  ret\n"                                  /* 16-17 */
+				"h:\n  hlt\n", &p);                                          /* 18 */
+	struct sim_core_view v;
+	sim_core_view(s, 0, &v);
+	ck_assert(v.halted);
+	ck_assert_uint_eq(v.pc, 18);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "tbl"), 8), PROG_CODE_BASE + 14);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "tbl") + 8, 8), PROG_CODE_BASE + 16);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "x"), 8), 7);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "y"), 8), 9);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "z"), 8), 200);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "w"), 8), PROG_CODE_BASE + 14);
+	/* every instruction on the path once: 0-6, then 9-13, f and g's two, h */
+	ck_assert_uint_eq(sim_core_stats(s, 0)->instructions, 7 + 5 + 2 + 2 + 1);
+	sim_destroy(s);
+	program_free(&p);
+}
+END_TEST
+
 /* local_irq_save (pushf; pop; cli) and local_irq_restore (push; popf). */
 START_TEST(test_pushf_popf_carry_if)
 {
@@ -579,6 +613,14 @@ struct refusal {
 static const struct refusal refusals[] = {
 	{ "main:\n  cpuid\n", "t.s:2:3: unknown instruction 'cpuid'" },
 	{ "main:\n  jcxz main\n", "t.s:2:3: unknown instruction 'jcxz'" },
+	{ "main:\n  jne rax\n", "t.s:2:7: 'jne' needs a label but found 'rax'" },
+	{ "main:\n  call eax\n", "t.s:2:8: 'call' through a register needs a 64-bit register" },
+	{ "main:\n  jmp DWORD PTR [rax]\n", "t.s:2:7: 'jmp' through memory needs a QWORD operand" },
+	{ "main:\n  call [QWORD PTR [rax]\n", "t.s:2:24: expected ']' but found end of line" },
+	{ "main:\n  mov eax, main\n", "t.s:2:12: 'main' is a code label: write 'offset main' for its address" },
+	{ "main:\n  mov eax, OFFSET main+1\n",
+	  "t.s:2:19: 'main' is a code label: its address is taken alone, not computed with" },
+	{ ".data\nx: .byte f\n.text\nf:\n  hlt\n", "t.s:2:10: 'f' is a code address, not a constant" },
 	{ "main:\n  setx al\n", "t.s:2:3: unknown instruction 'setx'" },
 	{ "main:\n  cmovnpe rax, rbx\n", "t.s:2:3: unknown instruction 'cmovnpe'" },
 	{ "main:\n  lock bt qword ptr [rsp], 1\n", "t.s:2:8: 'lock' cannot prefix 'bt'" },
@@ -624,6 +666,7 @@ static Suite *isa_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_differential, 0, (int)(sizeof cases / sizeof cases[0]));
 	tcase_add_test(tc, test_ret_from_entry_ends_the_thread);
+	tcase_add_test(tc, test_indirect_jumps_and_calls);
 	tcase_add_test(tc, test_pushf_popf_carry_if);
 	tcase_add_test(tc, test_lock_or_rsp_fence);
 	tcase_add_loop_test(tc, test_refused, 0, (int)(sizeof refusals / sizeof refusals[0]));

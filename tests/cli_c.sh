@@ -276,6 +276,93 @@ if command -v clang >/dev/null 2>&1; then
 else
 	echo "skip Clang: not installed"
 fi
+# Function pointers (an ops table, a callback) and a switch's jump table:
+# code addresses in registers, memory and .rodata, as each compiler writes
+# them; a call through a null pointer faults at its C line.
+cat >"$T/fptr.c" <<'C'
+#include <bounce.h>
+
+struct counter_ops {
+	void (*add)(long *c, long v);
+	long (*read)(const long *c);
+};
+
+long shared ____cacheline_aligned;
+long ok ____cacheline_aligned;
+
+static __attribute__((noinline)) void add_once(long *c, long v) { __atomic_fetch_add(c, v, __ATOMIC_RELAXED); }
+static __attribute__((noinline)) void add_twice(long *c, long v) { __atomic_fetch_add(c, 2 * v, __ATOMIC_RELAXED); }
+static __attribute__((noinline)) long read_plain(const long *c) { return READ_ONCE(*c); }
+
+static const struct counter_ops ops_table[] = { { add_once, read_plain }, { add_twice, read_plain } };
+/* volatile: taken at run time, so that neither compiler calls by name */
+const struct counter_ops *volatile ops = &ops_table[OPS];
+void (*volatile hook)(long *c, long v);
+
+static __attribute__((noinline)) void apply(void (*fn)(long *, long), long *c, long n)
+{
+	for (long i = 0; i < n; i++)
+		fn(c, 1);
+}
+
+static __attribute__((noinline)) long step(long k, long x)
+{
+	switch (k) {
+	case 0: x += 11; break;
+	case 1: x ^= 23; break;
+	case 2: x *= 37; break;
+	case 3: x -= 59; break;
+	case 4: x <<= 5; break;
+	case 5: x = x / 3 + 1; break;
+	case 6: x = ~x; break;
+	default: x = -1; break;
+	}
+	return x;
+}
+
+static long check(void)
+{
+	static const long want[8] = { 111, 114, 3774, 44, 3328, 36, -107, -1 };
+	for (long k = 0; k < 8; k++)
+		if (step(k, 100 + k) != want[k])
+			return -(k + 1);
+	if (ops->read(&shared) < 10)
+		return -9;
+	return 1;
+}
+
+void worker(void)
+{
+	apply(ops->add, &shared, 10);
+	if (smp_processor_id() == 0) {
+		ok = check();
+		if (NULL_CALL)
+			hook(&shared, 1);
+	}
+}
+C
+cat >"$T/fptr.json" <<'J'
+{"name": "fptr", "cpu": "x460-8way", "cores": 2, "program": ["fptr.c"],
+ "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["ok", "shared"],
+ "variants": [{"name": "once", "defines": {"OPS": 0, "NULL_CALL": 0}},
+              {"name": "twice", "defines": {"OPS": 1, "NULL_CALL": 0}},
+              {"name": "null", "defines": {"OPS": 0, "NULL_CALL": 1}}]}
+J
+fptr_checks() { # fptr_checks COMPILER
+	CC=$1 expect_status "$1: function pointers and a jump table" 0 "$BOUNCE" run "$T/fptr.json" --variant once --json "$T/fp.out" -q
+	expect_eq "$1: every case of the switch, and the read through the table" 1 "$(jget "$T/fp.out" variants.once.symbols.ok.value)"
+	expect_eq "$1: the ops table's add, 10 a CPU" 20 "$(jget "$T/fp.out" variants.once.symbols.shared.value)"
+	CC=$1 expect_status "$1: the table's other entry" 0 "$BOUNCE" run "$T/fptr.json" --variant twice --json "$T/fp.out" -q
+	expect_eq "$1: the table's other entry adds twice" 40 "$(jget "$T/fp.out" variants.twice.symbols.shared.value)"
+	s=$(ls -t $(grep -l add_twice $(find "$T/cache" -name '*.s')) | head -n 1)
+	expect_grep "$1: a call through a register or memory was compiled" "	call	\(r[a-z0-9]*\|.*\[\)" "$s"
+	expect_grep "$1: an indirect jump through a table was compiled" "	jmp	.*\[" "$s"
+	CC=$1 expect_status "$1: a call through a null pointer" 2 "$BOUNCE" run "$T/fptr.json" --variant null -q
+	expect_grep "$1: the null pointer's call, at its C line" "fptr.c:58:[0-9]*: core 0: \(call\|jump\) through a null pointer" "$T/err"
+}
+fptr_checks gcc
+command -v clang >/dev/null 2>&1 && fptr_checks clang
+
 # A sweep keys its journal by every file the program was read from,
 # headers included; GCC's working-directory line marker (with -g) names no
 # file and must not be taken for one.

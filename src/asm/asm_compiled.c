@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_punct(const struct asm_tok *t, char c)
-{
-	return t->kind == T_PUNCT && t->ch == c;
-}
-
 void asm_unit_begin(struct asm_state *st, uint32_t unit, int compiled)
 {
 	st->unit = unit;
@@ -170,7 +165,7 @@ static int dir_comm(struct asm_state *st, uint32_t pos, int lcomm)
 	int64_t size, align = 1;
 	if (name->kind != T_IDENT)
 		return asm_error(st, name->col, "expected a symbol name");
-	if (!is_punct(&st->toks[pos + 1], ','))
+	if (!asm_is_punct(&st->toks[pos + 1], ','))
 		return asm_error(st, st->toks[pos + 1].col, "expected ','");
 	pos += 2;
 	const struct asm_tok *z = &st->toks[pos];
@@ -178,7 +173,7 @@ static int dir_comm(struct asm_state *st, uint32_t pos, int lcomm)
 		return -1;
 	if (size < 0)
 		return asm_error(st, z->col, "size %lld is negative", (long long)size);
-	if (is_punct(&st->toks[pos], ',')) {
+	if (asm_is_punct(&st->toks[pos], ',')) {
 		const struct asm_tok *a = &st->toks[++pos];
 		if (asm_const_expr(st, &pos, &align))
 			return -1;
@@ -221,7 +216,7 @@ static int dir_scope(struct asm_state *st, uint32_t pos, int globl)
 			st->syms[idx].globl = 1;
 		else
 			st->syms[idx].lcl = 1;
-		if (!is_punct(&st->toks[++pos], ','))
+		if (!asm_is_punct(&st->toks[++pos], ','))
 			return asm_end_of_line(st, pos);
 		pos++;
 	}
@@ -280,7 +275,7 @@ static int dir_string(struct asm_state *st, uint32_t pos, int nul)
 		free(b);
 		if (rc)
 			return -1;
-		if (!is_punct(&st->toks[++pos], ','))
+		if (!asm_is_punct(&st->toks[++pos], ','))
 			return asm_end_of_line(st, pos);
 		pos++;
 	}

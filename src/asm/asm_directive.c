@@ -9,11 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_punct(const struct asm_tok *t, char c)
-{
-	return t->kind == T_PUNCT && t->ch == c;
-}
-
 int asm_end_of_line(struct asm_state *st, uint32_t pos)
 {
 	const struct asm_tok *t = &st->toks[pos];
@@ -130,16 +125,16 @@ static int dir_align(struct asm_state *st, uint32_t pos, int p2)
 	if (n < 1 || n > ASM_MAX_ALIGN || (n & (n - 1)))
 		return asm_error(st, t->col, ".align %" PRId64 " is not a power of two in 1..%u", n,
 				 ASM_MAX_ALIGN);
-	if (is_punct(&st->toks[pos], ',')) {
+	if (asm_is_punct(&st->toks[pos], ',')) {
 		const struct asm_tok *f = &st->toks[++pos];
-		if (!is_punct(f, ',') && f->kind != T_END) {
+		if (!asm_is_punct(f, ',') && f->kind != T_END) {
 			if (asm_const_expr(st, &pos, &fill))
 				return -1;
 			if (!asm_fits(fill, 1))
 				return asm_error(st, f->col, "fill value %" PRId64 " does not fit in a byte",
 						 fill);
 		}
-		if (is_punct(&st->toks[pos], ',')) {
+		if (asm_is_punct(&st->toks[pos], ',')) {
 			pos++;
 			if (asm_const_expr(st, &pos, &max))
 				return -1;
@@ -178,7 +173,7 @@ static int dir_data(struct asm_state *st, uint32_t pos, unsigned width, uint32_t
 			       width >= 4 ? POL_QUAD : POL_CONST, 0, (uint8_t)width, at, x.n, x.len,
 			       loc, 1))
 			return -1;
-		if (!is_punct(&st->toks[pos], ','))
+		if (!asm_is_punct(&st->toks[pos], ','))
 			return asm_end_of_line(st, pos);
 		pos++;
 	}
@@ -191,7 +186,7 @@ static int dir_space(struct asm_state *st, uint32_t pos)
 	uint64_t at;
 	if (asm_const_expr(st, &pos, &n))
 		return -1;
-	if (is_punct(&st->toks[pos], ',')) {
+	if (asm_is_punct(&st->toks[pos], ',')) {
 		const struct asm_tok *f = &st->toks[++pos];
 		if (asm_const_expr(st, &pos, &fill))
 			return -1;
@@ -218,7 +213,7 @@ static int dir_equ(struct asm_state *st, uint32_t pos)
 	asm_tok_text(name, what, sizeof what);
 	if (name->kind != T_IDENT)
 		return asm_error(st, name->col, "expected a name after .equ but found %s", what);
-	if (!is_punct(&st->toks[pos + 1], ','))
+	if (!asm_is_punct(&st->toks[pos + 1], ','))
 		return asm_error(st, st->toks[pos + 1].col, "expected ',' after the .equ name");
 	pos += 2;
 	int64_t v;

@@ -7,6 +7,7 @@
 #include "asm/asm_internal.h"
 #include "base/invariant.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 int asm_expr_push(struct asm_state *st, struct asm_expr *x, uint8_t op, uint32_t col, int64_t v)
@@ -162,14 +163,39 @@ static const char *section_name(int sec)
 	}
 }
 
+/* A code label as a value is its code address (cpu/program.h): what a
+ * function pointer or a jump table's entry holds. It is taken where an
+ * address may be (`offset f`, `lea rax, f[rip]`, `.quad f`), and alone:
+ * f + 8 would be the middle of an instruction on x86, and here there are
+ * no bytes to be in the middle of. Code is never read as data. */
+static int check_code_label(struct asm_state *st, const struct asm_sym *s, uint32_t col, int policy,
+			    int flags, int alone)
+{
+	const char *nm = s->name;
+	if (policy == POL_MEM && !(flags & PF_ADDR))
+		return asm_error(st, col, "'%s' is a code label, not data", nm);
+	if (policy == POL_CONST)
+		return asm_error(st, col, "'%s' is a code address, not a constant", nm);
+	if (policy == POL_IMM && !(flags & PF_OFFSET))
+		return asm_error(st, col, "'%s' is a code label: write 'offset %s' for its address", nm,
+				 nm);
+	if (!alone)
+		return asm_error(st, col, "'%s' is a code label: its address is taken alone, not computed "
+				 "with", nm);
+	if (s->value < 0 || s->value >= (int64_t)PROG_MAX_CODE_ADDRS)
+		return asm_error(st, col, "'%s' is instruction %" PRId64 ": code addresses reach the first "
+				 "%u instructions only", nm, s->value, PROG_MAX_CODE_ADDRS);
+	return 0;
+}
+
 static int check_symbol(struct asm_state *st, const struct asm_sym *s, uint32_t col, int policy,
-			int flags)
+			int flags, int alone)
 {
 	const char *nm = s->name;
 	if (s->section == SEC_ABS)
 		return 0;
 	if (s->section == SEC_TEXT)
-		return asm_error(st, col, "'%s' is a code label, not data", nm);
+		return check_code_label(st, s, col, policy, flags, alone);
 	switch (policy) {
 	case POL_CONST:
 		return asm_error(st, col, "'%s' is an address, not a constant", nm);
@@ -213,9 +239,10 @@ int asm_expr_eval(struct asm_state *st, const struct asm_xnode *n, uint32_t len,
 				return asm_error(st, n[i].col, "undefined symbol '%s'%s", s->name,
 						 asm_did_you_mean(st, s->name, -1, hint, sizeof hint));
 			}
-			if (check_symbol(st, s, n[i].col, policy, flags))
+			if (check_symbol(st, s, n[i].col, policy, flags, len == 1))
 				return -1;
-			stack[sp++] = s->value;
+			stack[sp++] = s->section == SEC_TEXT ? (int64_t)PROG_CODE_BASE + s->value :
+							       s->value;
 			continue;
 		}
 		case X_NEG:

@@ -506,14 +506,7 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 		(*pos)++;
 		return intern_mark(st, t, &in->target);
 	}
-	/* jmp rax, call [rip + fp], jmp [QWORD PTR .L4[0+rax*8]]: there are
-	 * no code addresses; say what makes a compiler write them */
-	if ((t->kind == T_PUNCT && t->ch == '[') ||
-	    (t->kind == T_IDENT && asm_reserved_name(t->s, t->len)))
-		return asm_error(st, t->col, "'%s' needs a label but found %s: indirect jumps and calls are "
-				 "not modelled (a switch's jump table: compile with -fno-jump-tables; a "
-				 "function pointer: call the function by name)", m->name, what);
-	if (t->kind != T_IDENT)
+	if (t->kind != T_IDENT || asm_reserved_name(t->s, t->len))
 		return asm_error(st, t->col, "'%s' needs a label but found %s", m->name, what);
 	struct asm_xnode n = { .op = X_SYM, .col = t->col };
 	uint32_t idx;
@@ -527,6 +520,28 @@ static int parse_name_operand(struct asm_state *st, uint32_t *pos, const struct 
 	if (at->kind == T_PUNCT && at->ch == '@' && asm_tok_is_ci(&st->toks[*pos + 1], "plt"))
 		*pos += 2;
 	return asm_add_fixup(st, FIX_TARGET, 0, 0, 0, st->n_insns, &n, 1, loc);
+}
+
+/* jmp rax, call QWORD PTR [rbx+8], jmp [QWORD PTR .L4[0+rax*8]]: a
+ * register or memory operand rather than a label. */
+static int indirect_operand(const struct asm_tok *t)
+{
+	return (t->kind == T_PUNCT && t->ch == '[') ||
+	       (t->kind == T_IDENT && asm_reserved_name(t->s, t->len));
+}
+
+/* The operand holds a code address, 8 bytes. */
+static int check_indirect(struct asm_state *st, const struct mnem *m, struct asm_opnd *op)
+{
+	struct operand *o = &op->o;
+	if (o->kind == OPND_REG && o->size != 8)
+		return asm_error(st, op->col, "'%s' through a register needs a 64-bit register", m->name);
+	if (o->kind == OPND_MEM && o->size && o->size != 8)
+		return asm_error(st, op->col, "'%s' through memory needs a QWORD operand", m->name);
+	if (o->kind != OPND_REG && o->kind != OPND_MEM)
+		return asm_error(st, op->col, "'%s' needs a label, a register or a memory operand", m->name);
+	o->size = 8;
+	return 0;
 }
 
 /* x86 cannot encode ah ch dh bh in an instruction with a REX prefix: a
@@ -602,7 +617,22 @@ static int parse_insn(struct asm_state *st, uint32_t pos)
 
 	struct asm_opnd ops[3] = {0};
 	int n = 0;
-	if (m->form == F_BRANCH || m->form == F_MARK) {
+	if (m->form == F_BRANCH && m->op != OP_JCC && indirect_operand(&st->toks[pos])) {
+		/* GCC brackets the whole operand: call [QWORD PTR [r12+8]] */
+		int outer = asm_is_punct(&st->toks[pos], '[') && asm_tok_is_ci(&st->toks[pos + 1], "qword");
+		pos += (uint32_t)outer;
+		if (asm_parse_operand(st, &pos, &ops[0]))
+			return -1;
+		if (outer && !asm_is_punct(&st->toks[pos], ']')) {
+			asm_tok_text(&st->toks[pos], what, sizeof what);
+			return asm_error(st, st->toks[pos].col, "expected ']' but found %s", what);
+		}
+		pos += (uint32_t)outer;
+		if (check_indirect(st, m, &ops[0]))
+			return -1;
+		n = 1;
+		in.op = m->op == OP_JMP ? OP_JMP_IND : OP_CALL_IND;
+	} else if (m->form == F_BRANCH || m->form == F_MARK) {
 		if (parse_name_operand(st, &pos, m, &in, loc))
 			return -1;
 	} else {

@@ -205,6 +205,10 @@ int asm_lex_line(struct asm_state *st, const char *text, size_t len);
 int asm_tok_is(const struct asm_tok *t, const char *word);
 int asm_tok_is_ci(const struct asm_tok *t, const char *word);
 void asm_tok_text(const struct asm_tok *t, char *buf, size_t n);
+static inline int asm_is_punct(const struct asm_tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->ch == c;
+}
 
 /* asm_symtab.c */
 /* The symbol a name means here: the file's own in compiler output, else

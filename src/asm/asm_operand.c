@@ -8,11 +8,6 @@
 
 #include <string.h>
 
-static int is_punct(const struct asm_tok *t, char c)
-{
-	return t->kind == T_PUNCT && t->ch == c;
-}
-
 static int expected(struct asm_state *st, const struct asm_tok *t, const char *what)
 {
 	char found[96];
@@ -80,11 +75,11 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 		const struct asm_tok *t = &st->toks[*pos];
 		const struct asm_tok *sign = NULL;
 		if (!first) {
-			if (is_punct(t, ']')) {
+			if (asm_is_punct(t, ']')) {
 				(*pos)++;
 				break;
 			}
-			if (!is_punct(t, '+') && !is_punct(t, '-'))
+			if (!asm_is_punct(t, '+') && !asm_is_punct(t, '-'))
 				return expected(st, t, "'+', '-' or ']'");
 			sign = t;
 			t = &st->toks[++*pos];
@@ -111,7 +106,7 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 			(*pos)++;
 			uint64_t scale = 1;
 			int scaled = 0;
-			if (is_punct(&st->toks[*pos], '*')) {
+			if (asm_is_punct(&st->toks[*pos], '*')) {
 				const struct asm_tok *s = &st->toks[++*pos];
 				if (s->kind != T_NUM || s->big)
 					return expected(st, s, "a scale (1, 2, 4 or 8)");
@@ -125,7 +120,7 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 				return -1;
 			continue;
 		}
-		if (t->kind == T_NUM && !t->big && is_punct(t1, '*') &&
+		if (t->kind == T_NUM && !t->big && asm_is_punct(t1, '*') &&
 		    tok_reg(&st->toks[*pos + 2], &reg, &size)) {
 			if (sign && sign->ch == '-')
 				return asm_error(st, st->toks[*pos + 2].col,
@@ -137,7 +132,7 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 			*pos += 3;
 			continue;
 		}
-		if (is_punct(t, ']'))
+		if (asm_is_punct(t, ']'))
 			return expected(st, t, "an address");
 		if (asm_expr_term(st, pos, &op->x))
 			return -1;
@@ -202,25 +197,25 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		if (asm_tok_is_ci(t, "ptr"))
 			t = &st->toks[++*pos];
 	}
-	int gs = asm_tok_is_ci(t, "gs") && is_punct(&st->toks[*pos + 1], ':');
+	int gs = asm_tok_is_ci(t, "gs") && asm_is_punct(&st->toks[*pos + 1], ':');
 	if (gs) {
 		*pos += 2;
 		t = &st->toks[*pos];
 	}
-	if (is_punct(t, '['))
+	if (asm_is_punct(t, '['))
 		return parse_mem_at(st, pos, op, sz, gs, 0);
 	if (sz || gs) {
 		/* GAS's disp[base + index*scale]: the displacement may stand
 		 * before the brackets (`counter[rip]`, `8[rdi]`) */
-		if (t->kind == T_END || is_punct(t, ','))
+		if (t->kind == T_END || asm_is_punct(t, ','))
 			return expected(st, t, sz ? "a memory operand after the size" : "an address after gs:");
 		if (asm_expr_sum(st, pos, &op->x))
 			return -1;
-		if (!is_punct(&st->toks[*pos], '['))
+		if (!asm_is_punct(&st->toks[*pos], '['))
 			return expected(st, &st->toks[*pos], "'[' (a memory operand)");
 		return parse_mem_at(st, pos, op, sz, gs, 1);
 	}
-	if (is_punct(t, '%') && st->toks[*pos + 1].kind == T_IDENT)
+	if (asm_is_punct(t, '%') && st->toks[*pos + 1].kind == T_IDENT)
 		/* %rax: AT&T syntax, what GCC emits by default */
 		return asm_error(st, t->col, "expected an operand but found '%%%.*s': bounce's assembly is "
 				 "Intel syntax (write %.*s, as gcc -masm=intel does)",
@@ -244,16 +239,16 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		op->flags |= PF_OFFSET;
 		t = &st->toks[++*pos];
 		/* GCC's `OFFSET FLAT:sym`: the flat (only) segment */
-		if (asm_tok_is_ci(t, "flat") && is_punct(&st->toks[*pos + 1], ':')) {
+		if (asm_tok_is_ci(t, "flat") && asm_is_punct(&st->toks[*pos + 1], ':')) {
 			*pos += 2;
 			t = &st->toks[*pos];
 		}
 	}
-	if (t->kind == T_END || is_punct(t, ','))
+	if (t->kind == T_END || asm_is_punct(t, ','))
 		return expected(st, t, "an operand");
 	if (asm_expr_sum(st, pos, &op->x))
 		return -1;
-	if (!(op->flags & PF_OFFSET) && is_punct(&st->toks[*pos], '['))
+	if (!(op->flags & PF_OFFSET) && asm_is_punct(&st->toks[*pos], '['))
 		return parse_mem_at(st, pos, op, 0, 0, 1);
 	op->o.kind = OPND_IMM;
 	op->has_expr = 1;

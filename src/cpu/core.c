@@ -172,8 +172,9 @@ static enum step check_access(struct core_env *env, struct core *c, uint64_t a, 
 			     (unsigned long long)c->stack_lo, (unsigned long long)c->stack_hi,
 			     (unsigned long long)c->r[R_RSP]);
 	if (__builtin_expect(!range || end <= a, 0))
-		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped", what, size,
-			     (unsigned long long)a);
+		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped%s", what, size,
+			     (unsigned long long)a,
+			     a - PROG_CODE_BASE < env->prog->n_insns ? " (a code address: code is not data)" : "");
 	if (__builtin_expect(ms_crosses_line(a, size, env->m->line_size), 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx crosses a %u-byte cache line", what, size,
 			     (unsigned long long)a, env->m->line_size);
@@ -1061,6 +1062,21 @@ static inline enum step stack_pop(struct core_env *env, struct core *c, const ch
 	return ST_OK;
 }
 
+/* An indirect jump or call goes where its operand's code address says
+ * (cpu/program.h). Any other value faults: 0 as the null function pointer
+ * it is in C, the rest as no instruction's address. */
+static enum step code_target(struct core_env *env, struct core *c, const struct insn *in, uint64_t v)
+{
+	if (__builtin_expect(v - PROG_CODE_BASE < env->prog->n_insns, 1))
+		return ST_OK;
+	const char *what = in->op == OP_CALL_IND ? "call" : "jump";
+	if (v == 0)
+		return fault(env, c, "%s through a null pointer%s", what,
+			     in->op == OP_CALL_IND ? "" : " (from C: a tail call through a NULL function pointer)");
+	return fault(env, c, "invalid %s: 0x%llx is not a code address (a function's address, as "
+		     "'offset f' or a C function pointer holds)", what, (unsigned long long)v);
+}
+
 /* bt, bts, btr, btc. A register bit offset with a memory operand is
  * signed and reaches beyond the operand, as on x86: the access moves by
  * whole operands to the one that holds the bit. */
@@ -1315,6 +1331,25 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		c->r[R_RSP] += 8;
 		c->call_depth--;
 		c->pc = (uint32_t)a;
+		return ST_JUMP;
+
+	case OP_JMP_IND:
+		TRY(read_src(env, c, &in->a, 8, &a));
+		TRY(code_target(env, c, in, a));
+		c->pc = (uint32_t)(a - PROG_CODE_BASE);
+		return ST_JUMP;
+
+	case OP_CALL_IND:
+		/* as push: the checks and the slot first, so that a miss on the
+		 * pointer's load retries the instruction with nothing done */
+		TRY(stack_push(env, c, "call"));
+		TRY(need_slot(env, c));
+		TRY(read_src(env, c, &in->a, 8, &a));
+		TRY(code_target(env, c, in, a));
+		TRY(store(env, c, c->r[R_RSP] - 8, 8, c->pc + 1));
+		c->r[R_RSP] -= 8;
+		c->call_depth++;
+		c->pc = (uint32_t)(a - PROG_CODE_BASE);
 		return ST_JUMP;
 
 	case OP_PUSH:

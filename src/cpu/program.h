@@ -3,7 +3,11 @@
  * cpu/ because the cores, and everything above them, read it. */
 
 /* Address map (x86-64 kernel conventions):
- *   [0, PROG_DATA_BASE)            unmapped: a stray access faults
+ *   [0, PROG_CODE_BASE)            unmapped: a null pointer faults
+ *   [PROG_CODE_BASE, PROG_DATA_BASE) code addresses, one per instruction
+ *                                    (PROG_CODE_BASE + its index): what a
+ *                                    function pointer holds; not readable
+ *                                    as data, so an access here faults too
  *   [data_base, data_base+data_size) .data, with the generated table
  *                                    __per_cpu_offset (nr_cpus quads)
  *   percpu area c at percpu_offset(c) = percpu_base + c * percpu_stride,
@@ -23,6 +27,11 @@
 #include "mem/sparse.h"
 
 #define PROG_DATA_BASE 0x10000u
+/* Code addresses sit below .data so that every data address stays where it
+ * was before programs could take one, and below 2 GiB, as GCC's and
+ * Clang's non-PIC code (mov edi, OFFSET FLAT:f) assume. */
+#define PROG_CODE_BASE 0x1000u
+#define PROG_MAX_CODE_ADDRS (PROG_DATA_BASE - PROG_CODE_BASE)
 #define PROG_STACK_SIZE 4096u
 /* Simulated memory is sparse (mem/sparse.h): zeros cost no host memory,
  * so .data may be large; what is written is bounded. */

@@ -22,11 +22,11 @@
 
 /* Why each flag: bounce interprets integer x86-64 code with its own
  * address map and no loader, so the code must be absolute (no PIC, no
- * GOT), carry no unwind or CET data, use no vector or x87 registers, no
- * jump tables (an indirect jump through .rodata needs byte addresses of
- * instructions, which the interpreter does not have), no stack canary (it
- * reads fs:40) and no red zone: an interrupt handler runs on the
- * interrupted stack, as in the kernel, whose flags these are. -g1 gives
+ * GOT; a function's address and a switch's jump table hold code addresses,
+ * cpu/program.h), carry no unwind or CET data, use no vector or x87
+ * registers, no stack canary (it reads fs:40) and no red zone: an
+ * interrupt handler runs on the interrupted stack, as in the kernel, whose
+ * flags these are. -g1 gives
  * the line table (.loc) that names each instruction's C line. A call to a
  * function never declared is an error, as in a kernel build: GNU C would
  * guess its type and the mistake would surface only as an undefined label. */
@@ -34,7 +34,7 @@ static const char *const base_flags[] = {
 	"-std=gnu11", "-O2", "-g1", "-masm=intel", "-fno-pic", "-fno-pie",
 	"-fno-asynchronous-unwind-tables", "-fno-unwind-tables", "-fcf-protection=none",
 	"-ffreestanding", "-fno-builtin", "-mno-red-zone", "-mgeneral-regs-only",
-	"-fno-jump-tables", "-fno-stack-protector", "-fno-common",
+	"-fno-stack-protector", "-fno-common",
 	"-Werror=implicit-function-declaration", "-Werror=implicit-int", NULL
 };
 /* What a compile's output may be: a preprocessed file or an assembly file
