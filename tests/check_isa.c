@@ -603,6 +603,19 @@ START_TEST(test_lock_or_rsp_fence)
 	ck_assert_uint_eq(sim_core_stats(s, 0)->locked_ops, 1);
 	sim_destroy(s);
 	program_free(&p);
+
+	/* GCC writes it in an entry with no frame too: rsp starts on the
+	 * entry's return-address slot (0), 8 below the stack's top, with
+	 * rsp + 8 16-byte aligned as the ABI enters a function */
+	s = run_src("main:\n  mov rax, rsp\n  mov rbx, 7\n  mov rbx, [rsp]\n"
+		    "  lock or QWORD PTR [rsp], 0\n  hlt\n", &p);
+	sim_core_view(s, 0, &v);
+	ck_assert_uint_eq(v.regs[R_RAX], p.stack_base + PROG_STACK_SIZE - 8);
+	ck_assert_uint_eq((v.regs[R_RAX] + 8) % 16, 0);
+	ck_assert_uint_eq(v.regs[R_RBX], 0);
+	ck_assert_uint_eq(sim_core_stats(s, 0)->locked_ops, 1);
+	sim_destroy(s);
+	program_free(&p);
 }
 END_TEST
 

@@ -363,6 +363,13 @@ fptr_checks() { # fptr_checks COMPILER
 fptr_checks gcc
 command -v clang >/dev/null 2>&1 && fptr_checks clang
 
+# GCC's seq_cst fence is `lock or QWORD PTR [rsp], 0`; in an entry with no
+# frame it touches the entry's return-address slot, which is stack.
+printf '#include <bounce.h>\nlong x;\nvoid worker(void) { x = 1; __atomic_thread_fence(__ATOMIC_SEQ_CST); }\n' >"$T/fence.c"
+printf '{"name": "fence", "cpu": "x460-8way", "cores": 2, "program": ["fence.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt"}\n' >"$T/fence.json"
+CC=gcc expect_status "gcc: a fence in an entry with no frame" 0 "$BOUNCE" run "$T/fence.json" --json "$T/fence.out" -q
+expect_eq "gcc: the fence is a locked RMW on each CPU" 2 "$(jget "$T/fence.out" variants.default.totals.locked_ops)"
+
 # A sweep keys its journal by every file the program was read from,
 # headers included; GCC's working-directory line marker (with -g) names no
 # file and must not be taken for one.

@@ -1818,8 +1818,12 @@ void core_start(struct core_env *env, struct core *c, uint32_t entry, const uint
 {
 	for (int r = 0; r < R_NREGS; r++)
 		c->r[r] = (regs_set >> r) & 1 ? regs[r] : 0;
+	/* As the SysV ABI enters a function: rsp on its return address's slot
+	 * (zero here: the entry's ret ends the thread, it pops nothing), so
+	 * that rsp + 8 is 16-byte aligned and [rsp] is stack. GCC's fence,
+	 * `lock or QWORD PTR [rsp], 0`, touches it in an entry with no frame. */
 	if (!((regs_set >> R_RSP) & 1))
-		c->r[R_RSP] = c->stack_hi;
+		c->r[R_RSP] = c->stack_hi - 8;
 	c->pc = entry;
 	c->irq_next = c->irq.next_min;  /* sim.c set irq up just before */
 	c->irq_any = c->irq.n != 0;
