@@ -608,6 +608,9 @@ static const struct fault_case fault_cases[] = {
 	  "'offset f' or a C function pointer holds)" },
 	{ "main:\n  mov rax, OFFSET f\n  mov rbx, [rax]\nf:\n  hlt\n",
 	  "t.s:3:3: core 0: load of 8 bytes at 0x1002: address not mapped (a code address: code is not data)" },
+	{ "main:\n  nop\n  ud2\n", "t.s:3:3: core 0: ud2: the program trapped (__builtin_trap() or BUG(), "
+	  "or a null pointer dereference the compiler found on this path)" },
+	{ "main:\n  mov rax, QWORD PTR ds:0\n", "t.s:2:3: core 0: load of 8 bytes at 0x0: address not mapped" },
 	{ "main:\n  bh_enable\n", "t.s:2:3: core 0: bh_enable without bh_disable" },
 	{ "main:\n  nop\n  nop\n", "t.s:3:3: core 0: ran past the end of the program" },
 	{ "main:\n  mov rax, -1\n  work rax\n", "t.s:3:3: core 0: work -1 is negative" },

@@ -557,6 +557,24 @@ START_TEST(test_indirect_jumps_and_calls)
 }
 END_TEST
 
+/* ds: is no segment in 64-bit code: GCC's QWORD PTR ds:N is address N. */
+START_TEST(test_ds_absolute)
+{
+	struct program p;
+	struct sim *s = run_src(".data\nx: .quad 42\ny: .quad 0\n.text\nmain:\n"
+				"  mov rax, QWORD PTR ds:65600\n  mov rbx, QWORD PTR ds:[x]\n"
+				"  mov QWORD PTR ds:65608, 7\n  hlt\n", &p);
+	struct sim_core_view v;
+	sim_core_view(s, 0, &v);
+	ck_assert_uint_eq(symbol(&p, "x"), 65600); /* after __per_cpu_offset */
+	ck_assert_uint_eq(v.regs[R_RAX], 42);
+	ck_assert_uint_eq(v.regs[R_RBX], 42);
+	ck_assert_uint_eq(sim_peek(s, symbol(&p, "y"), 8), 7);
+	sim_destroy(s);
+	program_free(&p);
+}
+END_TEST
+
 /* local_irq_save (pushf; pop; cli) and local_irq_restore (push; popf). */
 START_TEST(test_pushf_popf_carry_if)
 {
@@ -627,6 +645,7 @@ static const struct refusal refusals[] = {
 	{ "main:\n  cpuid\n", "t.s:2:3: unknown instruction 'cpuid'" },
 	{ "main:\n  jcxz main\n", "t.s:2:3: unknown instruction 'jcxz'" },
 	{ "main:\n  jne rax\n", "t.s:2:7: 'jne' needs a label but found 'rax'" },
+	{ "main:\n  mov rax, QWORD PTR ds:\n", "t.s:2:25: expected an address after ds: but found end of line" },
 	{ "main:\n  call eax\n", "t.s:2:8: 'call' through a register needs a 64-bit register" },
 	{ "main:\n  jmp DWORD PTR [rax]\n", "t.s:2:7: 'jmp' through memory needs a QWORD operand" },
 	{ "main:\n  call [QWORD PTR [rax]\n", "t.s:2:24: expected ']' but found end of line" },
@@ -680,6 +699,7 @@ static Suite *isa_suite(void)
 	tcase_add_loop_test(tc, test_differential, 0, (int)(sizeof cases / sizeof cases[0]));
 	tcase_add_test(tc, test_ret_from_entry_ends_the_thread);
 	tcase_add_test(tc, test_indirect_jumps_and_calls);
+	tcase_add_test(tc, test_ds_absolute);
 	tcase_add_test(tc, test_pushf_popf_carry_if);
 	tcase_add_test(tc, test_lock_or_rsp_fence);
 	tcase_add_loop_test(tc, test_refused, 0, (int)(sizeof refusals / sizeof refusals[0]));

@@ -370,6 +370,45 @@ printf '{"name": "fence", "cpu": "x460-8way", "cores": 2, "program": ["fence.c"]
 CC=gcc expect_status "gcc: a fence in an entry with no frame" 0 "$BOUNCE" run "$T/fence.json" --json "$T/fence.out" -q
 expect_eq "gcc: the fence is a locked RMW on each CPU" 2 "$(jget "$T/fence.out" variants.default.totals.locked_ops)"
 
+# Code the compilers end in ud2 (__builtin_trap, a null pointer GCC sees
+# dereferenced, as QWORD PTR ds:0) assembles, and runs until it is reached.
+cat >"$T/trap.c" <<'C'
+#include <bounce.h>
+long ok, arr[4];
+
+static __attribute__((noinline)) long get(long i)
+{
+	if (i > 3)
+		__builtin_trap();
+	return arr[i];
+}
+
+void worker(long n)
+{
+	arr[2] = 5;
+	ok = get(n);
+	if (n == 3)
+		ok = *(volatile long *)0;
+}
+C
+cat >"$T/trap.json" <<'J'
+{"name": "trap", "cpu": "x460-8way", "cores": 1, "program": ["trap.c"], "stop": "halt", "report": ["ok"],
+ "threads": [{"cpus": "all", "entry": "worker"}],
+ "variants": [{"name": "good", "threads": [{"cpus": "all", "entry": "worker", "regs": {"rdi": 2}}]},
+              {"name": "trapped", "threads": [{"cpus": "all", "entry": "worker", "regs": {"rdi": 4}}]},
+              {"name": "null", "threads": [{"cpus": "all", "entry": "worker", "regs": {"rdi": 3}}]}]}
+J
+trap_checks() { # trap_checks COMPILER
+	CC=$1 expect_status "$1: a program with traps, on its good path" 0 "$BOUNCE" run "$T/trap.json" --variant good --json "$T/trap.out" -q
+	expect_eq "$1: the good path's value" 5 "$(jget "$T/trap.out" variants.good.symbols.ok.value)"
+	CC=$1 expect_status "$1: __builtin_trap reached" 2 "$BOUNCE" run "$T/trap.json" --variant trapped -q
+	expect_grep "$1: the trap, at its C line" "trap.c:7:[0-9]*: core 0: ud2: the program trapped" "$T/err"
+	CC=$1 expect_status "$1: a null pointer dereferenced" 2 "$BOUNCE" run "$T/trap.json" --variant null -q
+	expect_grep "$1: the null pointer, at its C line" "trap.c:16:[0-9]*: core 0: load of 8 bytes at 0x0: address not mapped" "$T/err"
+}
+trap_checks gcc
+command -v clang >/dev/null 2>&1 && trap_checks clang
+
 # A sweep keys its journal by every file the program was read from,
 # headers included; GCC's working-directory line marker (with -g) names no
 # file and must not be taken for one.

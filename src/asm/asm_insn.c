@@ -91,6 +91,7 @@ static const struct mnem mnems[] = {
 	{ "cli", OP_CLI, 0, F_NONE, 0, 0 },
 	{ "sti", OP_STI, 0, F_NONE, 0, 0 },
 	{ "hlt", OP_HLT, 0, F_NONE, 0, 0 },
+	{ "ud2", OP_UD2, 0, F_NONE, 0, 0 },
 	{ "work", OP_WORK, 0, F_WORK, 0, 0 },
 	{ "bh_disable", OP_BH_DISABLE, 0, F_NONE, 0, 0 },
 	{ "bh_enable", OP_BH_ENABLE, 0, F_NONE, 0, 0 },

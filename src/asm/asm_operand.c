@@ -202,15 +202,30 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		*pos += 2;
 		t = &st->toks[*pos];
 	}
+	/* ds: changes nothing in 64-bit code; GCC writes it before an
+	 * absolute address, QWORD PTR ds:0 for a constant pointer */
+	int ds = !gs && asm_tok_is_ci(t, "ds") && asm_is_punct(&st->toks[*pos + 1], ':');
+	if (ds) {
+		*pos += 2;
+		t = &st->toks[*pos];
+	}
 	if (asm_is_punct(t, '['))
 		return parse_mem_at(st, pos, op, sz, gs, 0);
-	if (sz || gs) {
+	if (sz || gs || ds) {
 		/* GAS's disp[base + index*scale]: the displacement may stand
 		 * before the brackets (`counter[rip]`, `8[rdi]`) */
 		if (t->kind == T_END || asm_is_punct(t, ','))
-			return expected(st, t, sz ? "a memory operand after the size" : "an address after gs:");
+			return expected(st, t, gs ? "an address after gs:" : ds ? "an address after ds:" :
+						    "a memory operand after the size");
 		if (asm_expr_sum(st, pos, &op->x))
 			return -1;
+		if (ds && !asm_is_punct(&st->toks[*pos], '[')) {
+			op->o.kind = OPND_MEM;
+			op->o.size = (uint8_t)sz;
+			op->o.scale = 1;
+			op->has_expr = 1;
+			return 0;
+		}
 		if (!asm_is_punct(&st->toks[*pos], '['))
 			return expected(st, &st->toks[*pos], "'[' (a memory operand)");
 		return parse_mem_at(st, pos, op, sz, gs, 1);

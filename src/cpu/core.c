@@ -1333,6 +1333,13 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		c->pc = (uint32_t)a;
 		return ST_JUMP;
 
+	case OP_UD2:
+		/* x86 raises #UD; the compilers put it where C cannot go on:
+		 * __builtin_trap(), the kernel's BUG(), and GCC's paths that
+		 * would dereference a null pointer (-fisolate-erroneous-paths) */
+		return fault(env, c, "ud2: the program trapped (__builtin_trap() or BUG(), or a null "
+			     "pointer dereference the compiler found on this path)");
+
 	case OP_JMP_IND:
 		TRY(read_src(env, c, &in->a, 8, &a));
 		TRY(code_target(env, c, in, a));

@@ -39,6 +39,7 @@ enum opcode {
 	OP_MFENCE, OP_LFENCE, OP_SFENCE, OP_PAUSE,
 	OP_CLI, OP_STI, OP_HLT,
 	OP_JMP_IND, OP_CALL_IND, /* a: a 64-bit register or memory holding a code address */
+	OP_UD2,                  /* faults when run: __builtin_trap, the kernel's BUG() */
 	/* pseudo-instructions */
 	OP_WORK,                 /* a: immediate cycle count */
 	OP_BH_DISABLE, OP_BH_ENABLE, OP_PREEMPT_DISABLE, OP_PREEMPT_ENABLE,
