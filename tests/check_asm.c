@@ -440,6 +440,15 @@ START_TEST(test_expr_minmax)
 	assemble_ok(".equ B, max(32, NR_CPUS * 2)\nmov rax, B\n", &in64, &p);
 	ck_assert_int_eq(p.insns[0].b.imm, 128);
 	program_free(&p);
+	/* 64-bit two's complement, as GAS and -O0 code have it: INT64_MIN, and
+	 * -(2^64 - 1) is 1; a negated expression still checks overflow */
+	assemble_ok("movabs rax, -9223372036854775808\nmov rbx, -0xffffffffffffffff\n"
+		    "mov rcx, --9223372036854775807\n", &in4, &p);
+	ck_assert_int_eq(p.insns[0].b.imm, INT64_MIN);
+	ck_assert_int_eq(p.insns[1].b.imm, 1);
+	ck_assert_int_eq(p.insns[2].b.imm, INT64_MAX);
+	program_free(&p);
+	assemble_fails("mov rax, -(9223372036854775807 + 1)\n", &in4, "t.s:1:32: arithmetic overflow");
 	assemble_fails(".equ B, max(1 2)\n", &in4, "t.s:1:15: expected ',' but found number");
 	assemble_fails(".equ B, min(1, 2\n", &in4, "t.s:1:17: expected ')' but found end of line");
 }

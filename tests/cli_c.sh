@@ -370,6 +370,15 @@ printf '{"name": "fence", "cpu": "x460-8way", "cores": 2, "program": ["fence.c"]
 CC=gcc expect_status "gcc: a fence in an entry with no frame" 0 "$BOUNCE" run "$T/fence.json" --json "$T/fence.out" -q
 expect_eq "gcc: the fence is a locked RMW on each CPU" 2 "$(jget "$T/fence.out" variants.default.totals.locked_ops)"
 
+# At -O0 both compilers write 1UL << 63 as movabs rax, -9223372036854775808.
+printf '#include <bounce.h>\nunsigned long x;\nvoid worker(void) { if (!smp_processor_id()) x = 1UL << 63; }\n' >"$T/big.c"
+printf '{"name": "big", "cpu": "x460-8way", "cores": 2, "program": ["big.c"], "cflags": ["-O0"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["x"]}\n' >"$T/big.json"
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || continue
+	CC=$cc expect_status "$cc -O0: INT64_MIN as a literal" 0 "$BOUNCE" run "$T/big.json" --json "$T/big.out" -q
+	expect_eq "$cc -O0: 1UL << 63" -9223372036854775808 "$(jget "$T/big.out" variants.default.symbols.x.value)"
+done
+
 # Code the compilers end in ud2 (__builtin_trap, a null pointer GCC sees
 # dereferenced, as QWORD PTR ds:0) assembles, and runs until it is reached.
 cat >"$T/trap.c" <<'C'

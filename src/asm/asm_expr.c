@@ -109,8 +109,16 @@ static int unary(struct asm_state *st, uint32_t *pos, struct asm_expr *x, int de
 		neg ^= t->ch == '-';
 		(*pos)++;
 	}
+	uint32_t at = x->len;
 	if (primary(st, pos, x, depth))
 		return -1;
+	/* A negated number is a 64-bit two's-complement value, as GAS takes
+	 * it: -9223372036854775808 (INT64_MIN, which compilers write) is
+	 * 2^63 negated, which no int64_t negation reaches. */
+	if (neg && x->len == at + 1 && x->n[at].op == X_NUM) {
+		x->n[at].v = (int64_t)(0 - (uint64_t)x->n[at].v);
+		return 0;
+	}
 	return neg ? asm_expr_push(st, x, X_NEG, col, 0) : 0;
 }
 
