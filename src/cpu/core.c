@@ -1063,12 +1063,18 @@ static inline enum step stack_pop(struct core_env *env, struct core *c, const ch
 }
 
 /* An indirect jump or call goes where its operand's code address says
- * (cpu/program.h). Any other value faults: 0 as the null function pointer
- * it is in C, the rest as no instruction's address. */
-static enum step code_target(struct core_env *env, struct core *c, const struct insn *in, uint64_t v)
+ * (cpu/program.h): *to, the instruction's index. Any other value faults: 0
+ * as the null function pointer it is in C, the rest as no instruction's
+ * address. */
+static enum step indirect_target(struct core_env *env, struct core *c, const struct insn *in,
+				 uint32_t *to)
 {
-	if (__builtin_expect(v - PROG_CODE_BASE < env->prog->n_insns, 1))
+	uint64_t v;
+	TRY(read_src(env, c, &in->a, 8, &v));
+	if (__builtin_expect(v - PROG_CODE_BASE < env->prog->n_insns, 1)) {
+		*to = (uint32_t)(v - PROG_CODE_BASE);
 		return ST_OK;
+	}
 	const char *what = in->op == OP_CALL_IND ? "call" : "jump";
 	if (v == 0)
 		return fault(env, c, "%s through a null pointer%s", what,
@@ -1305,13 +1311,20 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		return ST_JUMP;
 
 	case OP_CALL:
+	case OP_CALL_IND: {
+		/* the checks and the slot first, so that a miss on an indirect
+		 * call's pointer retries the instruction with nothing done */
+		uint32_t to = in->target;
 		TRY(stack_push(env, c, "call"));
 		TRY(need_slot(env, c));
+		if (in->op == OP_CALL_IND)
+			TRY(indirect_target(env, c, in, &to));
 		TRY(store(env, c, c->r[R_RSP] - 8, 8, c->pc + 1));
 		c->r[R_RSP] -= 8;
 		c->call_depth++;
-		c->pc = in->target;
+		c->pc = to;
 		return ST_JUMP;
+	}
 
 	case OP_RET:
 		if (c->call_depth == 0) {
@@ -1340,24 +1353,12 @@ execute(struct core_env *env, struct core *c, const struct insn *in)
 		return fault(env, c, "ud2: the program trapped (__builtin_trap() or BUG(), or a null "
 			     "pointer dereference the compiler found on this path)");
 
-	case OP_JMP_IND:
-		TRY(read_src(env, c, &in->a, 8, &a));
-		TRY(code_target(env, c, in, a));
-		c->pc = (uint32_t)(a - PROG_CODE_BASE);
+	case OP_JMP_IND: {
+		uint32_t to = 0;
+		TRY(indirect_target(env, c, in, &to));
+		c->pc = to;
 		return ST_JUMP;
-
-	case OP_CALL_IND:
-		/* as push: the checks and the slot first, so that a miss on the
-		 * pointer's load retries the instruction with nothing done */
-		TRY(stack_push(env, c, "call"));
-		TRY(need_slot(env, c));
-		TRY(read_src(env, c, &in->a, 8, &a));
-		TRY(code_target(env, c, in, a));
-		TRY(store(env, c, c->r[R_RSP] - 8, 8, c->pc + 1));
-		c->r[R_RSP] -= 8;
-		c->call_depth++;
-		c->pc = (uint32_t)(a - PROG_CODE_BASE);
-		return ST_JUMP;
+	}
 
 	case OP_PUSH:
 		TRY(stack_push(env, c, "push"));
