@@ -370,6 +370,60 @@ printf '{"name": "fence", "cpu": "x460-8way", "cores": 2, "program": ["fence.c"]
 CC=gcc expect_status "gcc: a fence in an entry with no frame" 0 "$BOUNCE" run "$T/fence.json" --json "$T/fence.out" -q
 expect_eq "gcc: the fence is a locked RMW on each CPU" 2 "$(jget "$T/fence.out" variants.default.totals.locked_ops)"
 
+# bounce.h's kernel atomics: every operation the docs list, on atomic_t,
+# atomic64_t and atomic_long_t alike.
+cat >"$T/atomics.c" <<'C'
+#include <bounce.h>
+atomic_t a;
+atomic64_t b;
+atomic_long_t c;
+long ok;
+
+#define CHECK_ALL(P, v, k)                                                             \
+	do {                                                                            \
+		__typeof__((v).counter) o = 2;                                          \
+		P##_set(&(v), 5);                                                       \
+		P##_add(3, &(v));                                                       \
+		P##_sub(1, &(v));                                                       \
+		P##_inc(&(v));                                                          \
+		P##_dec(&(v));                                                          \
+		if (P##_read(&(v)) != 7)                                                \
+			return -(k + 1);                                                \
+		if (P##_add_return(2, &(v)) != 9 || P##_sub_return(4, &(v)) != 5)      \
+			return -(k + 2);                                                \
+		if (P##_inc_return(&(v)) != 6 || P##_dec_return(&(v)) != 5)            \
+			return -(k + 3);                                                \
+		if (P##_fetch_add(10, &(v)) != 5 || P##_xchg(&(v), 1) != 15)           \
+			return -(k + 4);                                                \
+		if (P##_cmpxchg(&(v), 1, 2) != 1 || P##_cmpxchg(&(v), 1, 3) != 2)      \
+			return -(k + 5);                                                \
+		if (!P##_try_cmpxchg(&(v), &o, 1) || o != 2 || P##_try_cmpxchg(&(v), &o, 4) || o != 1) \
+			return -(k + 6);                                                \
+		if (!P##_dec_and_test(&(v)) || P##_read(&(v)) != 0)                    \
+			return -(k + 7);                                                \
+	} while (0)
+
+static long check(void)
+{
+	CHECK_ALL(atomic, a, 0);
+	CHECK_ALL(atomic64, b, 10);
+	CHECK_ALL(atomic_long, c, 20);
+	return 1;
+}
+
+void worker(void)
+{
+	if (smp_processor_id() == 0)
+		ok = check();
+}
+C
+printf '{"name": "atomics", "cpu": "x460-8way", "cores": 2, "program": ["atomics.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["ok"]}\n' >"$T/atomics.json"
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || continue
+	CC=$cc expect_status "$cc: bounce.h's atomics" 0 "$BOUNCE" run "$T/atomics.json" --json "$T/atomics.out" -q
+	expect_eq "$cc: every atomic operation on the three types" 1 "$(jget "$T/atomics.out" variants.default.symbols.ok.value)"
+done
+
 # At -O0 both compilers write 1UL << 63 as movabs rax, -9223372036854775808.
 printf '#include <bounce.h>\nunsigned long x;\nvoid worker(void) { if (!smp_processor_id()) x = 1UL << 63; }\n' >"$T/big.c"
 printf '{"name": "big", "cpu": "x460-8way", "cores": 2, "program": ["big.c"], "cflags": ["-O0"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["x"]}\n' >"$T/big.json"

@@ -214,6 +214,8 @@ typedef atomic64_t atomic_long_t;
 	})
 #define atomic_try_cmpxchg(v, op, n)                                                            \
 	__atomic_compare_exchange_n(&(v)->counter, (op), (n), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+/* atomic64_t and atomic_long_t (64-bit here, as on x86-64) take every
+ * atomic_ operation: they share its counter field. */
 #define atomic64_read atomic_read
 #define atomic64_set atomic_set
 #define atomic64_add atomic_add
@@ -221,11 +223,29 @@ typedef atomic64_t atomic_long_t;
 #define atomic64_inc atomic_inc
 #define atomic64_dec atomic_dec
 #define atomic64_add_return atomic_add_return
+#define atomic64_sub_return atomic_sub_return
+#define atomic64_inc_return atomic_inc_return
+#define atomic64_dec_return atomic_dec_return
+#define atomic64_fetch_add atomic_fetch_add
+#define atomic64_xchg atomic_xchg
 #define atomic64_cmpxchg atomic_cmpxchg
+#define atomic64_try_cmpxchg atomic_try_cmpxchg
+#define atomic64_dec_and_test atomic_dec_and_test
 #define atomic_long_read atomic_read
+#define atomic_long_set atomic_set
 #define atomic_long_add atomic_add
+#define atomic_long_sub atomic_sub
 #define atomic_long_inc atomic_inc
+#define atomic_long_dec atomic_dec
 #define atomic_long_add_return atomic_add_return
+#define atomic_long_sub_return atomic_sub_return
+#define atomic_long_inc_return atomic_inc_return
+#define atomic_long_dec_return atomic_dec_return
+#define atomic_long_fetch_add atomic_fetch_add
+#define atomic_long_xchg atomic_xchg
+#define atomic_long_cmpxchg atomic_cmpxchg
+#define atomic_long_try_cmpxchg atomic_try_cmpxchg
+#define atomic_long_dec_and_test atomic_dec_and_test
 #define xchg(p, n) __atomic_exchange_n((p), (n), __ATOMIC_SEQ_CST)
 #define cmpxchg(p, o, n)                                                                         \
 	({                                                                                       \
