@@ -370,8 +370,9 @@ printf '{"name": "fence", "cpu": "x460-8way", "cores": 2, "program": ["fence.c"]
 CC=gcc expect_status "gcc: a fence in an entry with no frame" 0 "$BOUNCE" run "$T/fence.json" --json "$T/fence.out" -q
 expect_eq "gcc: the fence is a locked RMW on each CPU" 2 "$(jget "$T/fence.out" variants.default.totals.locked_ops)"
 
-# bounce.h's kernel atomics: every operation the docs list, on atomic_t,
-# atomic64_t and atomic_long_t alike.
+# bounce.h's kernel atomics and per-CPU operations: every one the docs
+# list, on atomic_t, atomic64_t and atomic_long_t, and as this_cpu_,
+# __this_cpu_ and raw_cpu_ alike.
 cat >"$T/atomics.c" <<'C'
 #include <bounce.h>
 atomic_t a;
@@ -403,11 +404,34 @@ long ok;
 			return -(k + 7);                                                \
 	} while (0)
 
+DEFINE_PER_CPU(long, pc);
+
+#define CHECK_PCPU(P, k)                                                               \
+	do {                                                                            \
+		long o = 9;                                                             \
+		P##_write(pc, 12);                                                      \
+		P##_add(pc, 5);                                                         \
+		P##_sub(pc, 2);                                                         \
+		P##_inc(pc);                                                            \
+		P##_dec(pc);                                                            \
+		P##_and(pc, 0xe);                                                       \
+		P##_or(pc, 1);                                                          \
+		if (P##_read(pc) != 15)                                                 \
+			return -(k + 1);                                                \
+		if (P##_cmpxchg(pc, 15, 9) != 15 || P##_cmpxchg(pc, 15, 3) != 9)       \
+			return -(k + 2);                                                \
+		if (!P##_try_cmpxchg(pc, &o, 4) || P##_try_cmpxchg(pc, &o, 5) || o != 4) \
+			return -(k + 3);                                                \
+	} while (0)
+
 static long check(void)
 {
 	CHECK_ALL(atomic, a, 0);
 	CHECK_ALL(atomic64, b, 10);
 	CHECK_ALL(atomic_long, c, 20);
+	CHECK_PCPU(this_cpu, 30);
+	CHECK_PCPU(__this_cpu, 40);
+	CHECK_PCPU(raw_cpu, 50);
 	return 1;
 }
 
@@ -421,7 +445,7 @@ printf '{"name": "atomics", "cpu": "x460-8way", "cores": 2, "program": ["atomics
 for cc in gcc clang; do
 	command -v $cc >/dev/null 2>&1 || continue
 	CC=$cc expect_status "$cc: bounce.h's atomics" 0 "$BOUNCE" run "$T/atomics.json" --json "$T/atomics.out" -q
-	expect_eq "$cc: every atomic operation on the three types" 1 "$(jget "$T/atomics.out" variants.default.symbols.ok.value)"
+	expect_eq "$cc: every atomic and per-CPU operation, every form" 1 "$(jget "$T/atomics.out" variants.default.symbols.ok.value)"
 done
 
 # At -O0 both compilers write 1UL << 63 as movabs rax, -9223372036854775808.

@@ -153,15 +153,6 @@ extern void __bounce_bad_percpu_size(void) __attribute__((error("a this_cpu oper
 #define this_cpu_dec(pcp) this_cpu_sub(pcp, 1)
 #define this_cpu_and(pcp, val) __pcp_rmw("and", pcp, val)
 #define this_cpu_or(pcp, val) __pcp_rmw("or", pcp, val)
-#define __this_cpu_read(pcp) this_cpu_read(pcp)
-#define __this_cpu_write(pcp, val) this_cpu_write(pcp, val)
-#define __this_cpu_add(pcp, val) this_cpu_add(pcp, val)
-#define __this_cpu_sub(pcp, val) this_cpu_sub(pcp, val)
-#define __this_cpu_inc(pcp) this_cpu_inc(pcp)
-#define __this_cpu_dec(pcp) this_cpu_dec(pcp)
-#define raw_cpu_read(pcp) this_cpu_read(pcp)
-#define raw_cpu_write(pcp, val) this_cpu_write(pcp, val)
-#define raw_cpu_add(pcp, val) this_cpu_add(pcp, val)
 
 /* cmpxchg without lock on this CPU's copy, as the kernel's
  * this_cpu_cmpxchg: atomic against interrupts on this CPU, which is all a
@@ -184,6 +175,29 @@ extern void __bounce_bad_percpu_size(void) __attribute__((error("a this_cpu oper
 			*(ovalp) = p_;                                                           \
 		p_ == o_;                                                                        \
 	})
+
+/* __this_cpu_* and raw_cpu_* are this_cpu_*: they differ in the kernel
+ * only in what they assume about preemption, and threads never migrate. */
+#define __this_cpu_read this_cpu_read
+#define __this_cpu_write this_cpu_write
+#define __this_cpu_add this_cpu_add
+#define __this_cpu_sub this_cpu_sub
+#define __this_cpu_inc this_cpu_inc
+#define __this_cpu_dec this_cpu_dec
+#define __this_cpu_and this_cpu_and
+#define __this_cpu_or this_cpu_or
+#define __this_cpu_cmpxchg this_cpu_cmpxchg
+#define __this_cpu_try_cmpxchg this_cpu_try_cmpxchg
+#define raw_cpu_read this_cpu_read
+#define raw_cpu_write this_cpu_write
+#define raw_cpu_add this_cpu_add
+#define raw_cpu_sub this_cpu_sub
+#define raw_cpu_inc this_cpu_inc
+#define raw_cpu_dec this_cpu_dec
+#define raw_cpu_and this_cpu_and
+#define raw_cpu_or this_cpu_or
+#define raw_cpu_cmpxchg this_cpu_cmpxchg
+#define raw_cpu_try_cmpxchg this_cpu_try_cmpxchg
 
 /* ---- atomics (lock-prefixed, as the kernel's) ---- */
 
