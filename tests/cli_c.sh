@@ -448,6 +448,46 @@ for cc in gcc clang; do
 	expect_eq "$cc: every atomic and per-CPU operation, every form" 1 "$(jget "$T/atomics.out" variants.default.symbols.ok.value)"
 done
 
+# lib/percpu_counter.h's API, each call's value: one CPU, so no fold
+# races; a batch of 4 makes the per-CPU delta fold now and then.
+cat >"$T/pcc.c" <<'C'
+#include <bounce.h>
+#include "lib/percpu_counter.h"
+DEFINE_PERCPU_COUNTER(fbc);
+long ok;
+
+static long check(void)
+{
+	percpu_counter_batch = 4;
+	percpu_counter_add(&fbc, 3);          /* delta 3 */
+	if (percpu_counter_read(&fbc) != 0 || percpu_counter_sum(&fbc) != 3)
+		return -1;
+	percpu_counter_inc(&fbc);             /* 4: folds, count 4 */
+	if (percpu_counter_read(&fbc) != 4)
+		return -2;
+	percpu_counter_sub(&fbc, 6);          /* delta -6: folds, count -2 */
+	percpu_counter_dec(&fbc);             /* delta -1 */
+	if (percpu_counter_read(&fbc) != -2 || percpu_counter_read_positive(&fbc) != 0)
+		return -3;
+	if (percpu_counter_sum(&fbc) != -3 || percpu_counter_sum_positive(&fbc) != 0)
+		return -4;
+	if (percpu_counter_compare(&fbc, -3) != 0 || percpu_counter_compare(&fbc, 0) >= 0)
+		return -5;
+	return 1;
+}
+
+void worker(void)
+{
+	ok = check();
+}
+C
+printf '{"name": "pcc", "cpu": "x460-8way", "cores": 1, "program": ["lib/qspinlock.c", "lib/percpu_counter.c", "pcc.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["ok"]}\n' >"$T/pcc.json"
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || continue
+	CC=$cc expect_status "$cc: lib/percpu_counter.h" 0 "$BOUNCE" run "$T/pcc.json" --json "$T/pcc.out" -q
+	expect_eq "$cc: every percpu_counter call's value" 1 "$(jget "$T/pcc.out" variants.default.symbols.ok.value)"
+done
+
 # At -O0 both compilers write 1UL << 63 as movabs rax, -9223372036854775808.
 printf '#include <bounce.h>\nunsigned long x;\nvoid worker(void) { if (!smp_processor_id()) x = 1UL << 63; }\n' >"$T/big.c"
 printf '{"name": "big", "cpu": "x460-8way", "cores": 2, "program": ["big.c"], "cflags": ["-O0"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["x"]}\n' >"$T/big.json"

@@ -39,9 +39,20 @@ static inline void percpu_counter_dec(struct percpu_counter *fbc)
 	percpu_counter_add(fbc, -1);
 }
 
+static inline void percpu_counter_sub(struct percpu_counter *fbc, s64 amount)
+{
+	percpu_counter_add(fbc, -amount);
+}
+
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
+}
+
+static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
+{
+	s64 ret = __percpu_counter_sum(fbc);
+	return ret < 0 ? 0 : ret;
 }
 
 /* Approximate: off by up to batch for each CPU. bounce records the read
@@ -49,6 +60,17 @@ static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
 	s64 ret = READ_ONCE(fbc->count);
+	bounce_ghost_read(fbc, ret);
+	return ret;
+}
+
+/* As the kernel's: a count that per-CPU deltas not yet folded have left
+ * negative reads as 0. The read recorded is the value returned. */
+static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
+{
+	s64 ret = READ_ONCE(fbc->count);
+	if (ret < 0)
+		ret = 0;
 	bounce_ghost_read(fbc, ret);
 	return ret;
 }
