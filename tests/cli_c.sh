@@ -370,6 +370,17 @@ printf '{"name": "fence", "cpu": "x460-8way", "cores": 2, "program": ["fence.c"]
 CC=gcc expect_status "gcc: a fence in an entry with no frame" 0 "$BOUNCE" run "$T/fence.json" --json "$T/fence.out" -q
 expect_eq "gcc: the fence is a locked RMW on each CPU" 2 "$(jget "$T/fence.out" variants.default.totals.locked_ops)"
 
+# c_ok NAME WHAT: $T/NAME.json, run by each installed compiler, reports
+# ok = 1 (its program's checks all passed; else the first failing one's
+# negative number)
+c_ok() {
+	for cc in gcc clang; do
+		command -v $cc >/dev/null 2>&1 || continue
+		CC=$cc expect_status "$cc: $2" 0 "$BOUNCE" run "$T/$1.json" --json "$T/$1.out" -q
+		expect_eq "$cc: $2: every check" 1 "$(jget "$T/$1.out" variants.default.symbols.ok.value)"
+	done
+}
+
 # bounce.h's kernel atomics and per-CPU operations: every one the docs
 # list, on atomic_t, atomic64_t and atomic_long_t, and as this_cpu_,
 # __this_cpu_ and raw_cpu_ alike.
@@ -442,11 +453,7 @@ void worker(void)
 }
 C
 printf '{"name": "atomics", "cpu": "x460-8way", "cores": 2, "program": ["atomics.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["ok"]}\n' >"$T/atomics.json"
-for cc in gcc clang; do
-	command -v $cc >/dev/null 2>&1 || continue
-	CC=$cc expect_status "$cc: bounce.h's atomics" 0 "$BOUNCE" run "$T/atomics.json" --json "$T/atomics.out" -q
-	expect_eq "$cc: every atomic and per-CPU operation, every form" 1 "$(jget "$T/atomics.out" variants.default.symbols.ok.value)"
-done
+c_ok atomics "every atomic and per-CPU operation of bounce.h, every form"
 
 # lib/percpu_counter.h's API, each call's value: one CPU, so no fold
 # races; a batch of 4 makes the per-CPU delta fold now and then.
@@ -482,11 +489,7 @@ void worker(void)
 }
 C
 printf '{"name": "pcc", "cpu": "x460-8way", "cores": 1, "program": ["lib/qspinlock.c", "lib/percpu_counter.c", "pcc.c"],\n "threads": [{"cpus": "all", "entry": "worker"}], "stop": "halt", "report": ["ok"]}\n' >"$T/pcc.json"
-for cc in gcc clang; do
-	command -v $cc >/dev/null 2>&1 || continue
-	CC=$cc expect_status "$cc: lib/percpu_counter.h" 0 "$BOUNCE" run "$T/pcc.json" --json "$T/pcc.out" -q
-	expect_eq "$cc: every percpu_counter call's value" 1 "$(jget "$T/pcc.out" variants.default.symbols.ok.value)"
-done
+c_ok pcc "every call of lib/percpu_counter.h"
 
 # At -O0 both compilers write 1UL << 63 as movabs rax, -9223372036854775808.
 printf '#include <bounce.h>\nunsigned long x;\nvoid worker(void) { if (!smp_processor_id()) x = 1UL << 63; }\n' >"$T/big.c"
