@@ -158,15 +158,20 @@ static int parse_mem(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, i
 
 /* A memory operand from its '[' at *pos, with its size keyword's size
  * (0: none), gs: and whether a displacement came before the brackets. */
-static int parse_mem_at(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, int sz, int gs,
-			int have_disp)
+static void mem_operand(struct asm_opnd *op, int sz, int gs)
 {
-	(*pos)++;
 	op->o.kind = OPND_MEM;
 	op->o.size = (uint8_t)sz;
 	op->o.gs = (uint8_t)gs;
 	op->o.base = op->o.index = R_NONE;
 	op->o.scale = 1;
+}
+
+static int parse_mem_at(struct asm_state *st, uint32_t *pos, struct asm_opnd *op, int sz, int gs,
+			int have_disp)
+{
+	(*pos)++;
+	mem_operand(op, sz, gs);
 	return parse_mem(st, pos, op, have_disp);
 }
 
@@ -220,9 +225,7 @@ int asm_parse_operand(struct asm_state *st, uint32_t *pos, struct asm_opnd *op)
 		if (asm_expr_sum(st, pos, &op->x))
 			return -1;
 		if (ds && !asm_is_punct(&st->toks[*pos], '[')) {
-			op->o.kind = OPND_MEM;
-			op->o.size = (uint8_t)sz;
-			op->o.scale = 1;
+			mem_operand(op, sz, 0);
 			op->has_expr = 1;
 			return 0;
 		}

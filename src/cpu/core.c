@@ -171,10 +171,11 @@ static enum step check_access(struct core_env *env, struct core *c, uint64_t a, 
 			     "0x%llx-0x%llx (rsp 0x%llx)", what, size, (unsigned long long)a, PROG_STACK_SIZE,
 			     (unsigned long long)c->stack_lo, (unsigned long long)c->stack_hi,
 			     (unsigned long long)c->r[R_RSP]);
+	uint32_t insn;
 	if (__builtin_expect(!range || end <= a, 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx: address not mapped%s", what, size,
 			     (unsigned long long)a,
-			     a - PROG_CODE_BASE < env->prog->n_insns ? " (a code address: code is not data)" : "");
+			     program_code_insn(env->prog, a, &insn) ? " (a code address: code is not data)" : "");
 	if (__builtin_expect(ms_crosses_line(a, size, env->m->line_size), 0))
 		return fault(env, c, "%s of %u bytes at 0x%llx crosses a %u-byte cache line", what, size,
 			     (unsigned long long)a, env->m->line_size);
@@ -1071,10 +1072,8 @@ static enum step indirect_target(struct core_env *env, struct core *c, const str
 {
 	uint64_t v;
 	TRY(read_src(env, c, &in->a, 8, &v));
-	if (__builtin_expect(v - PROG_CODE_BASE < env->prog->n_insns, 1)) {
-		*to = (uint32_t)(v - PROG_CODE_BASE);
+	if (__builtin_expect(program_code_insn(env->prog, v, to), 1))
 		return ST_OK;
-	}
 	const char *what = in->op == OP_CALL_IND ? "call" : "jump";
 	if (v == 0)
 		return fault(env, c, "%s through a null pointer%s", what,

@@ -95,6 +95,14 @@ static inline uint64_t program_percpu_offset(const struct program *p, int cpu)
 {
 	return p->percpu_base + (uint64_t)cpu * p->percpu_stride;
 }
+/* Whether a is a code address of this program; *insn its instruction. */
+static inline int program_code_insn(const struct program *p, uint64_t a, uint32_t *insn)
+{
+	if (a - PROG_CODE_BASE >= p->n_insns)
+		return 0;
+	*insn = (uint32_t)(a - PROG_CODE_BASE);
+	return 1;
+}
 /* "file:line" of an instruction, "?" when unknown. */
 void program_where(const struct program *p, uint32_t insn, char *buf, size_t n);
 /* An input error at the file:line:col where instruction `insn` was written

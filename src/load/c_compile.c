@@ -26,10 +26,10 @@
  * cpu/program.h), carry no unwind or CET data, use no vector or x87
  * registers, no stack canary (it reads fs:40) and no red zone: an
  * interrupt handler runs on the interrupted stack, as in the kernel, whose
- * flags these are. -g1 gives
- * the line table (.loc) that names each instruction's C line. A call to a
- * function never declared is an error, as in a kernel build: GNU C would
- * guess its type and the mistake would surface only as an undefined label. */
+ * flags these are. -g1 gives the line table (.loc) that names each
+ * instruction's C line. A call to a function never declared is an error,
+ * as in a kernel build: GNU C would guess its type and the mistake would
+ * surface only as an undefined label. */
 static const char *const base_flags[] = {
 	"-std=gnu11", "-O2", "-g1", "-masm=intel", "-fno-pic", "-fno-pie",
 	"-fno-asynchronous-unwind-tables", "-fno-unwind-tables", "-fcf-protection=none",
