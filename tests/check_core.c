@@ -31,6 +31,8 @@ struct opts {
 	uint32_t issue_width; /* default 1 */
 	uint32_t store_forward; /* lat_store_forward, default 0 (unset) */
 	uint32_t commit_width;  /* store_commit_width, default 0 (no limit) */
+	int no_ff;              /* execute waiting loops instead of parking them */
+	int rdi_is_cpu;         /* each thread's rdi is its CPU, not rdi */
 };
 
 static uint32_t label(const struct program *p, const char *name)
@@ -90,7 +92,7 @@ static void start(struct run *r, const char *src, const struct opts *o)
 		memset(&th[t], 0, sizeof th[t]);
 		th[t].cpu = t;
 		th[t].entry = entry;
-		th[t].regs[R_RDI] = o->rdi;
+		th[t].regs[R_RDI] = o->rdi_is_cpu ? (uint64_t)t : o->rdi;
 		th[t].regs_set = 1u << R_RDI;
 	}
 	cfg.threads = th;
@@ -101,6 +103,7 @@ static void start(struct run *r, const char *src, const struct opts *o)
 	cfg.start_skew = o->skew;
 	cfg.stop_cycles = o->stop;
 	cfg.check = 1;
+	cfg.no_fast_forward = o->no_ff;
 	r->s = sim_create(&cfg, &r->e);
 	err_format(&r->e, msg, sizeof msg);
 	ck_assert_msg(r->s != NULL, "sim_create failed: %s", msg);
@@ -544,6 +547,81 @@ START_TEST(test_pause_spin)
 		sum += st->cycles[i];
 	ck_assert_uint_eq(sum, st->halted_at - st->started);
 	done(&r);
+}
+END_TEST
+
+/* Waiting loops that write their stack, as -O0 code does: a value kept in
+ * a slot, and a helper called each time round whose frame writes a slot
+ * twice (a push, then a store over it) and leaves it as it was. Each is
+ * parked (core 1 waits 200,000 cycles for core 0's flag) and ends exactly
+ * as executing it does: every counter, the slots' bytes, the cycles. A
+ * loop whose registers come round the same but whose slot counts up is
+ * not parked, and counts every iteration. */
+static const char *const stack_waits[] = {
+	"spin: mov rax, [flag]\nmov [rsp-16], rax\nmov rbx, [rsp-16]\npause\n"
+	"test rbx, rbx\njz spin\nhlt\n",
+	"spin: call get\npause\ntest rax, rax\njz spin\nhlt\n"
+	"get: push rbp\nmov rbp, rsp\npush rcx\nmov [rbp-8], rdi\nmov rax, [rbp-8]\n"
+	"mov rax, [flag]\npop rcx\npop rbp\nret\n",
+	"spin: mov rax, [rsp-16]\nadd rax, 1\nmov [rsp-16], rax\nmov rax, [flag]\n"
+	"pause\ntest rax, rax\njz spin\nhlt\n",
+};
+
+static void stack_wait_run(const char *wait, int no_ff, int *parked, struct core_stats *st,
+			   struct ms_stats *ms, uint64_t *slots, uint64_t *cycles)
+{
+	char src[1024];
+	snprintf(src, sizeof src, ".data\n.align 64\nflag: .quad 0\n.text\n"
+		 "main:\ncmp rdi, 0\njne spin\nwork 200000\nmov qword ptr [flag], 1\nhlt\n%s", wait);
+	struct run r;
+	struct opts o = {.cores = 2, .no_ff = no_ff, .rdi_is_cpu = 1};
+	start(&r, src, &o);
+	/* the probe runs at a core's events: with nothing else going on, a
+	 * core that once gave up may run ahead for a while first */
+	*parked = 0;
+	for (uint64_t t = 10000; t < 200000; t += 10000) {
+		ck_assert_int_eq(sim_run_until(r.s, t, &r.e), SIM_RUNNING);
+		*parked |= sim_parked_cores(r.s);
+	}
+	r.st = sim_run(r.s, &r.e);
+	ck_halted(&r);
+	for (int c = 0; c < 2; c++)
+		st[c] = *sim_core_stats(r.s, c);
+	ms_total_stats(sim_memsys(r.s), ms);
+	struct sim_core_view v;
+	sim_core_view(r.s, 1, &v);
+	for (int i = 0; i < 4; i++)
+		slots[i] = sim_peek(r.s, v.regs[R_RSP] - 32 + 8 * (uint64_t)i, 8);
+	*cycles = sim_cycles(r.s);
+	done(&r);
+}
+
+START_TEST(test_parks_stack_writing_loops)
+{
+	const char *wait = stack_waits[_i];
+	int parked[2];
+	struct core_stats st[2][2];
+	struct ms_stats ms[2];
+	uint64_t slots[2][4], cycles[2];
+	for (int no_ff = 0; no_ff < 2; no_ff++)
+		stack_wait_run(wait, no_ff, &parked[no_ff], st[no_ff], &ms[no_ff], slots[no_ff], &cycles[no_ff]);
+	ck_assert_int_eq(parked[1], 0);
+	ck_assert_int_eq(parked[0], _i < 2 ? 1 : 0);
+	for (int c = 0; c < 2; c++) {
+		ck_assert_uint_eq(st[0][c].instructions, st[1][c].instructions);
+		ck_assert_uint_eq(st[0][c].sb_forwards, st[1][c].sb_forwards);
+		for (int i = 0; i < CORE_NCYCLES; i++)
+			ck_assert_uint_eq(st[0][c].cycles[i], st[1][c].cycles[i]);
+		ck_assert_uint_eq(st[0][c].halted_at, st[1][c].halted_at);
+	}
+	ck_assert_int_eq(memcmp(&ms[0], &ms[1], sizeof ms[0]), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(slots[0][i], slots[1][i]);
+	ck_assert_uint_eq(cycles[0], cycles[1]);
+	/* the waits made their stores: one a spin, two in the helper, one */
+	ck_assert_uint_gt(ms[0].stores, 1000);
+	if (_i == 2) /* the counting slot: one count a spin, hundreds of spins */
+		ck_assert_uint_gt(slots[0][2], 100);
 }
 END_TEST
 
@@ -1245,6 +1323,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_hard_irq_masked_by_cli);
 	tcase_add_test(tc, test_irq_restores_pf);
 	tcase_add_test(tc, test_pause_spin);
+	tcase_add_loop_test(tc, test_parks_stack_writing_loops, 0, 3);
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
 	tcase_add_test(tc, test_limit_and_incremental);
 	tcase_add_test(tc, test_same_cycle_misses_in_core_order);

@@ -48,19 +48,33 @@ struct core_env;
 /* Fast-forward (fast_forward.c): the probe of a loop, then, parked, one
  * iteration's effect. `at` is the clock at the loop's head: the probe's
  * snapshot, or the parked core's last iteration start. */
-#define FF_MAX_LOADS MS_REPEAT_MAX
+#define FF_MAX_ACCESS MS_REPEAT_MAX
 struct core_ff {
-	uint8_t nloads;
+	uint8_t naccess;         /* the iteration's L1 accesses recorded */
 	uint8_t zf, sf, cf, of, pf_byte, act; /* the snapshot at the head */
+	/* the iteration began with stores in the buffer: the next one may
+	 * differ, whatever the registers */
+	uint8_t buffered;
 	uint32_t head;           /* the loop's head (FF_NO_HEAD: not found yet) */
-	uint32_t steps, iters, issued;
+	uint32_t steps, iters, issued, call_depth;
+	uint32_t stores;         /* bit i: access i is a store (else a load) */
 	uint64_t at;
 	uint64_t period;         /* parked: cycles per iteration */
 	uint64_t instructions;   /* snapshot at the head; parked: per iteration */
+	uint64_t sb_forwards;    /* the same */
+	uint64_t l1_accesses;    /* the L1's count at the head (ms_l1_accesses) */
 	uint64_t cycles[CORE_NCYCLES];
 	uint64_t r[R_NREGS];
-	uint64_t load_addr[FF_MAX_LOADS];
-	uint8_t load_size[FF_MAX_LOADS];
+};
+
+/* The iteration's L1 accesses, in the order made (a store where bit i of
+ * core_ff.stores is set). Beside struct core, not in it: at 1024 bytes a
+ * core's place in the array is its number shifted, which every event
+ * computes (core.c asserts the size). */
+struct core_ff_log {
+	uint64_t addr[FF_MAX_ACCESS];
+	uint64_t old[FF_MAX_ACCESS];  /* a store's: what its place held before it */
+	uint8_t size[FF_MAX_ACCESS];
 };
 
 /* Field order is by use, in 64-byte host cache lines (the array is
@@ -74,8 +88,9 @@ struct core_ff {
  * the registers on their own lines, the interrupt sources and the
  * interrupted context last. */
 struct core {
-	/* line 0 */
-	uint64_t clock;          /* the core's own time: when its next instruction starts */
+	/* line 0; the struct is 1024 bytes, so that a core's place in the
+	 * array is its number shifted (core.c) */
+	_Alignas(1024) uint64_t clock; /* the core's own time: when its next instruction starts */
 	uint64_t stop_at;        /* the run-ahead loop leaves its fast path at this clock */
 	uint64_t ok_lo, ok_span; /* bad_access's memo: a mapped part of one line; span 0 = none */
 	uint64_t gs_base;        /* this CPU's per-CPU offset */
@@ -142,6 +157,7 @@ struct core_env {
 	struct memsys *ms;
 	struct evq *q;
 	struct core *cores;
+	struct core_ff_log *ff_log;  /* one a core */
 	int ncores;
 	uint64_t now;            /* the event being processed */
 	uint64_t limit;          /* no core runs past this */

@@ -16,15 +16,19 @@
 /* Events a core lets pass after a failed probe: doubling up to this. */
 #define FF_BACKOFF_MAX 128
 
-/* What instruction `in` reads from memory: -1 when it may not run in a
- * parked loop (it writes memory, locks, calls, counts, watches, changes
- * the interrupt state), 0 when it reads nothing, 1 with its one load's
- * address and size. Only instructions whose effect is fixed by registers,
- * flags and the values they load qualify. */
-static int reads(const struct insn *in, const struct core *c, uint64_t *addr, unsigned *size)
+/* What memory instruction `in` accesses: -1 when it may not run in a
+ * parked loop (it locks, counts, watches, changes the interrupt state,
+ * writes memory other than as one plain store, or returns from the
+ * thread or a handler), 0 when it accesses none, 1 with its one access's
+ * address, size and kind (a load, or a store: mov to memory, push, call).
+ * Only instructions whose effect is fixed by registers, flags and the
+ * values they load qualify. */
+static int access_of(const struct insn *in, const struct core *c, uint64_t *addr, unsigned *size,
+		     enum ms_acc *kind)
 {
 	const struct operand *a = &in->a, *b = &in->b, *m = NULL;
 	unsigned sz = in->size;
+	*kind = MS_ACC_LOAD;
 	if (in->lock)
 		return -1;
 	switch (in->op) {
@@ -33,7 +37,16 @@ static int reads(const struct insn *in, const struct core *c, uint64_t *addr, un
 		return 0;
 	case OP_LEA:
 		return a->kind == OPND_REG ? 0 : -1;
-	case OP_MOV: case OP_CMOVCC: case OP_IMUL: case OP_IMUL3:
+	case OP_MOV:
+		if (a->kind == OPND_MEM) {
+			if (b->kind == OPND_MEM)
+				return -1;
+			*kind = MS_ACC_STORE;
+			m = a;
+			break;
+		}
+		/* fall through */
+	case OP_CMOVCC: case OP_IMUL: case OP_IMUL3:
 	case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_ADC: case OP_SBB:
 		if (a->kind != OPND_REG)
 			return -1;
@@ -52,6 +65,31 @@ static int reads(const struct insn *in, const struct core *c, uint64_t *addr, un
 	case OP_ROL: case OP_ROR: case OP_BT: case OP_BTS: case OP_BTR: case OP_BTC: case OP_SETCC:
 	case OP_BSF: case OP_BSR: case OP_BSWAP: case OP_CBW: case OP_CWD:
 		return a->kind == OPND_MEM || b->kind == OPND_MEM ? -1 : 0;
+	/* The stack, as -O0 code and calls use it: a push or a call stores,
+	 * a pop, a leave and a ret load. */
+	case OP_PUSH:
+		if (a->kind == OPND_MEM)
+			return -1;
+		/* fall through */
+	case OP_CALL:
+		*kind = MS_ACC_STORE;
+		*addr = c->r[R_RSP] - 8;
+		*size = 8;
+		return 1;
+	case OP_RET:
+		if (!c->call_depth)
+			return -1;
+		/* fall through */
+	case OP_POP:
+		if (a->kind == OPND_MEM)
+			return -1;
+		*addr = c->r[R_RSP];
+		*size = 8;
+		return 1;
+	case OP_LEAVE:
+		*addr = c->r[R_RBP];
+		*size = 8;
+		return 1;
 	default:
 		return -1;
 	}
@@ -62,9 +100,25 @@ static int reads(const struct insn *in, const struct core *c, uint64_t *addr, un
 	return 1;
 }
 
+/* The value this core would load from [addr, addr+size) now: its store
+ * buffer's newest store there, else its L1 copy (the coherent value: the
+ * callers ask only where it holds the line). 0 when a buffered store
+ * covers part of it only. */
+static int visible(const struct core_env *env, const struct core *c, uint64_t addr, unsigned size,
+		   uint64_t *v)
+{
+	uint64_t ready;
+	enum sb_lookup l = c->sb.n ? sb_lookup(&c->sb, addr, size, v, &ready) : SB_MISS;
+	if (l == SB_PARTIAL)
+		return 0;
+	if (l == SB_MISS)
+		*v = ms_peek(env->ms, addr, size);
+	return 1;
+}
+
 /* The state the loop's next iteration depends on, besides the lines it
  * reads: taken at the head, compared when the head comes round. */
-static void snapshot(struct core *c)
+static void snapshot(struct core_env *env, struct core *c)
 {
 	struct core_ff *f = &c->ff;
 	memcpy(f->r, c->r, sizeof f->r);
@@ -76,16 +130,51 @@ static void snapshot(struct core *c)
 	f->act = c->act;
 	f->issued = c->issued;
 	f->at = c->clock;
+	f->call_depth = c->call_depth;
 	f->instructions = c->st.instructions;
+	f->sb_forwards = c->st.sb_forwards;
 	memcpy(f->cycles, c->st.cycles, sizeof f->cycles);
-	f->nloads = 0;
+	f->l1_accesses = ms_l1_accesses(env->ms, c->id);
+	f->naccess = 0;
+	f->stores = 0;
+	/* the buffer's older stores would drain in this iteration, and not
+	 * in the next */
+	f->buffered = c->sb.n || c->drain_at != NONE;
 }
 
 static int same(const struct core *c)
 {
 	const struct core_ff *f = &c->ff;
 	return !memcmp(f->r, c->r, sizeof f->r) && f->zf == c->zf && f->sf == c->sf && f->cf == c->cf &&
-	       f->of == c->of && f->pf_byte == c->pf_byte && f->act == c->act && f->issued == c->issued;
+	       f->of == c->of && f->pf_byte == c->pf_byte && f->act == c->act && f->issued == c->issued &&
+	       f->call_depth == c->call_depth && !f->buffered;
+}
+
+/* Whether the iteration left every place it stored to holding what it
+ * found there: the value before the first store to it. Its stores may
+ * write other values on the way (a -O0 frame reuses a slot), but then
+ * memory is as it was, and with the registers the next iteration is the
+ * same. Stores to overlapping places of different extents are not
+ * followed: the loop is not parked. */
+static int restored(const struct core_env *env, const struct core *c)
+{
+	const struct core_ff *f = &c->ff;
+	const struct core_ff_log *g = &env->ff_log[c->id];
+	for (unsigned i = 0; i < f->naccess; i++) {
+		if (!(f->stores >> i & 1))
+			continue;
+		unsigned j = 0;
+		for (; j < i; j++)
+			if (f->stores >> j & 1 && g->addr[j] < g->addr[i] + g->size[i] &&
+			    g->addr[i] < g->addr[j] + g->size[j])
+				break;
+		if (j < i && (g->addr[j] != g->addr[i] || g->size[j] != g->size[i]))
+			return 0;
+		uint64_t now;
+		if (!visible(env, c, g->addr[i], g->size[i], &now) || now != g->old[j])
+			return 0;
+	}
+	return 1;
 }
 
 static int give_up(struct core *c)
@@ -98,19 +187,24 @@ static int give_up(struct core *c)
 }
 
 /* The loop came round to its snapshot: park, with one iteration's deltas,
- * if every line it read is still a plain hit and no message is on its way
- * (one that is would change a line before the next iteration ends). */
+ * if every line it accessed is still a plain hit, its L1 made no access
+ * it did not record (a drain of an older store, a fill), its buffer is
+ * empty and no message is on its way (one that is would change a line
+ * before the next iteration ends). */
 static int park(struct core_env *env, struct core *c)
 {
 	struct core_ff *f = &c->ff;
 	uint64_t period = c->clock - f->at;
-	if (!period || c->sb.n || ms_core_next_msg(env->ms, c->id) != NONE ||
-	    ms_repeat_load_hits(env->ms, c->id, f->load_addr, f->load_size, f->nloads, 0))
+	if (!period || c->sb.n || c->drain_at != NONE || ms_core_next_msg(env->ms, c->id) != NONE ||
+	    ms_l1_accesses(env->ms, c->id) - f->l1_accesses != f->naccess ||
+	    ms_repeat_hits(env->ms, c->id, env->ff_log[c->id].addr, env->ff_log[c->id].size, f->stores,
+			   f->naccess, 0))
 		return give_up(c);
 	c->ff_probing = 0;
 	c->ff_backoff = 0;
 	f->period = period;
 	f->instructions = c->st.instructions - f->instructions;
+	f->sb_forwards = c->st.sb_forwards - f->sb_forwards;
 	for (int i = 0; i < CORE_NCYCLES; i++)
 		f->cycles[i] = c->st.cycles[i] - f->cycles[i];
 	f->at = c->clock;
@@ -131,15 +225,19 @@ int core_ff_probe(struct core_env *env, struct core *c)
 		f->steps = f->iters = 0;
 	}
 	for (;;) {
-		uint64_t addr = 0;
+		uint64_t addr = 0, old = 0;
 		unsigned size = 0;
+		enum ms_acc kind;
 		/* the instruction the step runs (its boundary changes neither pc
-		 * nor the L1), checked before it runs */
-		int k = reads(&env->prog->insns[c->pc], c, &addr, &size);
-		if (k < 0 || (k && !ms_load_hits_plainly(env->ms, c->id, addr, size)))
+		 * nor the L1's lines, nor what this core would load), checked
+		 * before it runs: a load a plain hit, a store one too, on a line
+		 * it may write without a transaction */
+		int k = access_of(&env->prog->insns[c->pc], c, &addr, &size, &kind);
+		if (k < 0 || (k && !ms_hit_is_plain(env->ms, c->id, addr, size, kind)) ||
+		    (k && kind == MS_ACC_STORE && !visible(env, c, addr, size, &old)))
 			return give_up(c);
 		uint32_t pc = c->pc;
-		uint64_t before = c->st.instructions;
+		uint64_t before = c->st.instructions, fwd = c->st.sb_forwards;
 		int in_loop = f->head != FF_NO_HEAD;
 		int r = core_step(env, c);
 		if (r != CORE_STEP_NEXT) {
@@ -152,23 +250,35 @@ int core_ff_probe(struct core_env *env, struct core *c)
 			continue;
 		if (++f->steps > FF_PROBE_STEPS)
 			return give_up(c);
-		if (k && in_loop) {
-			if (f->nloads == FF_MAX_LOADS)
+		if (k && kind == MS_ACC_STORE) {
+			const struct sb_entry *e = c->sb.n ? sb_newest(&c->sb) : NULL;
+			if (!e || e->addr != addr || e->size != size)
 				return give_up(c);
-			f->load_addr[f->nloads] = addr;
-			f->load_size[f->nloads++] = (uint8_t)size;
+		}
+		/* a load the buffer served made no L1 access */
+		if (k && in_loop && c->st.sb_forwards == fwd) {
+			if (f->naccess == FF_MAX_ACCESS)
+				return give_up(c);
+			struct core_ff_log *g = &env->ff_log[c->id];
+			f->stores |= (uint32_t)(kind == MS_ACC_STORE) << f->naccess;
+			g->old[f->naccess] = old;
+			g->addr[f->naccess] = addr;
+			g->size[f->naccess++] = (uint8_t)size;
 		}
 		if (!in_loop) {
-			if (c->pc <= pc) {  /* a jump back: a loop's head */
+			/* a jump back: a loop's head, where its buffer is empty
+			 * (the first one may be a call's or a ret's target, with
+			 * a push still in it: the loop's own jump back comes) */
+			if (c->pc <= pc && !c->sb.n && c->drain_at == NONE) {
 				f->head = c->pc;
-				snapshot(c);
+				snapshot(env, c);
 			}
 		} else if (c->pc == f->head) {
-			if (same(c))
+			if (same(c) && restored(env, c))
 				return park(env, c);
 			if (++f->iters == FF_PROBE_ITERS)
 				return give_up(c);
-			snapshot(c);
+			snapshot(env, c);
 		}
 	}
 }
@@ -183,11 +293,13 @@ void core_ff_settle(struct core_env *env, struct core *c, uint64_t t)
 		return;
 	c->clock += k * f->period;
 	c->st.instructions += k * f->instructions;
+	c->st.sb_forwards += k * f->sb_forwards;
 	for (int i = 0; i < CORE_NCYCLES; i++)
 		c->st.cycles[i] += k * f->cycles[i];
 	/* park checked them, and nothing has changed them since: a change
 	 * would have woken the core first */
-	if (NEVER(ms_repeat_load_hits(env->ms, c->id, f->load_addr, f->load_size, f->nloads, k)))
+	const struct core_ff_log *g = &env->ff_log[c->id];
+	if (NEVER(ms_repeat_hits(env->ms, c->id, g->addr, g->size, f->stores, f->naccess, k)))
 		err_internal(&env->err, "core %d: a parked loop's line changed without waking it", c->id);
 	f->at = c->clock;
 }

@@ -18,6 +18,7 @@ struct sim {
 	struct evq q;
 	struct core_env env;
 	struct core *cores;
+	struct core_ff_log *ff_log;
 	struct irq_source *irq_src;
 	uint8_t *forms;
 	uint64_t limit;
@@ -165,12 +166,13 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	/* aligned as struct core asks (its hot fields are laid out by line) */
 	_Static_assert(_Alignof(struct core) <= 4096, "big_zalloc aligns to a page");
 	s->cores = big_zalloc((size_t)n, sizeof *s->cores);
+	s->ff_log = calloc((size_t)n, sizeof *s->ff_log);
 	s->irq_src = calloc(cfg->n_irqs ? cfg->n_irqs : 1, sizeof *s->irq_src);
 	which = malloc((cfg->n_irqs ? cfg->n_irqs : 1) * sizeof *which);
 	struct core_env *env = &s->env;
 	env->ghosts = ghost_table_new();
 	s->forms = core_forms_new(cfg->prog, cfg->generic_dispatch);
-	if (!s->cores || !s->irq_src || !which || !env->ghosts || !s->forms) {
+	if (!s->cores || !s->ff_log || !s->irq_src || !which || !env->ghosts || !s->forms) {
 		err_internal(e, "out of memory");
 		goto fail;
 	}
@@ -188,6 +190,7 @@ struct sim *sim_create(const struct sim_config *cfg, struct err *e)
 	env->ms = s->ms;
 	env->q = &s->q;
 	env->cores = s->cores;
+	env->ff_log = s->ff_log;
 	env->ncores = n;
 	env->limit = s->limit;
 	/* Parking rests on a held line changing only by a message to its
@@ -251,6 +254,7 @@ void sim_destroy(struct sim *s)
 		for (int c = 0; c < s->m.cores; c++)
 			core_free(&s->cores[c]);
 	big_free(s->cores);
+	free(s->ff_log);
 	free(s->irq_src);
 	free(s->forms);
 	ghost_table_free(s->env.ghosts);

@@ -65,6 +65,13 @@ static inline void sb_push(struct sb *b, uint64_t addr, unsigned size, uint64_t 
 	b->n++;
 }
 
+/* The newest entry, the store pushed last. Precondition: n > 0. */
+static inline const struct sb_entry *sb_newest(const struct sb *b)
+{
+	unsigned i = b->head + b->n - 1;
+	return &b->e[i >= b->cap ? i - b->cap : i];
+}
+
 /* A queue left with one store moves it to slot 0 (emptied: restarts
  * there), so that a core that keeps a store or two in flight, the common
  * case, stays in slots 0-1 (one host cache line: sb_init aligns the ring)

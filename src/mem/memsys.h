@@ -79,8 +79,8 @@ typedef void (*ms_observer_fn)(void *ctx, const struct ms_txn *t);
  * requester's view), per line, and totals. Each event is counted in one
  * place: an access and its hit in ms_perform (below), a transaction's
  * outcome when fabric.c completes it, an eviction and its writeback in
- * memsys.c; the load hits of a parked core's loop, which it does not
- * execute, are credited in bulk by ms_repeat_load_hits (hit_repeat.c). */
+ * memsys.c; the L1 hits of a parked core's loop, which it does not
+ * execute, are credited in bulk by ms_repeat_hits (hit_repeat.c). */
 #define MS_STAT_FIELD_(name, shown, view_head, view_w, what) uint64_t name;
 struct ms_stats {
 	MS_STATS(MS_STAT_FIELD_)
@@ -335,18 +335,24 @@ static inline void ms_watch_msgs(struct memsys *ms, int core, int on)
 	((struct ms_fast *)ms)->pc[core].msg_watch = (uint8_t)on;
 }
 
-/* Whether a load of size bytes at addr by core is a plain L1 hit now: its
- * line is here in a state a load keeps, and the load is not the access a
- * miss was for. No side effects. */
-int ms_load_hits_plainly(const struct memsys *ms, int core, uint64_t addr, unsigned size);
-/* The loads (addr[i], size[i]), i < n <= MS_REPEAT_MAX, of core, each a
- * plain hit, made k more times in that order without being made: counted
- * (per core, per line, per offset of a contended line) and LRU-stamped as
- * the hit path would have. Returns -1, changing nothing, when one is not a
- * plain hit. */
-#define MS_REPEAT_MAX 8
-int ms_repeat_load_hits(struct memsys *ms, int core, const uint64_t *addr, const uint8_t *size,
-			unsigned n, uint64_t k);
+/* Whether a load or store (kind) of size bytes at addr by core is a plain
+ * L1 hit now: its line is here in a state the access keeps, the access is
+ * not the one a miss was for, and a store's line has no per-offset detail
+ * being noted. No side effects. */
+int ms_hit_is_plain(const struct memsys *ms, int core, uint64_t addr, unsigned size, enum ms_acc kind);
+/* How many L1 hits core has made (its LRU clock): a parked loop checks
+ * that its iteration made exactly the accesses it recorded. */
+uint64_t ms_l1_accesses(const struct memsys *ms, int core);
+/* The accesses (addr[i], size[i]), i < n <= MS_REPEAT_MAX, of core, a
+ * store where bit i of `stores` is set, else a load, each a plain hit and
+ * together all of one iteration's L1 accesses, made k more times without
+ * being made: counted (per core, per line, per offset of a contended
+ * line) and LRU-stamped as the hit path would have. A store is silent (it
+ * writes the bytes its line holds), so no data moves. Returns -1,
+ * changing nothing, when one is not a plain hit. */
+#define MS_REPEAT_MAX 16
+int ms_repeat_hits(struct memsys *ms, int core, const uint64_t *addr, const uint8_t *size,
+		   uint32_t stores, unsigned n, uint64_t k);
 
 /* Whether core's L1 holds addr's line in an exclusive state (the
  * protocol's write ownership: M or E), ms_state_of's answer inline for a
