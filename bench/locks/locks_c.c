@@ -4,8 +4,11 @@
  * bounded exponential backoff between tries); CPU 0 writes a
  * seqlock-protected pair NR_TAKES times while the others read each version
  * (3); every CPU meets the others at a sense-reversing barrier NR_TAKES
- * times (4). Waiters spin with __atomic loads and pause, as compiled code
- * does: what fast-forward must find without any marking. */
+ * times (4); the ticket lock again with its head read by a helper function
+ * (5) or into a local (6), which -O0 code makes a call or a stack slot
+ * written each time round (locks_c_O0.json). Waiters spin with __atomic
+ * loads and pause, as compiled code does: what fast-forward must find
+ * without any marking. */
 #include <bounce.h>
 
 #ifndef LOCK
@@ -28,6 +31,32 @@ static void ticket_lock(struct ticket *l)
 	u16 me = __atomic_fetch_add(&l->tail, 1, __ATOMIC_ACQUIRE);
 	while (__atomic_load_n(&l->head, __ATOMIC_ACQUIRE) != me)
 		cpu_relax();
+}
+
+static u16 ticket_head(struct ticket *l)
+{
+	return __atomic_load_n(&l->head, __ATOMIC_ACQUIRE);
+}
+
+/* The ticket lock as beginners write it: the head read by a helper
+ * function (5), or kept in a local (6); at -O0 every one of them is a call
+ * or a stack slot written each time round. */
+static void ticket_lock_by_helper(struct ticket *l)
+{
+	u16 me = __atomic_fetch_add(&l->tail, 1, __ATOMIC_ACQUIRE);
+	while (ticket_head(l) != me)
+		cpu_relax();
+}
+
+static void ticket_lock_by_local(struct ticket *l)
+{
+	u16 me = __atomic_fetch_add(&l->tail, 1, __ATOMIC_ACQUIRE);
+	u16 now;
+	do {
+		now = ticket_head(l);
+		if (now != me)
+			cpu_relax();
+	} while (now != me);
 }
 
 static void ticket_unlock(struct ticket *l)
@@ -98,8 +127,13 @@ void worker(void)
 	int cpu = smp_processor_id();
 	long sense = 0;
 	for (long i = 1; i <= NR_TAKES; i++) {
-		if (LOCK == 1) {
-			ticket_lock(&ticket);
+		if (LOCK == 1 || LOCK == 5 || LOCK == 6) {
+			if (LOCK == 5)
+				ticket_lock_by_helper(&ticket);
+			else if (LOCK == 6)
+				ticket_lock_by_local(&ticket);
+			else
+				ticket_lock(&ticket);
 			shared++;
 			ticket_unlock(&ticket);
 		} else if (LOCK == 0 || LOCK == 2) {
