@@ -552,23 +552,37 @@ END_TEST
 
 /* Waiting loops that write their stack, as -O0 code does: a value kept in
  * a slot, and a helper called each time round whose frame writes a slot
- * twice (a push, then a store over it) and leaves it as it was. Each is
- * parked (core 1 waits 200,000 cycles for core 0's flag) and ends exactly
- * as executing it does: every counter, the slots' bytes, the cycles. A
- * loop whose registers come round the same but whose slot counts up is
- * not parked, and counts every iteration. */
-static const char *const stack_waits[] = {
-	"spin: mov rax, [flag]\nmov [rsp-16], rax\nmov rbx, [rsp-16]\npause\n"
-	"test rbx, rbx\njz spin\nhlt\n",
-	"spin: call get\npause\ntest rax, rax\njz spin\nhlt\n"
-	"get: push rbp\nmov rbp, rsp\npush rcx\nmov [rbp-8], rdi\nmov rax, [rbp-8]\n"
-	"mov rax, [flag]\npop rcx\npop rbp\nret\n",
-	"spin: mov rax, [rsp-16]\nadd rax, 1\nmov [rsp-16], rax\nmov rax, [flag]\n"
-	"pause\ntest rax, rax\njz spin\nhlt\n",
+ * twice (a push, then a store over it) and leaves it as it was; and loops
+ * that count their spins in a register. Each is parked (core 1 waits
+ * 200,000 cycles for core 0's flag) and ends exactly as executing it does:
+ * every counter, the slots' bytes, the registers, the cycles. A loop
+ * whose registers come round the same but whose slot counts up is not
+ * parked, nor is one whose counter a compare reads or whose counter's
+ * carry is read, and each counts every iteration. */
+struct wait_case {
+	const char *src;
+	int parks;
+};
+
+static const struct wait_case waits[] = {
+	{"spin: mov rax, [flag]\nmov [rsp-16], rax\nmov rbx, [rsp-16]\npause\n"
+	 "test rbx, rbx\njz spin\nhlt\n", 1},
+	{"spin: call get\npause\ntest rax, rax\njz spin\nhlt\n"
+	 "get: push rbp\nmov rbp, rsp\npush rcx\nmov [rbp-8], rdi\nmov rax, [rbp-8]\n"
+	 "mov rax, [flag]\npop rcx\npop rbp\nret\n", 1},
+	{"spin: mov rax, [rsp-16]\nadd rax, 1\nmov [rsp-16], rax\nmov rax, [flag]\n"
+	 "pause\ntest rax, rax\njz spin\nhlt\n", 0},
+	/* spin counters: a 64-bit one and a 32-bit one counted twice */
+	{"spin: inc rcx\nmov rax, [flag]\npause\ntest rax, rax\njz spin\nhlt\n", 1},
+	{"spin: add edx, 3\nmov rax, [flag]\nlea edx, [rdx-1]\npause\ntest rax, rax\njz spin\nhlt\n", 1},
+	/* a counter a compare reads (a timeout), and one whose carry is read */
+	{"spin: inc rcx\ncmp rcx, 100000000\njae out\nmov rax, [flag]\npause\ntest rax, rax\n"
+	 "jz spin\nout: hlt\n", 0},
+	{"spin: mov rax, [flag]\npause\nadd rcx, 1\nadc rdx, 0\ntest rax, rax\njz spin\nhlt\n", 0},
 };
 
 static void stack_wait_run(const char *wait, int no_ff, int *parked, struct core_stats *st,
-			   struct ms_stats *ms, uint64_t *slots, uint64_t *cycles)
+			   struct ms_stats *ms, uint64_t *slots, uint64_t *regs, uint64_t *cycles)
 {
 	char src[1024];
 	snprintf(src, sizeof src, ".data\n.align 64\nflag: .quad 0\n.text\n"
@@ -592,21 +606,23 @@ static void stack_wait_run(const char *wait, int no_ff, int *parked, struct core
 	sim_core_view(r.s, 1, &v);
 	for (int i = 0; i < 4; i++)
 		slots[i] = sim_peek(r.s, v.regs[R_RSP] - 32 + 8 * (uint64_t)i, 8);
+	memcpy(regs, v.regs, sizeof v.regs);
 	*cycles = sim_cycles(r.s);
 	done(&r);
 }
 
 START_TEST(test_parks_stack_writing_loops)
 {
-	const char *wait = stack_waits[_i];
+	const struct wait_case *k = &waits[_i];
 	int parked[2];
 	struct core_stats st[2][2];
 	struct ms_stats ms[2];
-	uint64_t slots[2][4], cycles[2];
+	uint64_t slots[2][4], regs[2][R_NREGS], cycles[2];
 	for (int no_ff = 0; no_ff < 2; no_ff++)
-		stack_wait_run(wait, no_ff, &parked[no_ff], st[no_ff], &ms[no_ff], slots[no_ff], &cycles[no_ff]);
+		stack_wait_run(k->src, no_ff, &parked[no_ff], st[no_ff], &ms[no_ff], slots[no_ff], regs[no_ff],
+			       &cycles[no_ff]);
 	ck_assert_int_eq(parked[1], 0);
-	ck_assert_int_eq(parked[0], _i < 2 ? 1 : 0);
+	ck_assert_int_eq(parked[0], k->parks);
 	for (int c = 0; c < 2; c++) {
 		ck_assert_uint_eq(st[0][c].instructions, st[1][c].instructions);
 		ck_assert_uint_eq(st[0][c].sb_forwards, st[1][c].sb_forwards);
@@ -617,11 +633,14 @@ START_TEST(test_parks_stack_writing_loops)
 	ck_assert_int_eq(memcmp(&ms[0], &ms[1], sizeof ms[0]), 0);
 	for (int i = 0; i < 4; i++)
 		ck_assert_uint_eq(slots[0][i], slots[1][i]);
+	for (int r = 0; r < R_NREGS; r++)
+		ck_assert_uint_eq(regs[0][r], regs[1][r]);
 	ck_assert_uint_eq(cycles[0], cycles[1]);
-	/* the waits made their stores: one a spin, two in the helper, one */
-	ck_assert_uint_gt(ms[0].stores, 1000);
+	ck_assert_uint_gt(st[0][1].instructions, 1000);  /* it waited */
 	if (_i == 2) /* the counting slot: one count a spin, hundreds of spins */
 		ck_assert_uint_gt(slots[0][2], 100);
+	if (_i == 3) /* the spin counter: one a spin */
+		ck_assert_uint_gt(regs[0][R_RCX], 100);
 }
 END_TEST
 
@@ -1323,7 +1342,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_hard_irq_masked_by_cli);
 	tcase_add_test(tc, test_irq_restores_pf);
 	tcase_add_test(tc, test_pause_spin);
-	tcase_add_loop_test(tc, test_parks_stack_writing_loops, 0, 3);
+	tcase_add_loop_test(tc, test_parks_stack_writing_loops, 0, (int)(sizeof waits / sizeof waits[0]));
 	tcase_add_loop_test(tc, test_faults, 0, (int)(sizeof fault_cases / sizeof fault_cases[0]));
 	tcase_add_test(tc, test_limit_and_incremental);
 	tcase_add_test(tc, test_same_cycle_misses_in_core_order);

@@ -6,9 +6,9 @@
  * (3); every CPU meets the others at a sense-reversing barrier NR_TAKES
  * times (4); the ticket lock again with its head read by a helper function
  * (5) or into a local (6), which -O0 code makes a call or a stack slot
- * written each time round (locks_c_O0.json). Waiters spin with __atomic
- * loads and pause, as compiled code does: what fast-forward must find
- * without any marking. */
+ * written each time round (locks_c_O0.json); the ticket lock counting its
+ * spins (7). Waiters spin with __atomic loads and pause, as compiled code
+ * does: what fast-forward must find without any marking. */
 #include <bounce.h>
 
 #ifndef LOCK
@@ -57,6 +57,21 @@ static void ticket_lock_by_local(struct ticket *l)
 		if (now != me)
 			cpu_relax();
 	} while (now != me);
+}
+
+/* The ticket lock counting its waiter's spins, as a user measuring the
+ * wait writes it (7): the count is a register the loop only adds to. */
+long spins ____cacheline_aligned;
+
+static void ticket_lock_counting(struct ticket *l)
+{
+	u16 me = __atomic_fetch_add(&l->tail, 1, __ATOMIC_ACQUIRE);
+	long n = 0;
+	while (__atomic_load_n(&l->head, __ATOMIC_ACQUIRE) != me) {
+		n++;
+		cpu_relax();
+	}
+	__atomic_fetch_add(&spins, n, __ATOMIC_RELAXED);
 }
 
 static void ticket_unlock(struct ticket *l)
@@ -127,8 +142,10 @@ void worker(void)
 	int cpu = smp_processor_id();
 	long sense = 0;
 	for (long i = 1; i <= NR_TAKES; i++) {
-		if (LOCK == 1 || LOCK == 5 || LOCK == 6) {
-			if (LOCK == 5)
+		if (LOCK == 1 || LOCK == 5 || LOCK == 6 || LOCK == 7) {
+			if (LOCK == 7)
+				ticket_lock_counting(&ticket);
+			else if (LOCK == 5)
 				ticket_lock_by_helper(&ticket);
 			else if (LOCK == 6)
 				ticket_lock_by_local(&ticket);

@@ -49,6 +49,7 @@ struct core_env;
  * iteration's effect. `at` is the clock at the loop's head: the probe's
  * snapshot, or the parked core's last iteration start. */
 #define FF_MAX_ACCESS MS_REPEAT_MAX
+#define FF_MAX_STEPS 256
 struct core_ff {
 	uint8_t naccess;         /* the iteration's L1 accesses recorded */
 	uint8_t zf, sf, cf, of, pf_byte, act; /* the snapshot at the head */
@@ -58,6 +59,8 @@ struct core_ff {
 	uint32_t head;           /* the loop's head (FF_NO_HEAD: not found yet) */
 	uint32_t steps, iters, issued, call_depth;
 	uint32_t stores;         /* bit i: access i is a store (else a load) */
+	uint16_t npcs;           /* the iteration's instructions (core_ff_log.pc) */
+	uint16_t counters;       /* parked: bit r, register r counts (core_ff_log.step) */
 	uint64_t at;
 	uint64_t period;         /* parked: cycles per iteration */
 	uint64_t instructions;   /* snapshot at the head; parked: per iteration */
@@ -75,6 +78,11 @@ struct core_ff_log {
 	uint64_t addr[FF_MAX_ACCESS];
 	uint64_t old[FF_MAX_ACCESS];  /* a store's: what its place held before it */
 	uint8_t size[FF_MAX_ACCESS];
+	/* the iteration's instructions in the order run, and, parked, what
+	 * each counting register adds an iteration (at its width: 4 or 8) */
+	uint32_t pc[FF_MAX_STEPS];
+	uint64_t step[R_NREGS];
+	uint8_t width[R_NREGS];
 };
 
 /* Field order is by use, in 64-byte host cache lines (the array is

@@ -11,7 +11,7 @@
 #define NONE UINT64_MAX
 #define FF_NO_HEAD UINT32_MAX
 /* A probe gives up after this many steps or iterations without a repeat. */
-#define FF_PROBE_STEPS 256
+#define FF_PROBE_STEPS FF_MAX_STEPS
 #define FF_PROBE_ITERS 4
 /* Events a core lets pass after a failed probe: doubling up to this. */
 #define FF_BACKOFF_MAX 128
@@ -136,18 +136,135 @@ static void snapshot(struct core_env *env, struct core *c)
 	memcpy(f->cycles, c->st.cycles, sizeof f->cycles);
 	f->l1_accesses = ms_l1_accesses(env->ms, c->id);
 	f->naccess = 0;
+	f->npcs = 0;
 	f->stores = 0;
 	/* the buffer's older stores would drain in this iteration, and not
 	 * in the next */
 	f->buffered = c->sb.n || c->drain_at != NONE;
 }
 
-static int same(const struct core *c)
+/* The registers that differ from the snapshot (a bit each), or -1 when
+ * anything else the next iteration depends on does. */
+static int32_t differs(const struct core *c)
 {
 	const struct core_ff *f = &c->ff;
-	return !memcmp(f->r, c->r, sizeof f->r) && f->zf == c->zf && f->sf == c->sf && f->cf == c->cf &&
-	       f->of == c->of && f->pf_byte == c->pf_byte && f->act == c->act && f->issued == c->issued &&
-	       f->call_depth == c->call_depth && !f->buffered;
+	if (f->zf != c->zf || f->sf != c->sf || f->cf != c->cf || f->of != c->of || f->pf_byte != c->pf_byte ||
+	    f->act != c->act || f->issued != c->issued || f->call_depth != c->call_depth || f->buffered)
+		return -1;
+	int32_t m = 0;
+	for (int r = 0; r < R_NREGS; r++)
+		if (f->r[r] != c->r[r])
+			m |= 1 << r;
+	return m;
+}
+
+/* The registers instruction `in` names (operands, addresses, and the
+ * implicit ones of the instructions a parked loop may run), a bit each. */
+static uint32_t regs_named(const struct insn *in)
+{
+	uint32_t m = 0;
+	const struct operand *o[2] = {&in->a, &in->b};
+	for (int i = 0; i < 2; i++) {
+		if (o[i]->kind == OPND_REG)
+			m |= 1u << o[i]->reg;
+		else if (o[i]->kind == OPND_MEM) {
+			if (o[i]->base != R_NONE)
+				m |= 1u << o[i]->base;
+			if (o[i]->index != R_NONE)
+				m |= 1u << o[i]->index;
+		}
+	}
+	switch (in->op) {
+	case OP_PUSH: case OP_POP: case OP_CALL: case OP_RET:
+		return m | 1u << R_RSP;
+	case OP_LEAVE:
+		return m | 1u << R_RSP | 1u << R_RBP;
+	case OP_CBW: case OP_CWD:
+		return m | 1u << R_RAX | 1u << R_RDX;
+	default:
+		return m;
+	}
+}
+
+/* Whether `in` counts register r on, by a constant at width 4 or 8: inc,
+ * dec, add or sub of an immediate, lea r, [r + disp]. */
+static int counts(const struct insn *in, int r, unsigned *width)
+{
+	const struct operand *a = &in->a, *b = &in->b;
+	if (a->kind != OPND_REG || a->reg != r || (a->size != 4 && a->size != 8) || in->lock)
+		return 0;
+	*width = a->size;
+	switch (in->op) {
+	case OP_INC: case OP_DEC:
+		return 1;
+	case OP_ADD: case OP_SUB:
+		return b->kind == OPND_IMM;
+	case OP_LEA:
+		return b->kind == OPND_MEM && b->base == r && b->index == R_NONE && !b->gs;
+	default:
+		return 0;
+	}
+}
+
+/* Flags: read by a conditional, written whole by arithmetic and logic
+ * (inc and dec leave CF, a shift by 0 leaves them all: neither counts). */
+static int reads_flags(unsigned op)
+{
+	return op == OP_JCC || op == OP_CMOVCC || op == OP_SETCC || op == OP_ADC || op == OP_SBB;
+}
+
+static int sets_flags(unsigned op)
+{
+	return op == OP_ADD || op == OP_SUB || op == OP_AND || op == OP_OR || op == OP_XOR ||
+	       op == OP_CMP || op == OP_TEST || op == OP_NEG;
+}
+
+/* Whether the registers of mask only count: each is named in the
+ * iteration only by instructions that count it on by a constant at one
+ * width, and the flags those set are written over before anything reads
+ * them and before the iteration ends. Then nothing the loop does depends
+ * on their values: the iteration after is the same with each register a
+ * step further, and k iterations later it is k steps further. Fills in
+ * each one's step. A spin counter (`while (!READ_ONCE(f)) spins++;`). */
+static int only_count(const struct core_env *env, struct core *c, uint32_t mask)
+{
+	const struct core_ff *f = &c->ff;
+	struct core_ff_log *g = &env->ff_log[c->id];
+	if (mask & 1u << R_RSP)
+		return 0;
+	for (int r = 0; r < R_NREGS; r++)
+		g->width[r] = 0;
+	for (unsigned i = 0; i < f->npcs; i++) {
+		const struct insn *in = &env->prog->insns[g->pc[i]];
+		uint32_t named = regs_named(in) & mask;
+		if (!named)
+			continue;
+		unsigned w = 0;
+		int r = __builtin_ctz(named);
+		if ((named & (named - 1)) || !counts(in, r, &w) || (g->width[r] && g->width[r] != w))
+			return 0;
+		g->width[r] = (uint8_t)w;
+		/* its flags, dead before the next read and before the head */
+		unsigned j = i + 1;
+		for (; j < f->npcs; j++) {
+			const struct insn *nx = &env->prog->insns[g->pc[j]];
+			if (reads_flags(nx->op))
+				return 0;
+			if (sets_flags(nx->op) && !(regs_named(nx) & mask))
+				break;
+		}
+		if (j == f->npcs)
+			return 0;
+	}
+	for (int r = 0; r < R_NREGS; r++) {
+		if (!(mask >> r & 1))
+			continue;
+		if (!g->width[r])
+			return 0;
+		uint64_t m = g->width[r] == 8 ? ~0ull : 0xffffffffull;
+		g->step[r] = (c->r[r] - f->r[r]) & m;
+	}
+	return 1;
 }
 
 /* Whether the iteration left every place it stored to holding what it
@@ -191,7 +308,7 @@ static int give_up(struct core *c)
  * it did not record (a drain of an older store, a fill), its buffer is
  * empty and no message is on its way (one that is would change a line
  * before the next iteration ends). */
-static int park(struct core_env *env, struct core *c)
+static int park(struct core_env *env, struct core *c, uint32_t counters)
 {
 	struct core_ff *f = &c->ff;
 	uint64_t period = c->clock - f->at;
@@ -202,6 +319,7 @@ static int park(struct core_env *env, struct core *c)
 		return give_up(c);
 	c->ff_probing = 0;
 	c->ff_backoff = 0;
+	f->counters = (uint16_t)counters;
 	f->period = period;
 	f->instructions = c->st.instructions - f->instructions;
 	f->sb_forwards = c->st.sb_forwards - f->sb_forwards;
@@ -250,6 +368,8 @@ int core_ff_probe(struct core_env *env, struct core *c)
 			continue;
 		if (++f->steps > FF_PROBE_STEPS)
 			return give_up(c);
+		if (in_loop)  /* steps bound it: FF_PROBE_STEPS is FF_MAX_STEPS */
+			env->ff_log[c->id].pc[f->npcs++] = pc;
 		if (k && kind == MS_ACC_STORE) {
 			const struct sb_entry *e = c->sb.n ? sb_newest(&c->sb) : NULL;
 			if (!e || e->addr != addr || e->size != size)
@@ -274,8 +394,9 @@ int core_ff_probe(struct core_env *env, struct core *c)
 				snapshot(env, c);
 			}
 		} else if (c->pc == f->head) {
-			if (same(c) && restored(env, c))
-				return park(env, c);
+			int32_t d = differs(c);
+			if (d >= 0 && restored(env, c) && (!d || only_count(env, c, (uint32_t)d)))
+				return park(env, c, (uint32_t)d);
 			if (++f->iters == FF_PROBE_ITERS)
 				return give_up(c);
 			snapshot(env, c);
@@ -296,9 +417,14 @@ void core_ff_settle(struct core_env *env, struct core *c, uint64_t t)
 	c->st.sb_forwards += k * f->sb_forwards;
 	for (int i = 0; i < CORE_NCYCLES; i++)
 		c->st.cycles[i] += k * f->cycles[i];
+	const struct core_ff_log *g = &env->ff_log[c->id];
+	for (uint32_t m = f->counters; m; m &= m - 1) {
+		int r = __builtin_ctz(m);
+		uint64_t v = c->r[r] + k * g->step[r];
+		c->r[r] = g->width[r] == 8 ? v : (uint32_t)v;
+	}
 	/* park checked them, and nothing has changed them since: a change
 	 * would have woken the core first */
-	const struct core_ff_log *g = &env->ff_log[c->id];
 	if (NEVER(ms_repeat_hits(env->ms, c->id, g->addr, g->size, f->stores, f->naccess, k)))
 		err_internal(&env->err, "core %d: a parked loop's line changed without waking it", c->id);
 	f->at = c->clock;
