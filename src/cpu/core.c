@@ -79,12 +79,12 @@ static inline uint64_t later(uint64_t t, uint64_t d) { return t > NONE - d ? NON
 
 /* ---- accounting ---- */
 
-/* What core.h's layout promises the hot path: line 0 and the counters an
- * instruction bumps (the first 32 bytes of st) on line 1. */
 /* A core's place in the array is its number shifted: a size that is not
  * a power of two made it a multiply on every event (callgrind: 14 host
  * instructions more a contended operation, with everything else equal). */
 _Static_assert(sizeof(struct core) == 1024, "struct core is 1024 bytes");
+/* What core.h's layout promises the hot path: line 0 and the counters an
+ * instruction bumps (the first 32 bytes of st) on line 1. */
 _Static_assert(offsetof(struct core, drain_at) < 64 && offsetof(struct core, sb) >= 64 &&
 	       offsetof(struct core, st) + 32 <= 128, "struct core's hot lines");
 /* and what a wake reads beyond lines 0 and 1, and its charge, on one more */
