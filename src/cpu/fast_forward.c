@@ -207,7 +207,9 @@ static int counts(const struct insn *in, int r, unsigned *width)
 }
 
 /* Flags: read by a conditional, written whole by arithmetic and logic
- * (inc and dec leave CF, a shift by 0 leaves them all: neither counts). */
+ * (inc and dec leave CF, a shift by 0 leaves them all: neither counts).
+ * An instruction access_of admits that reads flags must be in the first
+ * list, or a counter's flags could be read unseen. */
 static int reads_flags(unsigned op)
 {
 	return op == OP_JCC || op == OP_CMOVCC || op == OP_SETCC || op == OP_ADC || op == OP_SBB;
@@ -226,7 +228,7 @@ static int sets_flags(unsigned op)
  * on their values: the iteration after is the same with each register a
  * step further, and k iterations later it is k steps further. Fills in
  * each one's step. A spin counter (`while (!READ_ONCE(f)) spins++;`). */
-static int only_count(const struct core_env *env, struct core *c, uint32_t mask)
+static int only_count(const struct core_env *env, const struct core *c, uint32_t mask)
 {
 	const struct core_ff *f = &c->ff;
 	struct core_ff_log *g = &env->ff_log[c->id];

@@ -5,31 +5,31 @@
 #include "mem/memsys_int.h"
 
 /* core's way holding addr's line when an access of this kind there is a
- * plain hit (it keeps the line's state and is not the access a miss was
- * for; a store, on a line whose offsets are not being noted), else -1. */
-static int plain_hit_way(const struct memsys *ms, int core, uint64_t addr, enum ms_acc kind,
-			 struct ms_line **lep)
+ * plain hit (in range, within one line; it keeps the line's state and is
+ * not the access a miss was for; a store, on a line whose offsets are not
+ * being noted), else -1. */
+static int plain_hit_way(const struct memsys *ms, int core, uint64_t addr, unsigned size, enum ms_acc kind)
 {
+	if (core < 0 || core >= ms->ncores || size < 1 || size > 8 || addr >= ms->mem_size ||
+	    size > ms->mem_size - addr || ms_crosses_line(addr, size, ms->ls) ||
+	    (kind != MS_ACC_LOAD && kind != MS_ACC_STORE))
+		return -1;
 	const struct cache *c = l1_of(ms, core);
 	int w = cache_lookup(c, addr >> ms->shift);
 	if (w < 0)
 		return -1;
-	struct ms_line *le = ms->fast.pc[core].way_le[w];
+	const struct ms_line *le = ms->fast.pc[core].way_le[w];
 	enum ms_state st = (enum ms_state)c->state[w];
 	const struct coh_access_cell *a = &ms->p->state[st].access[kind == MS_ACC_STORE ? COH_STORE : COH_LOAD];
 	if (!le || a->what != COH_HITS || a->next != st || a->update || le->first_core == core ||
 	    (kind == MS_ACC_STORE && le->contended))
 		return -1;
-	*lep = le;
 	return w;
 }
 
 int ms_hit_is_plain(const struct memsys *ms, int core, uint64_t addr, unsigned size, enum ms_acc kind)
 {
-	struct ms_line *le;
-	return core >= 0 && core < ms->ncores && size >= 1 && size <= 8 && addr < ms->mem_size &&
-	       size <= ms->mem_size - addr && !ms_crosses_line(addr, size, ms->ls) &&
-	       (kind == MS_ACC_LOAD || kind == MS_ACC_STORE) && plain_hit_way(ms, core, addr, kind, &le) >= 0;
+	return plain_hit_way(ms, core, addr, size, kind) >= 0;
 }
 
 uint64_t ms_l1_accesses(const struct memsys *ms, int core)
@@ -46,10 +46,8 @@ int ms_repeat_hits(struct memsys *ms, int core, const uint64_t *addr, const uint
 	if (n > MS_REPEAT_MAX)
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
-		struct ms_line *le;
 		enum ms_acc kind = stores >> i & 1 ? MS_ACC_STORE : MS_ACC_LOAD;
-		if (!ms_hit_is_plain(ms, core, addr[i], size[i], kind) ||
-		    (w[i] = plain_hit_way(ms, core, addr[i], kind, &le)) < 0)
+		if ((w[i] = plain_hit_way(ms, core, addr[i], size[i], kind)) < 0)
 			return -1;
 	}
 	if (!k)
